@@ -1,0 +1,1 @@
+"""The rules and the money, in plain Python: nothing here imports Flask or SQLAlchemy."""

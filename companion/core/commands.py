@@ -1,0 +1,166 @@
+"""The bank's own commands: start, transfer, GO salary, fixed payments, end, undo.
+
+Each takes a ``GameState`` and returns an ``Outcome``, or raises a named refusal. None of
+them touches storage; the service layer applies what they return in one transaction.
+"""
+from __future__ import annotations
+
+from .errors import N_, BadInput, NotFound, RuleViolation
+from .ledger import BANK, Posting, balanced, move, reverse
+from .money import parse_amount
+from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState
+
+MAX_REASON = 80
+
+
+def require_running(state: GameState) -> None:
+    """Refuses any move of money unless the game is running."""
+    if state.status == SETUP:
+        raise RuleViolation("game_not_started", N_("The game has not started yet."))
+    if state.status == FINISHED:
+        raise RuleViolation("game_finished", N_("The game is over."))
+
+
+def require_player(state: GameState, player_id) -> PlayerState:
+    """The player with this id; refuses an unknown id or one who is out of the game."""
+    player = state.player(player_id) if isinstance(player_id, str) else None
+    if player is None:
+        raise NotFound("unknown_player", N_("There is no such player in this game."))
+    if player.bankrupt:
+        raise RuleViolation("player_bankrupt", N_("%(name)s is out of the game."), name=player.name)
+    return player
+
+
+def require_cash(player: PlayerState, amount: int) -> None:
+    """Refuses a payment larger than the payer's cash, saying how much is missing."""
+    if player.cash < amount:
+        raise RuleViolation("insufficient_cash",
+                            N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
+                            name=player.name, cash=player.cash, missing=amount - player.cash,
+                            amount=amount)
+
+
+def clean_reason(reason) -> str:
+    """A free-text reason, trimmed; refuses non-text and text longer than 80 characters."""
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise BadInput("invalid_reason", N_("The reason must be text."))
+    reason = " ".join(reason.split())
+    if len(reason) > MAX_REASON:
+        raise BadInput("invalid_reason", N_("The reason can be at most %(max)s characters."), max=MAX_REASON)
+    return reason
+
+
+def start(state: GameState) -> Outcome:
+    """Pays every player the edition's starting cash from the bank and starts the game.
+
+    Refuses a game already started or finished, and a table with fewer players than the
+    edition needs.
+    """
+    if state.status != SETUP:
+        raise RuleViolation("already_started", N_("The game has already started."))
+    players = state.active_players()
+    edition = state.edition
+    if len(players) < edition.min_players:
+        raise RuleViolation("too_few_players", N_("This game needs at least %(min)s players."),
+                            min=edition.min_players)
+    if len(players) > edition.max_players:
+        raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."),
+                            max=edition.max_players)
+    cash = edition.starting_cash_for(len(players))
+    postings = []
+    for p in players:
+        postings += move(BANK, p.id, cash)
+    return Outcome("start", balanced(postings), (Change("game", None, "status", SETUP, RUNNING),),
+                   params={"cash": cash, "players": len(players)})
+
+
+def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> Outcome:
+    """Moves ``amount`` from ``payer`` to ``payee`` (each a player id or ``"bank"``).
+
+    Refuses: a game not running, an unknown or bankrupt player, paying oneself, a bad amount,
+    a reason that is not short text, and a player paying more cash than they hold.
+    """
+    require_running(state)
+    amount = parse_amount(amount, state.edition.max_amount)
+    reason = clean_reason(reason)
+    if payer == payee:
+        raise BadInput("same_account", N_("Payer and payee must be different."))
+    if payer != BANK:
+        require_cash(require_player(state, payer), amount)
+    if payee != BANK:
+        require_player(state, payee)
+    return Outcome("transfer", move(payer, payee, amount),
+                   params={"from": payer, "to": payee, "amount": amount, "reason": reason})
+
+
+def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
+    """Pays one of the edition's printed amounts (a tax, the jail fine) to the bank.
+
+    Refuses an unknown payment key, and everything ``transfer`` refuses.
+    """
+    payment = state.edition.fixed_payment(payment_key) if isinstance(payment_key, str) else None
+    if payment is None:
+        raise NotFound("unknown_payment", N_("This edition has no such payment."))
+    outcome = transfer(state, payer, BANK, payment.amount)
+    return Outcome("pay_fixed", outcome.postings,
+                   params={"from": payer, "amount": payment.amount, "payment": payment.key})
+
+
+def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
+    """Pays the edition's GO salary: a flat amount, or the dice total times a multiplier.
+
+    Refuses a game not running, an unknown or bankrupt player, and, when the salary goes by
+    the dice, a missing or impossible dice total (2 to 12).
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    salary = state.edition.salary
+    if salary.dice_multiplier is not None:
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12:
+            raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to 12."))
+        amount = salary.dice_multiplier * dice
+    else:
+        amount = salary.amount
+    if amount == 0:
+        raise RuleViolation("no_salary", N_("This edition pays nothing at GO."))
+    return Outcome("pass_go", move(BANK, player.id, amount),
+                   params={"to": player.id, "amount": amount, "dice": dice})
+
+
+def end(state: GameState) -> Outcome:
+    """Ends the game. Refuses a game that is already over."""
+    if state.status == FINISHED:
+        raise RuleViolation("game_finished", N_("The game is over."))
+    return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED),))
+
+
+def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcome:
+    """The compensating change for one earlier entry: its postings and changes reversed.
+
+    Refuses when the game is over, and when the state no longer matches what that entry
+    left (a later change depends on it), so undo can never leave a broken state behind.
+    Undo goes newest first, so the cash the entry moved is still where it put it.
+    """
+    if state.status == FINISHED:
+        raise RuleViolation("game_finished", N_("The game is over."))
+    reversed_changes = tuple(c.inverse() for c in reversed(tuple(changes)))
+    for c in reversed_changes:
+        if current_value(state, c) != c.before:
+            raise RuleViolation("undo_conflict",
+                                N_("This change cannot be undone: later changes depend on it."))
+    reversed_postings = reverse(postings) if postings else ()
+    return Outcome("undo", reversed_postings, reversed_changes,
+                   params={"undone": kind, "undone_version": version}, undoable=False)
+
+
+def current_value(state: GameState, change: Change):
+    """The value that ``change`` would replace in the present state."""
+    if change.target == "game":
+        return getattr(state, change.field)
+    if change.target == "player":
+        return getattr(state.players[change.ref], change.field)
+    if change.target == "deed":
+        return getattr(state.deeds[change.ref], change.field)
+    raise ValueError(f"unknown change target {change.target!r}")

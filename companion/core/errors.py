@@ -1,0 +1,53 @@
+"""The two ways the core says no.
+
+Messages are English source strings with ``%(name)s`` placeholders; the web layer translates
+them (they are marked for extraction with ``N_``) and fills in ``params``. The core never
+imports the translation machinery, so it stays plain Python.
+"""
+
+
+def N_(message: str) -> str:
+    """Marks a message for translation without translating it (Babel extracts ``N_``)."""
+    return message
+
+
+class BancoError(Exception):
+    """Base of every refusal: a stable ``code`` for programs, a message for people."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, **params):
+        super().__init__(message % params if params else message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+
+class BadInput(BancoError):
+    """The request itself is malformed or out of range (HTTP 400)."""
+
+    status = 400
+
+
+class RuleViolation(BancoError):
+    """The request is well formed but the rules refuse it now (HTTP 409)."""
+
+    status = 409
+
+
+class NotFound(BancoError):
+    """An unknown game, player, deed or trade (HTTP 404)."""
+
+    status = 404
+
+
+class Forbidden(BancoError):
+    """The caller is known but may not do this (HTTP 403)."""
+
+    status = 403
+
+
+class Unauthorized(BancoError):
+    """No credentials, or credentials that belong to no one in this game (HTTP 401)."""
+
+    status = 401
