@@ -1,0 +1,65 @@
+"""Settings: defaults first, then the environment, then a test's overrides.
+
+``SECRET_KEY`` is generated once and kept under ``instance/`` when the environment does not
+set it, so signed-in phones stay signed in across restarts of the server.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lan_address() -> str:
+    """The address other devices on the LAN can reach this machine at; loopback if none.
+
+    Opening a UDP socket sends nothing: it only asks the kernel which interface would route
+    outwards, so this works with no internet at all.
+    """
+    for probe in ("10.255.255.255", "192.168.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 1))
+                address = s.getsockname()[0]
+                if not address.startswith("127."):
+                    return address
+        except OSError:
+            continue
+    return "127.0.0.1"
+
+
+def _secret_key(instance: Path) -> str:
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    # Created private from the start, so the key is never readable by others, not even briefly.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def from_environment(instance: Path) -> dict:
+    """The settings the server runs with, read from the environment."""
+    host = os.environ.get("HOST", "0.0.0.0")
+    port = int(os.environ.get("PORT", "5000"))
+    database = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'banco.sqlite3'}"
+    if database.startswith("postgres://"):
+        database = "postgresql://" + database[len("postgres://"):]
+    if database.startswith("postgresql://"):
+        database = "postgresql+psycopg://" + database[len("postgresql://"):]
+    public = os.environ.get("BANCO_PUBLIC_URL") or f"http://{lan_address()}:{port}"
+    return {
+        "HOST": host,
+        "PORT": port,
+        "SQLALCHEMY_DATABASE_URI": database,
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or _secret_key(instance),
+        "PUBLIC_URL": public.rstrip("/"),
+        "THREADS": int(os.environ.get("BANCO_THREADS", "400")),
+        "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", "1000")),
+    }

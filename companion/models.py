@@ -1,0 +1,120 @@
+"""Tables, and the converters between rows and the core's ``GameState``. No rules here."""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class Game(db.Model):
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    edition_id: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="setup")
+    version: Mapped[int] = mapped_column(default=0)
+    join_code: Mapped[str] = mapped_column(String(12), unique=True)
+    banker_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    banker_player_id: Mapped[str | None] = mapped_column(String(16))
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    cash_private: Mapped[bool] = mapped_column(default=False)
+    time_limit_seconds: Mapped[int | None] = mapped_column()
+    clock_elapsed_seconds: Mapped[float] = mapped_column(default=0.0)
+    clock_running_since: Mapped[dt.datetime | None] = mapped_column()
+    bank_small: Mapped[int | None] = mapped_column()
+    bank_big: Mapped[int | None] = mapped_column()
+    created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+    players: Mapped[list["Player"]] = relationship(order_by="Player.seat", back_populates="game")
+    holdings: Mapped[list["Holding"]] = relationship(order_by="Holding.position")
+
+
+class Player(db.Model):
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
+    seat: Mapped[int] = mapped_column()
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    rejoin_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    rejoin_expires: Mapped[dt.datetime | None] = mapped_column()
+    cash: Mapped[int] = mapped_column(BigInteger, default=0)
+    in_jail: Mapped[bool] = mapped_column(default=False)
+    bankrupt: Mapped[bool] = mapped_column(default=False)
+    jail_cards: Mapped[int] = mapped_column(default=0)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    @property
+    def claimed(self) -> bool:
+        """Whether a phone (or an API client) holds this player's secret."""
+        return self.token_hash is not None
+
+
+class Holding(db.Model):
+    """One deed of the board in one game: who owns it and what stands on it."""
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
+    deed_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    position: Mapped[int] = mapped_column()
+    owner_id: Mapped[str | None] = mapped_column(String(16))
+    mortgaged: Mapped[bool] = mapped_column(default=False)
+    houses: Mapped[int] = mapped_column(default=0)
+    hotel: Mapped[bool] = mapped_column(default=False)
+
+
+class Entry(db.Model):
+    """One change to a game: a line of the journal and of the feed. Never updated but for
+    ``reversed_by``, never deleted."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
+    version: Mapped[int] = mapped_column()
+    kind: Mapped[str] = mapped_column(String(32))
+    actor: Mapped[str] = mapped_column(String(16))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    undoable: Mapped[bool] = mapped_column(default=True)
+    reverses: Mapped[int | None] = mapped_column(ForeignKey("entry.id"))
+    reversed_by: Mapped[int | None] = mapped_column(ForeignKey("entry.id"))
+    at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+    postings: Mapped[list["Posting"]] = relationship(order_by="Posting.id")
+
+    __table_args__ = (UniqueConstraint("game_id", "version"),)
+
+
+class Posting(db.Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entry.id"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
+    account: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_posting_game_account", "game_id", "account"),)
+
+
+class Request(db.Model):
+    """The first answer to an idempotency key, replayed to any retry with the same key."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
+    actor: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(100))
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+    __table_args__ = (UniqueConstraint("game_id", "actor", "key"),)

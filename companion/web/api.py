@@ -1,0 +1,128 @@
+"""The JSON API of ../shared/API.md, version 1: a thin layer over the services."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from .. import services
+from ..core.errors import N_, BadInput, NotFound, Unauthorized
+from . import openapi
+from .feed import describe
+from .live import stream_response
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict:
+    """The request's JSON object; refuses a body that is not JSON or not an object (400)."""
+    data = request.get_json(silent=True, force=True)
+    if not isinstance(data, dict):
+        raise BadInput("invalid_json", N_("Send a JSON object."))
+    return data
+
+
+def _token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _caller(game_id: str) -> services.Caller:
+    token = _token()
+    if token is None:
+        services.get_game(game_id)  # an unknown game is 404 before a missing token is 401
+        raise Unauthorized("missing_token", N_("Send your token as 'Authorization: Bearer <token>'."))
+    return services.authenticate(game_id, token)
+
+
+def _limit() -> None:
+    from flask import current_app
+    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    return jsonify(openapi.document())
+
+
+@bp.get("/v1/editions")
+def list_editions():
+    return jsonify({"editions": [
+        {"id": e.id, "name": e.name(_lang()), "currency": e.currency_symbol,
+         "min_players": e.min_players, "max_players": e.max_players}
+        for e in services.editions().values()]})
+
+
+@bp.get("/v1/editions/<edition_id>")
+def show_edition(edition_id):
+    edition = services.editions().get(edition_id)
+    if edition is None:
+        raise NotFound("unknown_edition", N_("There is no such edition."))
+    return jsonify({
+        "id": edition.id, "name": edition.name(_lang()), "currency": edition.currency_symbol,
+        "min_players": edition.min_players, "max_players": edition.max_players,
+        "starting_cash": {str(k): v for k, v in edition.starting_cash.items()},
+        "cash_private": edition.cash_private,
+        "salary": {"amount": edition.salary.amount, "dice_multiplier": edition.salary.dice_multiplier},
+        "fixed_payments": [{"key": p.key, "name": p.name(_lang()), "amount": p.amount}
+                           for p in edition.fixed_payments],
+        "groups": [{"key": g.key, "name": g.name(_lang()), "color": g.color, "kind": g.kind}
+                   for g in edition.groups],
+        "deeds": [{"key": d.key, "name": d.name, "group": d.group, "price": d.price, "mortgage": d.mortgage,
+                   "rents": list(d.rents), "building_cost": d.building_cost, "provisional": d.provisional}
+                  for d in edition.deeds],
+        "max_amount": edition.max_amount,
+    })
+
+
+@bp.post("/v1/games")
+def create_game():
+    body = _body()
+    result = services.create_game(body.get("edition"), body.get("players", []), body.get("time_limit_minutes"),
+                                  body.get("seed"))
+    return jsonify(result), 201
+
+
+@bp.post("/v1/games/<game_id>/join")
+def join_game(game_id):
+    _limit()
+    body = _body()
+    return jsonify(services.join(game_id, body.get("join_code"), body.get("name"))), 201
+
+
+@bp.get("/v1/games/<game_id>")
+def game_state(game_id):
+    caller = _caller(game_id)
+    return jsonify(services.game_state(services.get_game(game_id), caller))
+
+
+@bp.post("/v1/games/<game_id>/actions")
+def act(game_id):
+    caller = _caller(game_id)
+    return jsonify(services.act(game_id, caller, _body()))
+
+
+@bp.get("/v1/games/<game_id>/events")
+def events(game_id):
+    _caller(game_id)
+    game = services.get_game(game_id)
+    edition = services.edition_of(game)
+    names = {p.id: p.name for p in game.players}
+    entries = services.entries_since(game, request.args.get("since", "0"))
+    return jsonify({"events": [
+        {"version": e.version, "type": e.kind, "actor": e.actor, "summary": describe(e, names, edition),
+         "params": e.params, "reverses": e.params.get("undone_version"), "reversed": e.reversed_by is not None,
+         "at": e.at.isoformat() + "Z"}
+        for e in entries]})
+
+
+@bp.get("/v1/games/<game_id>/stream")
+def stream(game_id):
+    _caller(game_id)
+    return stream_response(game_id, request.args.get("since") or request.headers.get("Last-Event-ID"))
+
+
+def _lang() -> str:
+    from .templating import lang
+    return lang()

@@ -1,0 +1,140 @@
+"""The API described as OpenAPI 3.1, served at ``/api/openapi.json``."""
+from __future__ import annotations
+
+from ..services import ACTIONS, CLOCK_ACTIONS
+
+ACTION_TYPES = sorted([*ACTIONS, "undo", *CLOCK_ACTIONS])
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict) -> dict:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict:
+    return {str(code): {"description": "Refused; nothing changed.", **_json(_ref("Error"))} for code in codes}
+
+
+def document() -> dict:
+    bearer = [{"bearer": []}]
+    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Banco API", "version": "1",
+                 "description": "The bank of a board game played on a real table. Money is whole units "
+                                "(integers). Every state change takes an optional idempotency `key`."},
+        "servers": [{"url": "/"}],
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                    "type": "object", "required": ["code", "message"],
+                    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}},
+                "EditionSummary": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "name": {"type": "string"}, "currency": {"type": "string"},
+                    "min_players": {"type": "integer"}, "max_players": {"type": "integer"}}},
+                "Deed": {"type": "object", "properties": {
+                    "key": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string"},
+                    "price": {"type": "integer"}, "mortgage": {"type": "integer"},
+                    "rents": {"type": "array", "items": {"type": "integer"}},
+                    "building_cost": {"type": ["integer", "null"]}, "provisional": {"type": "boolean"}}},
+                "Player": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "name": {"type": "string"}, "seat": {"type": "integer"},
+                    "claimed": {"type": "boolean"},
+                    "cash": {"type": ["integer", "null"],
+                             "description": "null when the edition keeps cash private from this caller"},
+                    "in_jail": {"type": "boolean"}, "bankrupt": {"type": "boolean"},
+                    "jail_cards": {"type": "integer"}}},
+                "Game": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "edition": {"type": "string"},
+                    "status": {"enum": ["setup", "running", "finished"]}, "version": {"type": "integer"},
+                    "join_code": {"type": ["string", "null"]}, "banker_player": {"type": ["string", "null"]},
+                    "cash_private": {"type": "boolean"},
+                    "players": {"type": "array", "items": _ref("Player")},
+                    "deeds": {"type": "array", "items": {"type": "object", "properties": {
+                        "key": {"type": "string"}, "owner": {"type": ["string", "null"]},
+                        "mortgaged": {"type": "boolean"}, "houses": {"type": "integer"},
+                        "hotel": {"type": "boolean"}}}},
+                    "bank": {"type": "object", "properties": {"houses": {"type": ["integer", "null"]},
+                                                              "hotels": {"type": ["integer", "null"]}}},
+                    "auction": {"type": ["object", "null"]},
+                    "clock": {"type": ["object", "null"], "properties": {
+                        "limit_seconds": {"type": "integer"}, "remaining_seconds": {"type": "integer"},
+                        "running": {"type": "boolean"}}}}},
+                "Action": {"type": "object", "required": ["type"], "properties": {
+                    "type": {"enum": ACTION_TYPES},
+                    "key": {"type": "string", "maxLength": 100,
+                            "description": "Idempotency key: the same key from the same token returns the "
+                                           "first answer and changes nothing."},
+                    "player": {"type": "string", "description": "The banker acting for this player."},
+                    "to": {"type": "string", "description": "transfer: a player id or \"bank\"."},
+                    "from": {"type": "string", "description": "transfer (banker only): a player id or \"bank\"."},
+                    "amount": {"type": "integer", "minimum": 1},
+                    "reason": {"type": "string", "maxLength": 80},
+                    "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
+                    "dice": {"type": "integer", "minimum": 2, "maximum": 12}}},
+                "Event": {"type": "object", "properties": {
+                    "version": {"type": "integer"}, "type": {"type": "string"}, "actor": {"type": "string"},
+                    "summary": {"type": "string"}, "params": {"type": "object"},
+                    "reverses": {"type": ["integer", "null"]}, "reversed": {"type": "boolean"},
+                    "at": {"type": "string", "format": "date-time"}}},
+            },
+        },
+        "paths": {
+            "/api/v1/editions": {"get": {"summary": "The editions this bank runs", "responses": {
+                "200": {"description": "OK", **_json({"type": "object", "properties": {
+                    "editions": {"type": "array", "items": _ref("EditionSummary")}}})}}}},
+            "/api/v1/editions/{edition}": {"get": {
+                "summary": "One edition with its deeds",
+                "parameters": [{"name": "edition", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
+                    "deeds": {"type": "array", "items": _ref("Deed")}}})}, **_errors(404)}}},
+            "/api/v1/games": {"post": {
+                "summary": "Open a game in setup",
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["edition"], "properties": {
+                    "edition": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+                    "time_limit_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
+                    "seed": {"type": ["integer", "null"]}}})},
+                "responses": {"201": {"description": "Created", **_json({"type": "object", "properties": {
+                    "id": {"type": "string"}, "join_code": {"type": "string"}, "banker_token": {"type": "string"},
+                    "players": {"type": "array", "items": {"type": "object", "properties": {
+                        "id": {"type": "string"}, "name": {"type": "string"}, "token": {"type": "string"}}}}}})},
+                    **_errors(400)}}},
+            "/api/v1/games/{game_id}/join": {"post": {
+                "summary": "Join a game in setup with its code",
+                "parameters": [game_id],
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["join_code", "name"],
+                                                           "properties": {"join_code": {"type": "string"},
+                                                                          "name": {"type": "string"}}})},
+                "responses": {"201": {"description": "Joined", **_json({"type": "object", "properties": {
+                    "id": {"type": "string"}, "name": {"type": "string"}, "token": {"type": "string"}}})},
+                    **_errors(400, 403, 404, 409, 429)}}},
+            "/api/v1/games/{game_id}": {"get": {
+                "summary": "The game's state as this token may see it", "security": bearer,
+                "parameters": [game_id],
+                "responses": {"200": {"description": "OK", **_json(_ref("Game"))}, **_errors(401, 404)}}},
+            "/api/v1/games/{game_id}/actions": {"post": {
+                "summary": "Do one action", "security": bearer, "parameters": [game_id],
+                "requestBody": {"required": True, **_json(_ref("Action"))},
+                "responses": {"200": {"description": "Done", **_json({"type": "object", "properties": {
+                    "version": {"type": "integer"}, "result": {"type": "object"}}})},
+                    **_errors(400, 401, 403, 404, 409)}}},
+            "/api/v1/games/{game_id}/events": {"get": {
+                "summary": "The journal after a version", "security": bearer,
+                "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
+                "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
+                    "events": {"type": "array", "items": _ref("Event")}}})}, **_errors(400, 401, 404)}}},
+            "/api/v1/games/{game_id}/stream": {"get": {
+                "summary": "Server-Sent Events: one `version` event per change",
+                "description": "Each event's id and data carry the new version; fetch the state or the events "
+                               "to see what changed. Resume with `Last-Event-ID` or `?since=`.",
+                "security": bearer,
+                "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "An event stream",
+                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                              **_errors(401, 404)}}},
+        },
+    }

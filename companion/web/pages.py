@@ -1,0 +1,249 @@
+"""The pages people use: the home page, joining, the phone's wallet and the table.
+
+Every form posts, then redirects (so a reload never posts twice) and carries a fresh
+idempotency key (so a double tap never pays twice). Refusals come back as a message in the
+reader's language and change nothing.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
+                   url_for)
+from flask_babel import gettext as _
+
+from .. import services
+from ..core.errors import BancoError
+from ..core.ledger import BANK
+from . import seats
+from .errors import translate
+from .feed import describe
+from .qr import qr_svg
+
+bp = Blueprint("pages", __name__)
+
+
+def _public(path: str) -> str:
+    return current_app.config["PUBLIC_URL"] + path
+
+
+def _limit() -> None:
+    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
+
+
+def _safe_next(target: str | None, fallback: str) -> str:
+    """Only a path on this site: never ``//host`` or ``https://host`` (no open redirect)."""
+    if not target:
+        return fallback
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return fallback
+    return target
+
+
+def _view(game, caller) -> dict:
+    """What every page of a game shows: players, feed, clock, in the reader's language."""
+    edition = services.edition_of(game)
+    names = {p.id: p.name for p in game.players}
+    feed = [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
+             "reversed": e.reversed_by is not None, "kind": e.kind}
+            for e in services.recent_entries(game)]
+    return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game),
+            "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
+            "BANK": BANK}
+
+
+# --- home and new games ----------------------------------------------------------------------
+
+@bp.get("/")
+def home():
+    games = []
+    for game_id in seats.known_games():
+        game = services.find_game(game_id)
+        if game is not None:
+            games.append({"game": game, "edition": services.edition_of(game),
+                          "is_banker": seats.caller(game_id, seats.BANKER) is not None})
+    return render_template("home.html", editions=list(services.editions().values()), games=games)
+
+
+@bp.post("/games")
+def create_game():
+    names = [n for n in request.form.getlist("name") if n.strip()]
+    edition_id = request.form.get("edition", "")
+    minutes = request.form.get("time_limit", "").strip()
+    plays = request.form.get("banker_plays") == "1"
+    try:
+        edition = services.editions().get(edition_id)
+        if edition is not None and len(names) < edition.min_players:
+            flash(_("Enter at least %(min)s players.", min=edition.min_players), "error")
+            return redirect(url_for("pages.home"))
+        limit = None
+        if minutes:
+            if not minutes.isdigit():
+                flash(_("The time limit must be 1 to 1440 minutes."), "error")
+                return redirect(url_for("pages.home"))
+            limit = int(minutes)
+        created = services.create_game(edition_id, names, limit, hand_out_tokens=False,
+                                       banker_seat=0 if plays else None)
+    except BancoError as error:
+        flash(translate(error), "error")
+        return redirect(url_for("pages.home"))
+    seats.remember(created["id"], seats.BANKER, created["banker_token"])
+    for player in created["players"]:
+        seats.remember(created["id"], seats.PLAYER, player["token"])
+    return redirect(url_for("pages.table", game_id=created["id"]))
+
+
+@bp.post("/join")
+def join_by_code():
+    return redirect(url_for("pages.join", code=services.normalise_join_code(request.form.get("code", "")) or "-"))
+
+
+@bp.get("/lang/<code>")
+def switch_language(code):
+    target = _safe_next(request.args.get("next"), url_for("pages.home"))
+    response = make_response(redirect(target))
+    if code in ("it", "en"):
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+# --- joining ---------------------------------------------------------------------------------
+
+@bp.get("/j/<code>")
+def join(code):
+    _limit()
+    try:
+        game = services.game_by_join_code(code)
+    except BancoError as error:
+        return render_template("join_unknown.html", message=translate(error), code=code), 404
+    me = seats.caller(game.id, seats.PLAYER)
+    if me is not None:
+        return redirect(url_for("pages.wallet", game_id=game.id))
+    return render_template("join.html", game=game, edition=services.edition_of(game))
+
+
+@bp.post("/j/<code>")
+def take_seat(code):
+    _limit()
+    game = services.game_by_join_code(code)
+    try:
+        if request.form.get("player"):
+            token = services.claim_seat(game.id, request.form["player"])
+        else:
+            token = services.join(game.id, game.join_code, request.form.get("name", ""))["token"]
+    except BancoError as error:
+        flash(translate(error), "error")
+        return redirect(url_for("pages.join", code=game.join_code))
+    seats.remember(game.id, seats.PLAYER, token)
+    return redirect(url_for("pages.wallet", game_id=game.id))
+
+
+@bp.get("/r/<secret>")
+def rejoin(secret):
+    """A rejoin QR opens this page; the phone takes over the seat only when the player taps
+    (a link preview that merely fetches the page must not use up the code)."""
+    _limit()
+    return render_template("rejoin.html", secret=secret)
+
+
+@bp.post("/r/<secret>")
+def redeem_rejoin(secret):
+    _limit()
+    try:
+        game_id, _player_id, token = services.redeem_rejoin(secret)
+    except BancoError as error:
+        return render_template("error.html", status=403, message=translate(error)), 403
+    seats.remember(game_id, seats.PLAYER, token)
+    return redirect(url_for("pages.wallet", game_id=game_id))
+
+
+# --- the phone: my wallet --------------------------------------------------------------------
+
+@bp.get("/g/<game_id>/me")
+def wallet(game_id):
+    game = services.get_game(game_id)
+    me = seats.caller(game.id, seats.PLAYER)
+    if me is None:
+        return redirect(url_for("pages.join", code=game.join_code))
+    player = next(p for p in game.players if p.id == me.player_id)
+    banker = seats.caller(game.id, seats.BANKER)
+    return render_template("wallet.html", me=player, is_banker=banker is not None, **_view(game, me))
+
+
+@bp.post("/g/<game_id>/me")
+def wallet_action(game_id):
+    game = services.get_game(game_id)
+    me = seats.caller(game.id, seats.PLAYER)
+    if me is None:
+        return redirect(url_for("pages.join", code=game.join_code))
+    _run(game.id, me, _form_payload())
+    return redirect(url_for("pages.wallet", game_id=game.id))
+
+
+# --- the table: the banker's screen ----------------------------------------------------------
+
+@bp.get("/g/<game_id>/table")
+def table(game_id):
+    game = services.get_game(game_id)
+    banker = seats.caller(game.id, seats.BANKER)
+    if banker is None:
+        abort(403)
+    join_url = _public(url_for("pages.join", code=game.join_code))
+    undo_target = services.undo_target(game)
+    view = _view(game, banker)
+    undo_text = None
+    if undo_target is not None:
+        undo_text = describe(undo_target, {p.id: p.name for p in game.players}, view["edition"])
+    return render_template("table.html", join_url=join_url, join_qr=qr_svg(join_url), undo_text=undo_text,
+                           plays=seats.caller(game.id, seats.PLAYER) is not None, **view)
+
+
+@bp.post("/g/<game_id>/table")
+def table_action(game_id):
+    game = services.get_game(game_id)
+    banker = seats.caller(game.id, seats.BANKER)
+    if banker is None:
+        abort(403)
+    _run(game.id, banker, _form_payload())
+    return redirect(url_for("pages.table", game_id=game.id))
+
+
+@bp.post("/g/<game_id>/rejoin/<player_id>")
+def rejoin_code(game_id, player_id):
+    game = services.get_game(game_id)
+    if seats.caller(game.id, seats.BANKER) is None:
+        abort(403)
+    try:
+        secret = services.issue_rejoin(game.id, player_id)
+    except BancoError as error:
+        flash(translate(error), "error")
+        return redirect(url_for("pages.table", game_id=game.id))
+    player = next(p for p in game.players if p.id == player_id)
+    url = _public(url_for("pages.rejoin", secret=secret))
+    return render_template("rejoin_qr.html", game=game, player=player, url=url, qr=qr_svg(url),
+                           minutes=services.REJOIN_MINUTES)
+
+
+# --- forms to actions ------------------------------------------------------------------------
+
+FORM_FIELDS = ("type", "key", "to", "from", "amount", "reason", "payment", "player", "dice")
+
+
+def _form_payload() -> dict:
+    payload = {name: request.form[name] for name in FORM_FIELDS if request.form.get(name, "") != ""}
+    if "dice" in payload:
+        payload["dice"] = int(payload["dice"]) if payload["dice"].isdigit() else payload["dice"]
+    return payload
+
+
+def _run(game_id: str, caller, payload: dict) -> None:
+    """Runs a form's action and tells the person what happened, or why nothing did."""
+    try:
+        response = services.act(game_id, caller, payload)
+    except BancoError as error:
+        flash(translate(error), "error")
+        return
+    game = services.get_game(game_id)
+    entry = services.entry_at(game, response["result"]["entry"])
+    flash(describe(entry, {p.id: p.name for p in game.players}, services.edition_of(game)), "ok")

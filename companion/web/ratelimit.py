@@ -1,0 +1,38 @@
+"""A small in-memory limiter for guessable secrets (join codes, rejoin codes)."""
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict, deque
+
+from ..core.errors import N_, BancoError
+
+
+class TooManyAttempts(BancoError):
+    status = 429
+
+
+class RateLimiter:
+    """At most ``limit`` attempts per client address in any ``window_seconds``."""
+
+    def __init__(self, limit: int, window_seconds: float) -> None:
+        self.limit = limit
+        self.window = window_seconds
+        self._hits: dict[str, deque] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def hit(self, client: str) -> None:
+        """Counts one attempt; refuses (``TooManyAttempts``, 429) past the limit."""
+        now = time.monotonic()
+        with self._lock:
+            hits = self._hits[client]
+            while hits and hits[0] <= now - self.window:
+                hits.popleft()
+            if len(hits) >= self.limit:
+                wait = int(hits[0] + self.window - now) + 1
+                raise TooManyAttempts("too_many_attempts",
+                                      N_("Too many attempts. Try again in %(seconds)s seconds."), seconds=wait)
+            hits.append(now)
+            if len(self._hits) > 10000:  # forget idle clients so memory stays bounded
+                for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window]:
+                    del self._hits[key]

@@ -1,0 +1,52 @@
+"""Which games this browser holds a seat in: the signed session cookie keeps each game's
+player and banker secrets, so a phone stays signed in without any account."""
+from __future__ import annotations
+
+from flask import session
+
+from .. import services
+from ..core.errors import BancoError
+
+PLAYER, BANKER = "p", "b"
+
+
+def _games() -> dict:
+    return session.get("games", {})
+
+
+def remember(game_id: str, role: str, token: str) -> None:
+    games = dict(_games())
+    games[game_id] = {**games.get(game_id, {}), role: token}
+    session["games"] = games
+    session.permanent = True
+
+
+def forget(game_id: str, role: str) -> None:
+    games = dict(_games())
+    seat = dict(games.get(game_id, {}))
+    seat.pop(role, None)
+    if seat:
+        games[game_id] = seat
+    else:
+        games.pop(game_id, None)
+    session["games"] = games
+
+
+def caller(game_id: str, role: str):
+    """The ``Caller`` this browser is in ``game_id`` as ``role``, or ``None``. A secret that
+    no longer works (replaced by a rejoin) is forgotten."""
+    token = _games().get(game_id, {}).get(role)
+    if token is None:
+        return None
+    try:
+        who = services.authenticate(game_id, token)
+    except BancoError:
+        forget(game_id, role)
+        return None
+    if (role == BANKER) != who.is_banker:
+        return None
+    return who
+
+
+def known_games() -> list[str]:
+    return list(_games())

@@ -1,0 +1,34 @@
+"""What templates can call: money in the edition's currency, names in the reader's language,
+a fresh idempotency key for every form drawn."""
+from __future__ import annotations
+
+import uuid
+
+from babel.numbers import format_decimal
+from flask import request
+from flask_babel import get_locale
+
+
+def lang() -> str:
+    return str(get_locale() or "en")
+
+
+def money(amount, edition) -> str:
+    """``1500`` as ``€ 1.500`` (Italian) or ``€ 1,500`` (English); ``None`` as a dash."""
+    if amount is None:
+        return "—"
+    return f"{edition.currency_symbol}\u00a0{format_decimal(amount, locale=lang())}"
+
+
+def text(value) -> str:
+    """An edition ``Text`` (or plain string) in the reader's language."""
+    return value(lang()) if callable(value) else value
+
+
+def init_app(app) -> None:
+    app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["t"] = text
+
+    @app.context_processor
+    def _globals():
+        return {"lang": lang(), "new_key": lambda: uuid.uuid4().hex, "current_path": request.full_path.rstrip("?")}

@@ -1,0 +1,130 @@
+// Banco's pages work without this file; with it they update live, confirm money leaving an
+// account, refuse a second tap, and keep the clock ticking.
+(function () {
+  "use strict";
+
+  var body = document.body;
+  var lang = document.documentElement.lang || "en";
+
+  // --- Live updates: the server says a new version exists; we fetch this page again and
+  // swap the regions marked data-live (never the forms, so nothing typed is lost).
+  var streamUrl = body.dataset.stream;
+  var refreshing = false, again = false;
+
+  function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    fetch(location.pathname, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var status = doc.body.dataset.status;
+        if (status && status !== body.dataset.status) { location.reload(); return; }
+        document.querySelectorAll("[data-live]").forEach(function (el) {
+          var fresh = doc.getElementById(el.id);
+          if (fresh && fresh.innerHTML !== el.innerHTML) {
+            var cash = el.querySelector("[data-cash]");
+            var before = cash && cash.dataset.cash;
+            el.innerHTML = fresh.innerHTML;
+            Array.prototype.forEach.call(fresh.attributes, function (a) { el.setAttribute(a.name, a.value); });
+            var after = el.querySelector("[data-cash]");
+            if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
+          }
+        });
+        if (doc.body.dataset.version) { body.dataset.version = doc.body.dataset.version; }
+        startClock();
+      })
+      .catch(function () { /* the next event or reconnection tries again */ })
+      .then(function () {
+        refreshing = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  function pulse(el) {
+    el.classList.add("is-changed");
+    setTimeout(function () { el.classList.remove("is-changed"); }, 300);
+  }
+
+  if (streamUrl && window.EventSource) {
+    var offline = document.getElementById("offline");
+    var source = new EventSource(streamUrl + "?since=" + encodeURIComponent(body.dataset.version || "0"));
+    var lost = false;
+    source.addEventListener("version", function (e) {
+      if (Number(e.data && JSON.parse(e.data).version) > Number(body.dataset.version || 0)) { refresh(); }
+    });
+    source.addEventListener("open", function () {
+      if (offline) { offline.hidden = true; }
+      if (lost) { lost = false; refresh(); }
+    });
+    source.addEventListener("error", function () {
+      // EventSource reconnects by itself; a stream that ends each minute is normal, so
+      // show the banner only if we stay disconnected.
+      lost = true;
+      setTimeout(function () { if (offline && source.readyState !== 1) { offline.hidden = false; } }, 2500);
+    });
+  }
+
+  // --- Confirmation before money leaves, and one submission per form.
+  var dialog = document.getElementById("confirm");
+
+  function moneyText(form, raw) {
+    var n = Number(raw);
+    if (!isFinite(n)) { return raw; }
+    return (form.dataset.currency || "") + "\u00a0" + new Intl.NumberFormat(lang).format(n);
+  }
+
+  function chosenLabel(form, name) {
+    var field = form.querySelector("[name='" + name + "']:checked") || form.querySelector("select[name='" + name + "']");
+    if (!field) { return ""; }
+    if (field.tagName === "SELECT") { var o = field.options[field.selectedIndex]; return o ? (o.dataset.label || o.text) : ""; }
+    return field.dataset.label || field.value;
+  }
+
+  function confirmText(form) {
+    var text = form.dataset.confirm;
+    var amount = form.querySelector("[name='amount']");
+    return text.replace("{amount}", amount ? moneyText(form, amount.value) : "")
+               .replace("{to}", chosenLabel(form, "to"))
+               .replace("{from}", chosenLabel(form, "from"));
+  }
+
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.method === "dialog") { return; }
+    if (form.dataset.sent) { e.preventDefault(); return; }
+    if (form.dataset.confirm && !form.dataset.confirmed && dialog && dialog.showModal) {
+      e.preventDefault();
+      document.getElementById("confirm-text").textContent = confirmText(form);
+      dialog.returnValue = "";
+      dialog.showModal();
+      dialog.addEventListener("close", function onClose() {
+        dialog.removeEventListener("close", onClose);
+        if (dialog.returnValue === "ok") {
+          form.dataset.confirmed = "1";
+          if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+        }
+      });
+      return;
+    }
+    form.dataset.sent = "1";
+    // Disabled after the browser has read the form: a disabled submit button would drop its value.
+    setTimeout(function () { form.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }, 0);
+  });
+
+  // --- The clock ticks locally between updates from the server.
+  var clockTimer = null;
+  function startClock() {
+    var el = document.getElementById("clock");
+    if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    if (!el || el.dataset.running !== "1") { return; }
+    var left = Number(el.dataset.remaining), started = Date.now();
+    var out = el.querySelector("[data-clock-time]");
+    clockTimer = setInterval(function () {
+      var s = Math.max(0, left - Math.floor((Date.now() - started) / 1000));
+      out.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+      if (s === 0) { clearInterval(clockTimer); refresh(); }
+    }, 1000);
+  }
+  startClock();
+})();
