@@ -1,0 +1,159 @@
+"""Fixtures for the whole suite.
+
+The database is SQLite in a fresh file per test, or the PostgreSQL server named by
+``TEST_DATABASE_URL`` (emptied before each test). CI runs the suite once with each.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+
+import pytest
+
+from companion import create_app
+from companion.models import db
+
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def make_app(tmp_path, **overrides):
+    url = PG_URL or f"sqlite:///{tmp_path / 'banco.sqlite3'}"
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    config = {"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
+              "PUBLIC_URL": "http://banco.test", "THREADS": 64}
+    config.update(overrides)
+    if PG_URL:
+        # Empty the shared database before this test's app creates its tables.
+        from sqlalchemy import create_engine, text
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+    return create_app(config)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """Calls the JSON API as a given token; returns (status, json)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def post(self, path, body=None, token=None, raw=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if raw is not None:
+            r = self.client.post(path, data=raw, headers={**headers, "Content-Type": "application/json"})
+        else:
+            r = self.client.post(path, json=body, headers=headers)
+        return r.status_code, r.get_json()
+
+    def get(self, path, token=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.client.get(path, headers=headers)
+        return r.status_code, r.get_json()
+
+    def new_game(self, players=("Anna", "Bruno", "Carla"), edition="classic-it", **extra):
+        status, body = self.post("/api/v1/games", {"edition": edition, "players": list(players), **extra})
+        assert status == 201, body
+        return Game(self, body)
+
+
+class Game:
+    """A game made through the API, with its tokens at hand."""
+
+    def __init__(self, api: Api, created: dict):
+        self.api = api
+        self.id = created["id"]
+        self.join_code = created["join_code"]
+        self.banker = created["banker_token"]
+        self.players = created["players"]
+        self.ids = {p["name"]: p["id"] for p in created["players"]}
+        self.tokens = {p["name"]: p["token"] for p in created["players"]}
+
+    def act(self, who, action: dict):
+        token = self.banker if who == "banker" else self.tokens.get(who, who)
+        return self.api.post(f"/api/v1/games/{self.id}/actions", action, token)
+
+    def start(self):
+        status, body = self.act("banker", {"type": "start"})
+        assert status == 200, body
+        return self
+
+    def state(self, who="banker"):
+        token = self.banker if who == "banker" else self.tokens[who]
+        status, body = self.api.get(f"/api/v1/games/{self.id}", token)
+        assert status == 200, body
+        return body
+
+    def cash(self):
+        return {p["name"]: p["cash"] for p in self.state()["players"]}
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The real application under waitress, on a free local port, in this process."""
+
+    def __init__(self, app):
+        from waitress.server import create_server
+        self.app = app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        app.config["PUBLIC_URL"] = self.url
+        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=app.config["THREADS"],
+                                    connection_limit=1000, ident="Banco-test")
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the test server did not start")
+
+    def stop(self):
+        self.server.close()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    app = make_app(tmp_path)
+    server = LiveServer(app).start()
+    yield server
+    server.stop()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
