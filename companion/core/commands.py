@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import N_, BadInput, NotFound, RuleViolation
 from .ledger import BANK, Posting, balanced, move, reverse
 from .money import parse_amount
-from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState
+from .state import FINISHED, RUNNING, SETUP, Change, DeedState, GameState, Outcome, PlayerState
 
 MAX_REASON = 80
 
@@ -162,5 +162,13 @@ def current_value(state: GameState, change: Change):
     if change.target == "player":
         return getattr(state.players[change.ref], change.field)
     if change.target == "deed":
-        return getattr(state.deeds[change.ref], change.field)
+        return getattr(state.deeds.get(change.ref) or DeedState(change.ref), change.field)
+    if change.target == "auction":
+        return state.auction.to_dict() if state.auction else None
+    if change.target == "trade":
+        trade = state.trades.get(change.ref)
+        return trade.to_dict() if trade else None
+    if change.target == "rent_request":
+        request = state.rent_requests.get(change.ref)
+        return request.to_dict() if request else None
     raise ValueError(f"unknown change target {change.target!r}")

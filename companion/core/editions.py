@@ -99,6 +99,59 @@ class Jail:
 
 
 @dataclass(frozen=True)
+class RentRequest:
+    """The owner asks for rent and the lander confirms, instead of the lander paying unasked.
+
+    The rulebooks let the owner ask only "before the second player to the owner's left rolls";
+    the app cannot see the dice or the turns, so the window is a setting: ``lapse_seconds``
+    after the request the lander can no longer confirm it (``None``: no clock, the owner or
+    the banker marks a request lapsed by hand).
+    """
+
+    enabled: bool = False
+    lapse_seconds: int | None = None
+
+
+DOUBLE_RENT = ("unmortgaged_deeds", "none_mortgaged", "none_mortgaged_or_built", "never")
+AUCTION_NO_BIDS = ("deed_stays_with_bank", "richest_buys_at_opening_bid")
+AUCTION_WINNER_CANNOT_PAY = ("winner_raises_cash", "rerun_without_winner")
+HOTEL_SALE = ("group", "deed")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule variants that are data. The defaults are the standard Hasbro rules.
+
+    ``double_rent_on_group``: base rent of a street whose owner holds the whole group is
+    doubled on each unbuilt deed: ``unmortgaged_deeds`` even when another deed of the group is
+    mortgaged or built, ``none_mortgaged`` only while no deed of the group is mortgaged,
+    ``none_mortgaged_or_built`` only while none is mortgaged and none built, ``never``.
+    ``sets_count_mortgaged``: a mortgaged station or utility still counts towards the number
+    the owner holds. ``dice_max``: the largest dice total a player can enter (12 with two
+    dice, 15 with the Speed Die). ``auction_no_bids``: the deed stays with the bank, or the
+    richest player buys it at the opening bid. ``auction_winner_cannot_pay``: the auction waits
+    for the winner to raise the cash, or runs again without them.
+    ``mortgaged_transfer_fee_percent``: what a player receiving a mortgaged deed pays at once
+    unless they lift the mortgage. ``hotel_sale``: a big building is sold whole together with
+    every other one of its group (``group``) or on its own (``deed``); either way it can also be
+    broken into small buildings. ``building_shortage_auction``: the banker may auction the
+    bank's last buildings, opening at the lowest building price among the deeds concerned.
+    ``jail_cards_total``: how many get-out-of-jail cards the decks hold.
+    """
+
+    double_rent_on_group: str = "unmortgaged_deeds"
+    sets_count_mortgaged: bool = True
+    dice_max: int = 12
+    auction_no_bids: str = "deed_stays_with_bank"
+    auction_winner_cannot_pay: str = "winner_raises_cash"
+    mortgaged_transfer_fee_percent: int = 10
+    hotel_sale: str = "group"
+    building_shortage_auction: bool = False
+    rent_request: RentRequest = RentRequest()
+    jail_cards_total: int = 2
+
+
+@dataclass(frozen=True)
 class Edition:
     id: str
     name: Text
@@ -124,6 +177,7 @@ class Edition:
     time_limit_minutes: int | None
     max_amount: int
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    rules: Rules = Rules()
 
     def deed(self, key: str) -> Deed | None:
         return self._deeds_by_key().get(key)
@@ -196,12 +250,55 @@ def _int_map(data, name, where) -> Mapping[int, int]:
     return MappingProxyType(out)
 
 
+def _choice(data, name, where, choices, default):
+    value = data.get(name, default)
+    if value not in choices:
+        raise EditionError(f"{where}.{name} must be one of {', '.join(choices)}")
+    return value
+
+
+def _flag(data, name, where, default):
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise EditionError(f"{where}.{name} must be true or false")
+    return value
+
+
+def _parse_rules(data: Mapping, where: str) -> Rules:
+    rules = _get(data, "rules", dict, where, optional=True) or {}
+    rw = f"{where}.rules"
+    defaults = Rules()
+    request = _get(rules, "rent_request", dict, rw, optional=True) or {}
+    qw = f"{rw}.rent_request"
+    dice_max = _positive(rules, "dice_max", rw, optional=True)
+    if dice_max is not None and dice_max < 2:
+        raise EditionError(f"{rw}.dice_max must be at least 2")
+    fee = _positive(rules, "mortgaged_transfer_fee_percent", rw, optional=True, zero=True)
+    cards = _positive(rules, "jail_cards_total", rw, optional=True, zero=True)
+    return Rules(
+        double_rent_on_group=_choice(rules, "double_rent_on_group", rw, DOUBLE_RENT,
+                                     defaults.double_rent_on_group),
+        sets_count_mortgaged=_flag(rules, "sets_count_mortgaged", rw, defaults.sets_count_mortgaged),
+        dice_max=defaults.dice_max if dice_max is None else dice_max,
+        auction_no_bids=_choice(rules, "auction_no_bids", rw, AUCTION_NO_BIDS, defaults.auction_no_bids),
+        auction_winner_cannot_pay=_choice(rules, "auction_winner_cannot_pay", rw, AUCTION_WINNER_CANNOT_PAY,
+                                          defaults.auction_winner_cannot_pay),
+        mortgaged_transfer_fee_percent=defaults.mortgaged_transfer_fee_percent if fee is None else fee,
+        hotel_sale=_choice(rules, "hotel_sale", rw, HOTEL_SALE, defaults.hotel_sale),
+        building_shortage_auction=_flag(rules, "building_shortage_auction", rw,
+                                        defaults.building_shortage_auction),
+        rent_request=RentRequest(_flag(request, "enabled", qw, False),
+                                 _positive(request, "lapse_seconds", qw, optional=True)),
+        jail_cards_total=defaults.jail_cards_total if cards is None else cards,
+    )
+
+
 def parse_edition(data: Mapping[str, Any]) -> Edition:
     """Validates one edition's data and returns it frozen.
 
     Refuses (``EditionError``) a missing field, a non-integer amount, a deed in an unknown
-    group, a repeated deed key, a street whose rents do not cover every building step, and a
-    player range the starting cash does not cover.
+    group, a repeated deed key, a street whose rents do not cover every building step, a
+    player range the starting cash does not cover, and a ``rules`` value outside its choices.
     """
     if not isinstance(data, Mapping):
         raise EditionError("an edition must be a JSON object")
@@ -298,6 +395,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         time_limit_minutes=_positive(data, "time_limit_minutes", where, optional=True),
         max_amount=_positive(data, "max_amount", where),
         raw=MappingProxyType(dict(data)),
+        rules=_parse_rules(data, where),
     )
 
 

@@ -1,0 +1,239 @@
+"""Auctions: of a deed nobody bought, and of the bank's last buildings in a shortage."""
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from ..commands import require_cash, require_player, require_running
+from ..errors import N_, BadInput, BancoError, RuleViolation
+from ..ledger import BANK, move
+from ..money import parse_amount
+from ..state import AuctionState, Change, GameState, Outcome, PlayerState
+from .buildings import BIG, SMALL, building_changes, next_building, require_supply
+from .common import (clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
+                     stamp)
+
+
+def _opened(state: GameState, auction: AuctionState, kind: str, params: dict) -> Outcome:
+    before = state.auction.to_dict() if state.auction else None
+    changes = (Change("auction", None, "state", before, auction.to_dict()),
+               Change("game", None, "auctions_held", state.auctions_held, state.auctions_held + 1))
+    return Outcome(kind, changes=changes, params=dict(params, auction=auction.id),
+                   result={"auction": auction.id})
+
+
+def _require_no_auction(state: GameState) -> None:
+    if state.auction is not None:
+        raise RuleViolation("auction_open", N_("Another auction is open: close it first."))
+
+
+def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seconds: int) -> Outcome:
+    """Opens an auction of a deed nobody owns at the edition's opening bid; the countdown
+    (``countdown_seconds``, a table setting) starts now and restarts at each bid.
+
+    Refuses: a game not running, an auction already open, an unknown deed, a deed someone owns,
+    and a countdown that is not 1 to 3600 seconds.
+    """
+    require_running(state)
+    _require_no_auction(state)
+    deed, ds = require_deed(state, deed_key)
+    if ds.owner is not None:
+        raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
+                            deed=deed.name, owner=state.players[ds.owner].name)
+    countdown = clean_countdown(countdown_seconds)
+    rules = state.edition.auction
+    auction = AuctionState(str(state.auctions_held + 1), "deed", deed.key, [], rules.opening_bid,
+                           rules.min_raise, countdown, stamp(now, countdown))
+    return _opened(state, auction, "auction_start", {"deed": deed.key, "opening_bid": rules.opening_bid})
+
+
+def building_auction_start(state: GameState, building: str, deed_keys, now: datetime,
+                           countdown_seconds: int) -> Outcome:
+    """Opens a shortage auction of one of the bank's last small or big buildings, when two or
+    more players want more than the bank has: it opens at the lowest building price among the
+    deeds concerned, and the winner puts it on the deed named with their bid.
+
+    Refuses: an edition without shortage auctions, a game not running, an auction already open,
+    a building that is neither ``small`` nor ``big``, a bank with an unlimited supply or none
+    left, no deeds or a repeated deed, an unknown deed, a deed that could not take that
+    building now (``next_building``), deeds of fewer than two players, and a bad countdown.
+    """
+    if not state.edition.rules.building_shortage_auction:
+        raise RuleViolation("no_building_auctions", N_("This edition does not auction buildings."))
+    require_running(state)
+    _require_no_auction(state)
+    if building not in (SMALL, BIG):
+        raise BadInput("invalid_building", N_("The building is small or big."))
+    if (state.bank_small if building == SMALL else state.bank_big) is None:
+        raise RuleViolation("no_shortage", N_("The bank's buildings are unlimited: build instead."))
+    require_supply(state, building)
+    if (not isinstance(deed_keys, (list, tuple)) or not deed_keys
+            or len(set(map(str, deed_keys))) != len(deed_keys)):
+        raise BadInput("invalid_deeds", N_("Name each deed concerned once."))
+    deeds, owners = [], set()
+    for key in deed_keys:
+        deed, ds = require_deed(state, key)
+        owner = state.players[ds.owner] if ds.owner else None
+        if owner is None or owner.bankrupt or next_building(state, owner, deed, ds) != building:
+            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
+                                deed=deed.name)
+        deeds.append(deed)
+        owners.add(owner.id)
+    if len(owners) < 2:
+        raise RuleViolation("no_competition",
+                            N_("A shortage auction needs at least two players who want to build."))
+    countdown = clean_countdown(countdown_seconds)
+    opening = min(d.building_cost for d in deeds)
+    auction = AuctionState(str(state.auctions_held + 1), building, None, [d.key for d in deeds],
+                           opening, state.edition.auction.min_raise, countdown, stamp(now, countdown))
+    return _opened(state, auction, "building_auction_start",
+                   {"building": building, "deeds": auction.deeds, "opening_bid": opening})
+
+
+def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str | None = None) -> Outcome:
+    """A bid in the open auction; the countdown restarts. In a building auction ``deed_key``
+    names the bidder's deed, among those concerned, that would take the building.
+
+    Refuses: a game not running, no open auction, an unknown or bankrupt player, a player
+    excluded after winning and not paying, a bid after the countdown ran out, a bad amount, a
+    bid below the opening bid or below the high bid plus the minimum raise, a bid above the
+    bidder's cash, the high bidder raising their own bid, a player who owes a fee on a
+    mortgaged deed, and in a building auction a missing deed, a deed not concerned, and a deed
+    that could not take the building.
+    """
+    require_running(state)
+    auction = state.auction
+    if auction is None:
+        raise RuleViolation("no_auction", N_("No auction is open."))
+    player = require_player(state, player_id)
+    if player.id in auction.excluded:
+        raise RuleViolation("excluded_from_auction",
+                            N_("%(name)s won this auction without paying and cannot bid again."),
+                            name=player.name)
+    if is_past(now, auction.ends_at):
+        raise RuleViolation("auction_time_up", N_("Time is up: the banker closes the auction."))
+    amount = parse_amount(amount, state.edition.max_amount)
+    minimum = auction.opening_bid if auction.high_bid is None else auction.high_bid + auction.min_raise
+    if amount < minimum:
+        raise RuleViolation("bid_too_low", N_("The bid must be at least %(min)s."), min=minimum)
+    if amount > player.cash:
+        raise RuleViolation("bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name,
+                            cash=player.cash)
+    if auction.high_bidder == player.id:
+        raise RuleViolation("already_high_bidder", N_("%(name)s already holds the high bid."),
+                            name=player.name)
+    require_fee_settled(state, player)
+    if auction.lot == "deed":
+        deed_key = None
+    else:
+        if deed_key not in auction.deeds:
+            raise BadInput("deed_not_in_auction", N_("Name one of the deeds this auction is for."))
+        deed, ds = require_deed(state, deed_key)
+        if next_building(state, player, deed, ds) != auction.lot:
+            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
+                                deed=deed.name)
+    after = replace(auction, high_bid=amount, high_bidder=player.id, high_deed=deed_key,
+                    ends_at=stamp(now, auction.countdown_seconds), excluded=list(auction.excluded))
+    return Outcome("bid", changes=(Change("auction", None, "state", auction.to_dict(), after.to_dict()),),
+                   params={"auction": auction.id, "player": player.id, "amount": amount, "deed": deed_key},
+                   result={"auction": auction.id, "high_bid": amount, "ends_at": after.ends_at})
+
+
+def auction_close(state: GameState, now: datetime, award_to: str | None = None) -> Outcome:
+    """The banker closes the open auction, at any time.
+
+    The high bidder pays and gets the deed, or the building on the deed they named. A high
+    bidder who cannot (out of cash, out of the game, or whose deed can no longer take the
+    building) is excluded and the auction runs again from the opening bid, when the edition's
+    ``auction_winner_cannot_pay`` is ``rerun_without_winner``; under ``winner_raises_cash``
+    closing is refused until they have the cash (one out of the game is always excluded).
+    With no bids the edition's ``auction_no_bids`` decides: the deed stays with the bank, or
+    the richest player still in the auction buys it at the opening bid (``award_to`` names
+    which when several are equally rich). A building nobody bid for stays with the bank.
+
+    Refuses: a game not running, no open auction, a winner still raising cash, a tie for the
+    richest without ``award_to``, and an ``award_to`` who is not among the richest.
+    """
+    require_running(state)
+    auction = state.auction
+    if auction is None:
+        raise RuleViolation("no_auction", N_("No auction is open."))
+    if auction.high_bidder is not None:
+        winner = state.players[auction.high_bidder]
+        refusal = _cannot_take(state, auction, winner)
+        if refusal is None:
+            return _award(state, auction, winner, auction.high_bid)
+        if (state.edition.rules.auction_winner_cannot_pay == "winner_raises_cash"
+                and refusal.code == "insufficient_cash"):
+            raise refusal
+        return _rerun(state, auction, winner, now)
+    if auction.lot == "deed" and state.edition.rules.auction_no_bids == "richest_buys_at_opening_bid":
+        richest = _richest(state, auction, award_to)
+        if richest is not None:
+            return _award(state, auction, richest, auction.opening_bid)
+    return Outcome("auction_unsold", changes=(Change("auction", None, "state", auction.to_dict(), None),),
+                   params={"auction": auction.id, "deed": auction.deed, "building": _building(auction)})
+
+
+def _building(auction: AuctionState) -> str | None:
+    return None if auction.lot == "deed" else auction.lot
+
+
+def _cannot_take(state: GameState, auction: AuctionState, winner: PlayerState) -> BancoError | None:
+    """Why the winner cannot take the lot now, or ``None``."""
+    try:
+        winner = require_player(state, winner.id)
+        if auction.lot != "deed":
+            deed, ds = require_deed(state, auction.high_deed)
+            if next_building(state, winner, deed, ds) != auction.lot:
+                raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
+                                    deed=deed.name)
+            require_supply(state, auction.lot)
+        require_cash(winner, auction.high_bid)
+    except BancoError as refusal:
+        return refusal
+    return None
+
+
+def _richest(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
+    eligible = [p for p in state.active_players()
+                if p.id not in auction.excluded and p.cash >= auction.opening_bid]
+    if not eligible:
+        return None
+    top = max(p.cash for p in eligible)
+    richest = [p for p in eligible if p.cash == top]
+    if award_to is not None:
+        chosen = next((p for p in richest if p.id == award_to), None)
+        if chosen is None:
+            raise BadInput("not_richest", N_("The deed goes to the richest player."))
+        return chosen
+    if len(richest) > 1:
+        raise RuleViolation("richest_tie",
+                            N_("%(names)s are equally rich: the banker names who gets the deed."),
+                            names=", ".join(p.name for p in richest))
+    return richest[0]
+
+
+def _award(state: GameState, auction: AuctionState, winner: PlayerState, price: int) -> Outcome:
+    changes = [Change("auction", None, "state", auction.to_dict(), None)]
+    if auction.lot == "deed":
+        _, ds = require_deed(state, auction.deed)
+        changes += deed_changes(ds, owner=winner.id)
+        deed_key = auction.deed
+    else:
+        _, ds = require_deed(state, auction.high_deed)
+        changes += building_changes(state, ds, auction.lot)
+        deed_key = auction.high_deed
+    return Outcome("auction_won", move(winner.id, BANK, price), tuple(changes),
+                   params={"auction": auction.id, "player": winner.id, "deed": deed_key,
+                           "building": _building(auction), "amount": price},
+                   result={"winner": winner.id, "amount": price, "deed": deed_key})
+
+
+def _rerun(state: GameState, auction: AuctionState, winner: PlayerState, now: datetime) -> Outcome:
+    again = replace(auction, id=str(state.auctions_held + 1), high_bid=None, high_bidder=None,
+                    high_deed=None, ends_at=stamp(now, auction.countdown_seconds),
+                    excluded=auction.excluded + [winner.id])
+    outcome = _opened(state, again, "auction_rerun", {"excluded": winner.id, "deed": auction.deed,
+                                                      "building": _building(auction)})
+    return replace(outcome, result={"auction": again.id, "excluded": winner.id})

@@ -1,0 +1,129 @@
+"""What every rule needs: finding deeds and groups, building levels, times, and Changes."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from ..editions import Deed, Group
+from ..errors import N_, BadInput, NotFound, RuleViolation
+from ..money import percent_up
+from ..state import Change, DeedState, GameState, PlayerState
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_COUNTDOWN = 3600
+
+
+def require_deed(state: GameState, deed_key) -> tuple[Deed, DeedState]:
+    """The edition's deed and its state; refuses (``NotFound``) a key the edition lacks."""
+    deed = state.edition.deed(deed_key) if isinstance(deed_key, str) else None
+    if deed is None:
+        raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
+    return deed, deed_state(state, deed.key)
+
+
+def deed_state(state: GameState, key: str) -> DeedState:
+    """The deed's state; a deed the state does not list yet belongs to the bank."""
+    return state.deeds.get(key) or DeedState(key)
+
+
+def group_of(state: GameState, deed: Deed) -> Group:
+    return state.edition.group(deed.group)
+
+
+def group_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedState]]:
+    return [(d, deed_state(state, d.key)) for d in state.edition.deeds_in_group(group_key)]
+
+
+def level(state: GameState, ds: DeedState) -> int:
+    """Buildings on a deed counted in small ones: a big building is one step past the last."""
+    return state.edition.buildings.max_small + 1 if ds.hotel else ds.houses
+
+
+def has_buildings(ds: DeedState) -> bool:
+    return ds.hotel or ds.houses > 0
+
+
+def group_has_buildings(state: GameState, group_key: str) -> bool:
+    return any(has_buildings(ds) for _, ds in group_members(state, group_key))
+
+
+def require_owner(player: PlayerState, deed: Deed, ds: DeedState) -> None:
+    """Refuses a player acting on a deed that is not theirs."""
+    if ds.owner != player.id:
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
+                            deed=deed.name, name=player.name)
+
+
+def require_fee_settled(state: GameState, player: PlayerState) -> None:
+    """Refuses a player who received a mortgaged deed and has not yet paid its fee or lifted it:
+    the rules want that settled at once, before they spend on anything else."""
+    for key, ds in state.deeds.items():
+        if ds.owner == player.id and ds.fee_due:
+            raise RuleViolation("mortgage_fee_due",
+                                N_("%(name)s must first pay the fee on the mortgaged %(deed)s "
+                                   "or lift its mortgage."),
+                                name=player.name, deed=state.edition.deed(key).name)
+
+
+def transfer_fee(state: GameState, deed: Deed) -> int:
+    return percent_up(deed.mortgage, state.edition.rules.mortgaged_transfer_fee_percent)
+
+
+def sale_value(state: GameState, deed: Deed) -> int:
+    """What the bank pays back for one building of this deed."""
+    return percent_up(deed.building_cost or 0, state.edition.buildings.sell_percent)
+
+
+def clean_id(value, code: str) -> str:
+    """A client-chosen id; refuses anything but 1 to 64 letters, digits, ``-`` or ``_``."""
+    if not isinstance(value, str) or not _ID.match(value):
+        raise BadInput(code, N_("An id is 1 to 64 letters, digits, '-' or '_'."))
+    return value
+
+
+def clean_countdown(seconds) -> int:
+    """An auction countdown; refuses anything but whole seconds from 1 to an hour."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= MAX_COUNTDOWN:
+        raise BadInput("invalid_countdown", N_("The countdown is from 1 to %(max)s seconds."),
+                       max=MAX_COUNTDOWN)
+    return seconds
+
+
+def clean_dice(state: GameState, dice) -> int:
+    """A dice total entered by a player; refuses one outside 2 to the edition's ``dice_max``."""
+    top = state.edition.rules.dice_max
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
+        raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to %(max)s."), max=top)
+    return dice
+
+
+def stamp(now: datetime, seconds: int = 0) -> str:
+    return (now + timedelta(seconds=seconds)).isoformat()
+
+
+def is_past(now: datetime, when: str | None) -> bool:
+    return when is not None and now >= datetime.fromisoformat(when)
+
+
+def field_changes(target: str, ref: str | None, obj, **after) -> list[Change]:
+    """One Change per field of ``obj`` that ``after`` gives a different value."""
+    return [Change(target, ref, name, getattr(obj, name), value)
+            for name, value in after.items() if getattr(obj, name) != value]
+
+
+def deed_changes(ds: DeedState, **after) -> list[Change]:
+    return field_changes("deed", ds.key, ds, **after)
+
+
+def player_changes(player: PlayerState, **after) -> list[Change]:
+    return field_changes("player", player.id, player, **after)
+
+
+def bank_changes(state: GameState, small: int = 0, big: int = 0) -> list[Change]:
+    """The bank's building supply going up by ``small`` and ``big`` (unlimited stays so)."""
+    changes = []
+    if small and state.bank_small is not None:
+        changes.append(Change("game", None, "bank_small", state.bank_small, state.bank_small + small))
+    if big and state.bank_big is not None:
+        changes.append(Change("game", None, "bank_big", state.bank_big, state.bank_big + big))
+    return changes

@@ -1,0 +1,101 @@
+"""Buying a deed from the bank, mortgaging it and lifting the mortgage."""
+from __future__ import annotations
+
+from ..commands import require_cash, require_player, require_running
+from ..errors import N_, RuleViolation
+from ..ledger import BANK, move
+from ..money import percent_up
+from ..state import GameState, Outcome
+from .common import (deed_changes, group_has_buildings, require_deed, require_fee_settled,
+                     require_owner, transfer_fee)
+
+
+def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
+    """The player buys a deed nobody owns from the bank at its printed price.
+
+    Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that
+    someone owns or that is being auctioned, a player who owes a fee on a mortgaged deed they
+    received, and a player without the cash.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    deed, ds = require_deed(state, deed_key)
+    if ds.owner is not None:
+        raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
+                            deed=deed.name, owner=state.players[ds.owner].name)
+    if state.auction is not None and state.auction.deed == deed.key:
+        raise RuleViolation("deed_in_auction", N_("%(deed)s is being auctioned."), deed=deed.name)
+    require_fee_settled(state, player)
+    require_cash(player, deed.price)
+    return Outcome("buy", move(player.id, BANK, deed.price), tuple(deed_changes(ds, owner=player.id)),
+                   params={"player": player.id, "deed": deed.key, "amount": deed.price},
+                   result={"deed": deed.key, "amount": deed.price})
+
+
+def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
+    """The bank pays the owner the deed's printed mortgage value and the deed turns face down.
+
+    Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
+    not the player's, one already mortgaged, one without a mortgage value, and a deed whose
+    group still has buildings (they must be sold first).
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    deed, ds = require_deed(state, deed_key)
+    require_owner(player, deed, ds)
+    if ds.mortgaged:
+        raise RuleViolation("already_mortgaged", N_("%(deed)s is already mortgaged."), deed=deed.name)
+    if deed.mortgage == 0:
+        raise RuleViolation("no_mortgage_value", N_("%(deed)s cannot be mortgaged."), deed=deed.name)
+    if group_has_buildings(state, deed.group):
+        raise RuleViolation("group_has_buildings",
+                            N_("Sell the buildings of %(deed)s's group before mortgaging it."),
+                            deed=deed.name)
+    return Outcome("mortgage", move(BANK, player.id, deed.mortgage),
+                   tuple(deed_changes(ds, mortgaged=True)),
+                   params={"player": player.id, "deed": deed.key, "amount": deed.mortgage},
+                   result={"deed": deed.key, "amount": deed.mortgage})
+
+
+def unmortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
+    """The owner lifts the mortgage: its value plus the edition's interest, rounded up.
+
+    Lifting also settles the fee owed on a deed received mortgaged (the rules let the receiver
+    lift at once instead of paying the fee). Refuses: a game not running, an unknown or
+    bankrupt player, an unknown deed, a deed that is not the player's, one not mortgaged, and a
+    player without the cash.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    deed, ds = require_deed(state, deed_key)
+    require_owner(player, deed, ds)
+    if not ds.mortgaged:
+        raise RuleViolation("not_mortgaged", N_("%(deed)s is not mortgaged."), deed=deed.name)
+    amount = deed.mortgage + percent_up(deed.mortgage, state.edition.mortgage.interest_percent)
+    require_cash(player, amount)
+    return Outcome("unmortgage", move(player.id, BANK, amount),
+                   tuple(deed_changes(ds, mortgaged=False, fee_due=False)),
+                   params={"player": player.id, "deed": deed.key, "amount": amount},
+                   result={"deed": deed.key, "amount": amount})
+
+
+def pay_mortgage_fee(state: GameState, player_id: str, deed_key: str) -> Outcome:
+    """The receiver of a mortgaged deed pays the edition's transfer fee and keeps it mortgaged
+    (lifting it later costs the usual value plus interest).
+
+    Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
+    not the player's, one that owes no fee, and a player without the cash (who then lifts
+    nothing and goes bankrupt to the bank, as the rules say).
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    deed, ds = require_deed(state, deed_key)
+    require_owner(player, deed, ds)
+    if not ds.fee_due:
+        raise RuleViolation("no_fee_due", N_("No fee is due on %(deed)s."), deed=deed.name)
+    amount = transfer_fee(state, deed)
+    require_cash(player, amount)
+    postings = move(player.id, BANK, amount) if amount else ()
+    return Outcome("pay_mortgage_fee", postings, tuple(deed_changes(ds, fee_due=False)),
+                   params={"player": player.id, "deed": deed.key, "amount": amount},
+                   result={"deed": deed.key, "amount": amount})

@@ -1,0 +1,83 @@
+"""Jail as the money sees it: going in, and leaving by the fine, a card or doubles."""
+from __future__ import annotations
+
+from ..commands import require_cash, require_player, require_running
+from ..errors import N_, RuleViolation
+from ..ledger import BANK, move
+from ..state import GameState, Outcome, PlayerState
+from .common import player_changes
+
+
+def _require_in_jail(player: PlayerState) -> None:
+    if not player.in_jail:
+        raise RuleViolation("not_in_jail", N_("%(name)s is not in jail."), name=player.name)
+
+
+def go_to_jail(state: GameState, player_id: str) -> Outcome:
+    """The player goes to jail. Refuses: a game not running, an unknown or bankrupt player, and
+    a player already in jail."""
+    require_running(state)
+    player = require_player(state, player_id)
+    if player.in_jail:
+        raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
+    return Outcome("go_to_jail", changes=tuple(player_changes(player, in_jail=True)),
+                   params={"player": player.id})
+
+
+def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
+    """The player pays the edition's jail fine to the bank and leaves jail.
+
+    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
+    player without the cash.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    _require_in_jail(player)
+    fine = state.edition.jail.fine
+    require_cash(player, fine)
+    return Outcome("pay_jail_fine", move(player.id, BANK, fine) if fine else (),
+                   tuple(player_changes(player, in_jail=False)),
+                   params={"player": player.id, "amount": fine}, result={"amount": fine})
+
+
+def use_jail_card(state: GameState, player_id: str) -> Outcome:
+    """The player hands back a get-out-of-jail card and leaves jail.
+
+    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
+    player without a card.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    _require_in_jail(player)
+    if player.jail_cards == 0:
+        raise RuleViolation("no_jail_card", N_("%(name)s has no get-out-of-jail card."), name=player.name)
+    return Outcome("use_jail_card",
+                   changes=tuple(player_changes(player, in_jail=False, jail_cards=player.jail_cards - 1)),
+                   params={"player": player.id})
+
+
+def leave_jail_on_doubles(state: GameState, player_id: str) -> Outcome:
+    """The player rolled doubles and leaves jail for free.
+
+    Refuses: a game not running, an unknown or bankrupt player, and a player not in jail.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    _require_in_jail(player)
+    return Outcome("leave_jail_on_doubles", changes=tuple(player_changes(player, in_jail=False)),
+                   params={"player": player.id})
+
+
+def draw_jail_card(state: GameState, player_id: str) -> Outcome:
+    """The player draws a get-out-of-jail card and keeps it.
+
+    Refuses: a game not running, an unknown or bankrupt player, and a draw when the players
+    already hold every card the edition's decks have (``jail_cards_total``).
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    held = sum(p.jail_cards for p in state.players.values())
+    if held >= state.edition.rules.jail_cards_total:
+        raise RuleViolation("no_jail_cards_left", N_("Every get-out-of-jail card is already held."))
+    return Outcome("draw_jail_card", changes=tuple(player_changes(player, jail_cards=player.jail_cards + 1)),
+                   params={"player": player.id})

@@ -1,0 +1,174 @@
+"""Rent: what the rules give the owner, paid by the lander unasked or on the owner's request."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..commands import require_cash, require_player, require_running
+from ..editions import Deed
+from ..errors import N_, Forbidden, NotFound, RuleViolation
+from ..ledger import move
+from ..state import Change, DeedState, GameState, Outcome, RentRequestState
+from .common import clean_dice, clean_id, group_members, group_of, has_buildings, is_past, require_deed, stamp
+
+
+def rent_due(state: GameState, deed_key: str, dice=None) -> int:
+    """The rent a lander owes on this deed now; 0 when nobody owns it or it is mortgaged.
+
+    A street pays by its buildings; unbuilt, its base rent doubles when the owner holds the
+    whole group, as the edition's ``double_rent_on_group`` says. A station pays by how many of
+    its group the owner holds, and a utility the dice total times the multiplier for that
+    count; mortgaged ones count when the edition's ``sets_count_mortgaged`` says so (the
+    rulebooks count every one "owned"). Refuses an unknown deed and, for a utility, a missing
+    or impossible dice total (the Speed Die counts, Bus and Mr. Monopoly as 0).
+    """
+    deed, ds = require_deed(state, deed_key)
+    if ds.owner is None or ds.mortgaged:
+        return 0
+    kind = group_of(state, deed).kind
+    if kind == "utility":
+        dice = clean_dice(state, dice)
+    if kind == "street":
+        return _street_rent(state, deed, ds)
+    held = _held_in_group(state, deed, ds.owner)
+    if kind == "station":
+        rents = state.edition.station_rents
+        return rents[min(held, len(rents)) - 1] if rents else 0
+    multipliers = state.edition.utility_multipliers
+    return multipliers[min(held, len(multipliers)) - 1] * dice if multipliers else 0
+
+
+def _street_rent(state: GameState, deed: Deed, ds: DeedState) -> int:
+    if ds.hotel:
+        return deed.rents[-1]
+    if ds.houses:
+        return deed.rents[ds.houses]
+    members = [m for _, m in group_members(state, deed.group)]
+    rule = state.edition.rules.double_rent_on_group
+    doubled = all(m.owner == ds.owner for m in members) and (
+        rule == "unmortgaged_deeds"
+        or (rule == "none_mortgaged" and not any(m.mortgaged for m in members))
+        or (rule == "none_mortgaged_or_built"
+            and not any(m.mortgaged or has_buildings(m) for m in members)))
+    return deed.rents[0] * 2 if doubled else deed.rents[0]
+
+
+def _held_in_group(state: GameState, deed: Deed, owner: str) -> int:
+    counts_mortgaged = state.edition.rules.sets_count_mortgaged
+    return sum(1 for _, m in group_members(state, deed.group)
+               if m.owner == owner and (counts_mortgaged or not m.mortgaged))
+
+
+def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice):
+    """The payer, the owner, the deed, the amount of a rent that is really owed, and the dice
+    total when the rent went by it."""
+    require_running(state)
+    payer = require_player(state, payer_id)
+    deed, ds = require_deed(state, deed_key)
+    amount = rent_due(state, deed.key, dice)
+    if ds.owner is None:
+        raise RuleViolation("deed_not_owned", N_("Nobody owns %(deed)s: no rent is due."), deed=deed.name)
+    if ds.owner == payer.id:
+        raise RuleViolation("own_deed", N_("%(deed)s is %(name)s's own deed."), deed=deed.name, name=payer.name)
+    if ds.mortgaged:
+        raise RuleViolation("deed_mortgaged", N_("%(deed)s is mortgaged: no rent is due."), deed=deed.name)
+    if amount == 0:
+        raise RuleViolation("no_rent", N_("%(deed)s pays no rent."), deed=deed.name)
+    dice = dice if group_of(state, deed).kind == "utility" else None
+    return payer, state.players[ds.owner], deed, amount, dice
+
+
+def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outcome:
+    """The lander pays the owner the rent ``rent_due`` gives.
+
+    Refuses: a game not running, an unknown or bankrupt payer, an unknown deed, a deed nobody
+    owns, the payer's own deed, a mortgaged deed, a deed that pays nothing, a utility without a
+    possible dice total, and a payer without the cash.
+    """
+    payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice)
+    require_cash(payer, amount)
+    params = {"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice}
+    return Outcome("pay_rent", move(payer.id, owner.id, amount), params=params,
+                   result={"amount": amount, "to": owner.id})
+
+
+def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str,
+                 now: datetime, dice=None) -> Outcome:
+    """The owner asks the lander for the rent on a deed; the lander then confirms it.
+
+    The amount is fixed now, as the deed stands. When the edition sets
+    ``rent_request.lapse_seconds`` the request lapses that long after it is made; this is a
+    setting because the rulebooks' deadline ("before the second player to the owner's left
+    rolls") is a moment the app cannot see. Refuses: an edition without rent requests, a bad
+    or repeated id, a pending request by the same owner to the same player for the same deed,
+    everything ``pay_rent`` refuses except the payer's cash, and an owner asking on a deed
+    that is not theirs.
+    """
+    setting = state.edition.rules.rent_request
+    if not setting.enabled:
+        raise RuleViolation("rent_requests_off", N_("In this edition the lander pays rent unasked."))
+    request_id = clean_id(request_id, "invalid_request_id")
+    if request_id in state.rent_requests:
+        raise RuleViolation("request_exists", N_("This rent request already exists."))
+    payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice)
+    asker = require_player(state, owner_id)
+    if asker.id != owner.id:
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
+                            deed=deed.name, name=asker.name)
+    if any(r.deed == deed.key and r.payer == payer.id for r in state.rent_requests.values()):
+        raise RuleViolation("rent_already_requested",
+                            N_("%(name)s has already been asked for the rent on %(deed)s."),
+                            name=payer.name, deed=deed.name)
+    lapses_at = stamp(now, setting.lapse_seconds) if setting.lapse_seconds else None
+    request = RentRequestState(request_id, deed.key, owner.id, payer.id, amount,
+                               dice, stamp(now), lapses_at)
+    return Outcome("rent_request", changes=(Change("rent_request", request_id, "state", None, request.to_dict()),),
+                   params={"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice},
+                   result={"request": request_id, "amount": amount})
+
+
+def _require_request(state: GameState, request_id) -> RentRequestState:
+    request = state.rent_requests.get(request_id) if isinstance(request_id, str) else None
+    if request is None:
+        raise NotFound("unknown_rent_request", N_("There is no such rent request."))
+    return request
+
+
+def rent_confirm(state: GameState, request_id: str, player_id: str, now: datetime) -> Outcome:
+    """The asked player confirms a rent request and pays the amount it holds to the owner.
+
+    Refuses: a game not running, an unknown request, anyone but the asked player, a request
+    past its lapse time, an owner who is out of the game, and a payer without the cash (who can
+    raise it and confirm again).
+    """
+    require_running(state)
+    request = _require_request(state, request_id)
+    payer = require_player(state, player_id)
+    if payer.id != request.payer:
+        raise Forbidden("not_your_rent_request", N_("Only %(name)s can confirm this rent."),
+                        name=state.players[request.payer].name)
+    if is_past(now, request.lapses_at):
+        raise RuleViolation("rent_request_lapsed", N_("This rent request has lapsed."))
+    owner = require_player(state, request.owner)
+    require_cash(payer, request.amount)
+    return Outcome("pay_rent", move(payer.id, owner.id, request.amount),
+                   (Change("rent_request", request.id, "state", request.to_dict(), None),),
+                   params={"from": payer.id, "to": owner.id, "deed": request.deed,
+                           "amount": request.amount, "dice": request.dice, "request": request.id},
+                   result={"amount": request.amount, "to": owner.id})
+
+
+def rent_lapse(state: GameState, request_id: str, by: str | None, now: datetime) -> Outcome:
+    """Closes a rent request unpaid: the owner or the banker (``by`` ``None``) at any time,
+    anyone once its lapse time has passed.
+
+    Refuses: a game not running, an unknown request, and the asked player (or anyone else)
+    before the lapse time.
+    """
+    require_running(state)
+    request = _require_request(state, request_id)
+    if by is not None and by != request.owner and not is_past(now, request.lapses_at):
+        raise Forbidden("not_your_rent_request",
+                        N_("Only the owner or the banker can lapse this rent request."))
+    return Outcome("rent_lapse", changes=(Change("rent_request", request.id, "state", request.to_dict(), None),),
+                   params={"from": request.payer, "to": request.owner, "deed": request.deed,
+                           "amount": request.amount, "request": request.id})

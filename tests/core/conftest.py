@@ -1,0 +1,127 @@
+"""Shared helpers for the pure rules tests: a running game on a real edition, an ``act`` that
+applies an outcome and proves undo restores the state exactly, and a ``refused`` that proves a
+refusal changes nothing."""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from datetime import datetime, timezone
+
+import pytest
+
+from companion.core import commands
+from companion.core.apply import apply_outcome
+from companion.core.editions import load_editions
+from companion.core.errors import BancoError
+from companion.core.ledger import BANK
+from companion.core.state import (RUNNING, AuctionState, DeedState, GameState, PlayerState,
+                                  RentRequestState, TradeState)
+
+EDITIONS = load_editions()
+EDITION_IDS = ("classic-it", "campionato-2015")
+NOW = datetime(2015, 4, 25, 10, 0, tzinfo=timezone.utc)
+NAMES = {"a": "Anna", "b": "Bruno", "c": "Carla", "d": "Dario"}
+
+
+def street_groups(edition_id):
+    edition = EDITIONS[edition_id]
+    return [g.key for g in edition.groups if g.kind == "street"]
+
+
+def new_state(edition_id="classic-it", cash=1500, players=3, **rules) -> GameState:
+    """A running game at the start: everyone has ``cash``, the bank holds every deed."""
+    edition = EDITIONS[edition_id]
+    if rules:
+        edition = replace(edition, rules=replace(edition.rules, **rules))
+    ids = list(NAMES)[:players]
+    return GameState(edition, RUNNING, {i: PlayerState(i, NAMES[i], cash) for i in ids},
+                     {d.key: DeedState(d.key) for d in edition.deeds},
+                     edition.buildings.supply_small, edition.buildings.supply_big)
+
+
+def give(state: GameState, owner, *keys, houses=0, hotel=False, mortgaged=False) -> None:
+    """Sets deeds up directly, taking their buildings from the bank's supply."""
+    for key in keys:
+        ds = state.deeds[key]
+        ds.owner, ds.houses, ds.hotel, ds.mortgaged = owner, houses, hotel, mortgaged
+        if state.bank_small is not None:
+            state.bank_small -= houses
+        if state.bank_big is not None:
+            state.bank_big -= int(hotel)
+
+
+def give_group(state: GameState, owner, group, **kwargs) -> list[str]:
+    keys = [d.key for d in state.edition.deeds_in_group(group)]
+    give(state, owner, *keys, **kwargs)
+    return keys
+
+
+def snapshot(state: GameState) -> GameState:
+    """A deep copy that shares the frozen edition (its mappings cannot be copied)."""
+    return copy.deepcopy(state, {id(state.edition): state.edition})
+
+
+def _json_round_trip(value):
+    assert json.loads(json.dumps(value)) == value
+    return value
+
+
+def _buildings(state: GameState) -> tuple:
+    """Buildings in play, the bank's and the deeds': no rule creates or destroys one."""
+    small = None if state.bank_small is None else state.bank_small + sum(d.houses for d in state.deeds.values())
+    big = None if state.bank_big is None else state.bank_big + sum(d.hotel for d in state.deeds.values())
+    return small, big
+
+
+def _check_invariants(state: GameState, before: GameState) -> None:
+    for p in state.players.values():
+        assert p.cash >= 0
+    assert _buildings(state) == _buildings(before)
+    assert sum(p.jail_cards for p in state.players.values()) <= state.edition.rules.jail_cards_total
+    for ds in state.deeds.values():
+        assert not (ds.hotel and ds.houses)
+        assert not ds.fee_due or ds.mortgaged
+    if state.auction:
+        assert AuctionState.from_dict(_json_round_trip(state.auction.to_dict())) == state.auction
+    for t in state.trades.values():
+        assert TradeState.from_dict(_json_round_trip(t.to_dict())) == t
+    for r in state.rent_requests.values():
+        assert RentRequestState.from_dict(_json_round_trip(r.to_dict())) == r
+
+
+def act(state: GameState, outcome):
+    """Applies ``outcome`` to ``state`` after proving: its values are JSON, money is conserved,
+    and the generic undo of it restores the state exactly."""
+    before = snapshot(state)
+    for change in outcome.changes:
+        _json_round_trip(change.before)
+        _json_round_trip(change.after)
+    _json_round_trip(outcome.params)
+    _json_round_trip(outcome.result)
+    keys = [(c.target, c.ref, c.field) for c in outcome.changes]
+    assert len(keys) == len(set(keys)), "one field changed twice in one outcome"
+    apply_outcome(state, outcome)
+    bank = sum(p.amount for p in outcome.postings if p.account == BANK)
+    moved = sum(p.cash for p in state.players.values()) - sum(p.cash for p in before.players.values())
+    assert moved + bank == 0
+    _check_invariants(state, before)
+    undone = snapshot(state)
+    apply_outcome(undone, commands.undo(undone, outcome.kind, 1, outcome.postings, outcome.changes))
+    assert undone == before
+    return outcome
+
+
+def refused(code, fn, state, *args, **kwargs) -> BancoError:
+    """Proves ``fn`` refuses with ``code``, leaves the state as it was, and words it."""
+    before = snapshot(state)
+    with pytest.raises(BancoError) as info:
+        fn(state, *args, **kwargs)
+    assert info.value.code == code, (info.value.code, str(info.value))
+    assert state == before
+    assert "%(" not in str(info.value)
+    return info.value
+
+
+def cash(state: GameState) -> dict[str, int]:
+    return {p.id: p.cash for p in state.players.values()}
