@@ -1,0 +1,51 @@
+"""Printable sheets for a table game: deed cards, the join poster, rejoin cards, banknotes.
+
+Pure rendering: plain data in (an edition as the dict of its JSON file, URLs, names), PDF or
+PNG bytes out. No Flask, no database, no import of the application: the web layer calls in.
+Every sheet has ``*_pages`` (Pillow images at 300 dpi), ``*_pdf`` (for printing at 100 %)
+and ``*_png`` (the first page, scaled for a preview), all drawn by the same code.
+"""
+from ._draw import DPI, PAPER_SIZES
+from .deeds import (
+    CARD_MM,
+    CODE_ALPHABET,
+    deed_card_image,
+    deed_card_png,
+    deed_cards_pages,
+    deed_cards_pdf,
+    deed_cards_png,
+    deed_code,
+    deed_codes,
+    deed_key_for_code,
+    deed_url,
+    lift_value,
+)
+from .money import (
+    NOTE_MM,
+    money_pages,
+    money_pdf,
+    money_png,
+    note_counts,
+    starting_cash,
+    starting_split,
+    usable_split,
+)
+from .table import (
+    REJOIN_CARD_MM,
+    poster_pages,
+    poster_pdf,
+    poster_png,
+    rejoin_cards_pages,
+    rejoin_cards_pdf,
+    rejoin_cards_png,
+)
+
+__all__ = [
+    "CARD_MM", "CODE_ALPHABET", "DPI", "NOTE_MM", "PAPER_SIZES", "REJOIN_CARD_MM",
+    "deed_card_image", "deed_card_png", "deed_cards_pages", "deed_cards_pdf", "deed_cards_png",
+    "deed_code", "deed_codes", "deed_key_for_code", "deed_url", "lift_value",
+    "money_pages", "money_pdf", "money_png", "note_counts", "starting_cash", "starting_split",
+    "usable_split",
+    "poster_pages", "poster_pdf", "poster_png",
+    "rejoin_cards_pages", "rejoin_cards_pdf", "rejoin_cards_png",
+]

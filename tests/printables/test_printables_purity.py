@@ -1,0 +1,33 @@
+"""Printables stay pure rendering: no web framework, no database, no application imports, no system fonts."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import printables
+
+PACKAGE = Path(printables.__file__).resolve().parent
+ALLOWED = {"__future__", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "qrcode", "PIL",
+           "printables"}
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.add("printables" if node.level else (node.module or "").split(".")[0])
+    return found
+
+
+def test_printables_imports_only_pillow_qrcode_and_the_standard_library():
+    for path in PACKAGE.glob("*.py"):
+        assert _imports(path) <= ALLOWED, f"{path.name} imports {_imports(path) - ALLOWED}"
+
+
+def test_fonts_are_shipped_with_their_licence():
+    fonts = PACKAGE / "fonts"
+    assert (fonts / "DejaVuSans.ttf").is_file() and (fonts / "DejaVuSans-Bold.ttf").is_file()
+    assert "Bitstream" in (fonts / "LICENSE").read_text(encoding="utf-8")
+    assert printables._draw.font(40).path == str(fonts / "DejaVuSans.ttf")

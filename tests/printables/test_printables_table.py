@@ -1,0 +1,81 @@
+"""The join poster and the rejoin cards: their QR codes scan back to the URLs they were given."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import printables
+from printables_testkit import decode_qr, render_pages
+
+JOIN_URL = "http://192.168.1.23:5000/join/7KQ4"
+PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poster_scans_to_the_join_url_from_both_sides(paper, lang):
+    pages = render_pages(printables.poster_pdf(JOIN_URL, "7KQ4", "Venerdì da Anna", paper, lang), dpi=100)
+    assert len(pages) == 1
+    image, (width, height) = pages[0]
+    assert (width, height) == pytest.approx(PAPER_PT[paper], abs=1)
+    assert decode_qr(image) == [JOIN_URL, JOIN_URL]
+    # Each half holds one of them: the tent shows one to each side of the table.
+    top = image.crop((0, 0, image.width, image.height // 2))
+    bottom = image.crop((0, image.height // 2, image.width, image.height))
+    assert decode_qr(top) == [JOIN_URL] and decode_qr(bottom) == [JOIN_URL]
+
+
+def test_poster_qr_is_large():
+    image = printables.poster_pages(JOIN_URL, "7KQ4", "Partita")[0]
+    result = printables._draw.qr_matrix(JOIN_URL)
+    assert len(result) >= 21
+    qr = printables._draw.qr_image(JOIN_URL, printables._draw.mm(100), quiet_modules=4)
+    assert qr.width / 300 * 25.4 > 80
+    assert image.size == (2480, 3508)
+
+
+def test_poster_png_preview():
+    image = Image.open(io.BytesIO(printables.poster_png(JOIN_URL, "7KQ4", "Partita", width=600)))
+    assert image.width == 600
+    assert decode_qr(image.convert("RGB")) == [JOIN_URL, JOIN_URL]
+
+
+def _cards(n: int) -> list[dict]:
+    names = ["Anna", "Bruno", "Carla Maria De Santis Bellavista", "Dario", "Elena", "Fabio", "Giulia", "Hassan",
+             "Irene", "Luca", "Marta"]
+    return [{"name": names[i], "url": f"http://192.168.1.23:5000/rejoin/{i}-{'t0k3n' * 6}"} for i in range(n)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("count", [1, 8, 11])
+def test_rejoin_cards_each_scan_to_their_own_url(paper, count):
+    cards = _cards(count)
+    pages = render_pages(printables.rejoin_cards_pdf(cards, paper, "en"))
+    assert len(pages) == -(-count // 9)
+    found = []
+    for image, size in pages:
+        assert size == pytest.approx(PAPER_PT[paper], abs=1)
+        found.extend(decode_qr(image))
+    assert sorted(found) == sorted(card["url"] for card in cards)
+
+
+def test_rejoin_png_preview():
+    image = Image.open(io.BytesIO(printables.rejoin_cards_png(_cards(2), width=600)))
+    assert image.width == 600
+
+
+@pytest.mark.parametrize("call", [
+    lambda: printables.poster_pdf("192.168.1.23/join", "7KQ4", "x"),
+    lambda: printables.poster_pdf(JOIN_URL, " ", "x"),
+    lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", paper="legal"),
+    lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", lang="de"),
+    lambda: printables.rejoin_cards_pdf([]),
+    lambda: printables.rejoin_cards_pdf([{"name": "", "url": JOIN_URL}]),
+    lambda: printables.rejoin_cards_pdf([{"name": "Anna", "url": "ftp://x"}]),
+    lambda: printables.rejoin_cards_pdf(["Anna"]),
+])
+def test_refusals(call):
+    with pytest.raises(ValueError):
+        call()
