@@ -80,16 +80,12 @@ def fit_font(text: str, max_width: int, size_px: int, min_px: int, bold: bool = 
     """The largest font from ``size_px`` down to ``min_px`` in which ``text`` fits ``max_width``.
 
     Returns the ``min_px`` font when even that is too wide; callers that cannot accept an
-    overflow check ``text_width`` themselves (and wrap).
+    overflow measure with ``getlength`` themselves (and wrap).
     """
     size = size_px
     while size > min_px and font(size, bold).getlength(text) > max_width:
         size -= max(1, size // 20)
     return font(max(size, min_px), bold)
-
-
-def text_width(text: str, face: ImageFont.FreeTypeFont) -> float:
-    return face.getlength(text)
 
 
 def wrap_to_fit(text: str, max_width: int, size_px: int, min_px: int, bold: bool = False,
