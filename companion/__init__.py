@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         JSON_SORT_KEYS=False,
     )
+    app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
 
     db.init_app(app)
     with app.app_context():

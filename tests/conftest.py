@@ -31,6 +31,9 @@ def make_app(tmp_path, **overrides):
         from sqlalchemy import create_engine, text
         engine = create_engine(url)
         with engine.begin() as conn:
+            # Connections an earlier test's app left open would block the drop.
+            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
             conn.execute(text("DROP SCHEMA public CASCADE"))
             conn.execute(text("CREATE SCHEMA public"))
         engine.dispose()

@@ -139,11 +139,12 @@ def end(state: GameState) -> Outcome:
 def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcome:
     """The compensating change for one earlier entry: its postings and changes reversed.
 
-    Refuses when the game is over, and when the state no longer matches what that entry
-    left (a later change depends on it), so undo can never leave a broken state behind.
-    Undo goes newest first, so the cash the entry moved is still where it put it.
+    Refuses when the game is over (except to undo the end itself, which reopens it), and
+    when the state no longer matches what that entry left (a later change depends on it), so
+    undo can never leave a broken state behind. Undo goes newest first, so the cash the
+    entry moved is still where it put it.
     """
-    if state.status == FINISHED:
+    if state.status == FINISHED and kind != "end":
         raise RuleViolation("game_finished", N_("The game is over."))
     reversed_changes = tuple(c.inverse() for c in reversed(tuple(changes)))
     for c in reversed_changes:

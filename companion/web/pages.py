@@ -63,7 +63,8 @@ def home():
         if game is not None:
             games.append({"game": game, "edition": services.edition_of(game),
                           "is_banker": seats.caller(game_id, seats.BANKER) is not None})
-    return render_template("home.html", editions=list(services.editions().values()), games=games)
+    return render_template("home.html", editions=list(services.editions().values()), games=games,
+                           default_edition=current_app.config["DEFAULT_EDITION"])
 
 
 @bp.post("/games")

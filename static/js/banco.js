@@ -34,7 +34,10 @@
         if (doc.body.dataset.version) { body.dataset.version = doc.body.dataset.version; }
         startClock();
       })
-      .catch(function () { /* the next event or reconnection tries again */ })
+      .catch(function () {
+        // Offline for a moment: try again shortly, until the page has caught up.
+        setTimeout(refresh, 2000);
+      })
       .then(function () {
         refreshing = false;
         if (again) { again = false; refresh(); }
@@ -45,6 +48,12 @@
     el.classList.add("is-changed");
     setTimeout(function () { el.classList.remove("is-changed"); }, 300);
   }
+
+  window.addEventListener("online", function () { if (streamUrl) { refresh(); } });
+  document.addEventListener("visibilitychange", function () {
+    // A phone back from the pocket may have slept through events.
+    if (streamUrl && document.visibilityState === "visible") { refresh(); }
+  });
 
   if (streamUrl && window.EventSource) {
     var offline = document.getElementById("offline");

@@ -1,0 +1,79 @@
+"""Three players join through the join link, pay each other, and see it live."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+
+def open_table(host, url, names):
+    host.goto(url + "/")
+    for i, name in enumerate(names):
+        host.locator("input[name=name]").nth(i).fill(name)
+    host.locator("#new-game button[type=submit], #new-game button").last.click()
+    host.wait_for_url(re.compile(r".*/g/\w+/table$"))
+    return host.locator(".join-code").inner_text().strip()
+
+
+def sit_down(page, url, code, name):
+    page.goto(f"{url}/j/{code}")
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_url(re.compile(r".*/me$"))
+
+
+def pay(page, to, amount):
+    page.locator("label.choice", has_text=to).click()
+    page.fill("#pay-amount", str(amount))
+    page.locator("form[data-confirm] button.btn-big").click()
+    expect(page.locator("#confirm")).to_be_visible()
+    page.click("#confirm-ok")
+    page.wait_for_load_state()
+
+
+def test_three_phones_pay_each_other_live(live_server, phone):
+    url = live_server.url
+    host = phone()
+    code = open_table(host, url, ["Anna", "Bruno", "Carla"])
+    anna, bruno, carla = phone(), phone(), phone("en-GB")
+    for page, name in ((anna, "Anna"), (bruno, "Bruno"), (carla, "Carla")):
+        sit_down(page, url, code, name)
+    expect(host.locator("#players")).not_to_contain_text("waiting for a phone", timeout=5000)
+
+    host.locator("form:has(input[value=start]) button").click()
+    for page in (anna, bruno, carla):  # the start reaches every phone without a reload
+        expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+
+    pay(anna, "Bruno", 120)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]380"))
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]620"), timeout=3000)
+    expect(carla.locator("#feed")).to_contain_text("Anna", timeout=3000)
+    expect(carla.locator("#players")).to_contain_text("1,620", timeout=3000)
+
+    pay(carla, "Anna", 500)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]880"), timeout=3000)
+    expect(bruno.locator("#players")).to_contain_text("1.000", timeout=3000)
+    expect(host.locator("#players")).to_contain_text("1.000", timeout=3000)
+
+    # Too much: refused on the phone, nothing moves anywhere.
+    pay(bruno, "Carla", 5000)
+    expect(bruno.locator(".flash-error")).to_be_visible()
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]620"))
+
+    for page in (host, anna, bruno, carla):
+        assert page.errors == [], page.errors
+
+
+def test_a_phone_recovers_after_the_connection_drops(live_server, phone, browser):
+    url = live_server.url
+    host = phone()
+    code = open_table(host, url, ["Anna", "Bruno"])
+    anna, bruno = phone(), phone()
+    sit_down(anna, url, code, "Anna")
+    sit_down(bruno, url, code, "Bruno")
+    host.locator("form:has(input[value=start]) button").click()
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    bruno.context.set_offline(True)
+    pay(anna, "Bruno", 200)
+    bruno.wait_for_timeout(500)
+    bruno.context.set_offline(False)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]700"), timeout=8000)
