@@ -300,10 +300,11 @@ def claim_seat(game_id, player_id) -> str:
     return token
 
 
-def issue_rejoin(game_id, player_id) -> str:
+def issue_rejoin(game_id, player_id, minutes: int | None = REJOIN_MINUTES) -> str:
     """Makes a one-time rejoin secret for a player whose phone was lost or went flat; the
-    banker shows it as a QR. Valid for 15 minutes. Refuses an unknown player (404) and a
-    bankrupt one (409)."""
+    banker shows it as a QR (valid 15 minutes) or prints it on a rejoin card (``minutes=None``:
+    valid until used). A new secret replaces the player's previous one. Refuses an unknown
+    player (404)."""
     with writing():
         game = _lock_game(game_id)
         player = next((p for p in game.players if p.id == player_id), None)
@@ -311,7 +312,7 @@ def issue_rejoin(game_id, player_id) -> str:
             raise NotFound("unknown_player", N_("There is no such player in this game."))
         secret = secrets.token_urlsafe(18)
         player.rejoin_hash = hash_secret(secret)
-        player.rejoin_expires = now_utc() + dt.timedelta(minutes=REJOIN_MINUTES)
+        player.rejoin_expires = now_utc() + dt.timedelta(minutes=minutes or 60 * 24 * 365)
     return secret
 
 
