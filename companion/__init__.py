@@ -66,12 +66,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
 
-    from .web import api, errors, live, pages, templating
+    from .web import api, deeds, errors, live, pages, templating
+    from .web import printing
     templating.init_app(app)
     errors.init_app(app)
+    deeds.init_app(app)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(deeds.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(printing.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
 
     @app.after_request

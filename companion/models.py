@@ -35,6 +35,13 @@ class Game(db.Model):
     clock_running_since: Mapped[dt.datetime | None] = mapped_column()
     bank_small: Mapped[int | None] = mapped_column()
     bank_big: Mapped[int | None] = mapped_column()
+    auction_seconds: Mapped[int] = mapped_column(default=20)
+    auctions_held: Mapped[int] = mapped_column(default=0)
+    # The open auction, pending trades and rent requests: small documents the rules replace
+    # whole (see core/state.py for their shape), so JSON columns fit them.
+    auction: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    trades: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rent_requests: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
     players: Mapped[list["Player"]] = relationship(order_by="Player.seat", back_populates="game")
@@ -74,6 +81,7 @@ class Holding(db.Model):
     mortgaged: Mapped[bool] = mapped_column(default=False)
     houses: Mapped[int] = mapped_column(default=0)
     hotel: Mapped[bool] = mapped_column(default=False)
+    fee_due: Mapped[bool] = mapped_column(default=False)
 
 
 class Entry(db.Model):

@@ -20,12 +20,14 @@ from typing import Any, Callable
 from flask import current_app
 from sqlalchemy import select
 
-from .core import commands
+from .core import commands, rules
 from .core.editions import Edition
 from .core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation, Unauthorized
 from .core.ledger import BANK, balanced
+from .core.rules.common import is_past
 from .core.ledger import Posting as CorePosting
-from .core.state import FINISHED, RUNNING, SETUP, Change, DeedState, GameState, Outcome, PlayerState
+from .core.state import (FINISHED, RUNNING, SETUP, AuctionState, Change, DeedState, GameState, Outcome,
+                         PlayerState, RentRequestState, TradeState)
 from .models import Entry, Game, Holding, Player, Posting, Request, db, now_utc
 
 # Read by the SQLite "begin" hook in companion/__init__.py: a write transaction starts with
@@ -38,6 +40,7 @@ MAX_KEY = 100
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed safely
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 REJOIN_MINUTES = 15
+DEFAULT_AUCTION_SECONDS = 20
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,16 @@ def _persist(game: Game, outcome: Outcome, actor: str) -> Entry:
                 holdings = {h.deed_key: h for h in game.holdings}
             column = "owner_id" if change.field == "owner" else change.field
             setattr(holdings[change.ref], column, change.after)
+        elif change.target == "auction":
+            game.auction = change.after
+        elif change.target in ("trade", "rent_request"):
+            column = "trades" if change.target == "trade" else "rent_requests"
+            documents = dict(getattr(game, column) or {})  # a new dict, so the JSON column is saved
+            if change.after is None:
+                documents.pop(change.ref, None)
+            else:
+                documents[change.ref] = change.after
+            setattr(game, column, documents)
         else:
             raise ValueError(f"unknown change target {change.target!r}")
     return entry
@@ -178,24 +191,28 @@ def load_state(game: Game) -> GameState:
         status=game.status,
         players={p.id: PlayerState(p.id, p.name, p.cash, p.in_jail, p.bankrupt, p.jail_cards)
                  for p in game.players},
-        deeds={h.deed_key: DeedState(h.deed_key, h.owner_id, h.mortgaged, h.houses, h.hotel)
+        deeds={h.deed_key: DeedState(h.deed_key, h.owner_id, h.mortgaged, h.houses, h.hotel, h.fee_due)
                for h in game.holdings},
         bank_small=game.bank_small,
         bank_big=game.bank_big,
+        auction=AuctionState.from_dict(game.auction) if game.auction else None,
+        trades={k: TradeState.from_dict(v) for k, v in (game.trades or {}).items()},
+        rent_requests={k: RentRequestState.from_dict(v) for k, v in (game.rent_requests or {}).items()},
+        auctions_held=game.auctions_held,
     )
 
 
 # --- games and people ------------------------------------------------------------------------
 
-def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, hand_out_tokens=True,
-                banker_seat: int | None = None) -> dict:
+def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, auction_seconds=None,
+                hand_out_tokens=True, banker_seat: int | None = None) -> dict:
     """Opens a game in ``setup`` with the named players and returns its secrets.
 
     With ``hand_out_tokens`` every player gets a token now (API clients); without, players
     claim their seats from their phones. ``banker_seat`` gives the host that seat too.
     Refuses: an unknown edition, a list of names that is not a list, more names than the
     edition seats, a bad or repeated name, a time limit that is not 1 to 1440 minutes, a
-    seed that is not a whole number.
+    seed that is not a whole number, an auction countdown that is not 5 to 600 seconds.
     """
     edition = editions().get(edition_id) if isinstance(edition_id, str) else None
     if edition is None:
@@ -213,6 +230,10 @@ def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, hand_o
         raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
         raise BadInput("invalid_seed", N_("The seed must be a whole number."))
+    if auction_seconds is None:
+        auction_seconds = DEFAULT_AUCTION_SECONDS
+    elif isinstance(auction_seconds, bool) or not isinstance(auction_seconds, int) or not 5 <= auction_seconds <= 600:
+        raise BadInput("invalid_auction_seconds", N_("The auction countdown must be 5 to 600 seconds."))
     if banker_seat is not None and not 0 <= banker_seat < len(names):
         raise BadInput("invalid_player", N_("There is no such player in this game."))
 
@@ -220,7 +241,7 @@ def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, hand_o
         banker_token = secrets.token_urlsafe(24)
         game = Game(id=_random(ID_ALPHABET, 10), edition_id=edition.id, status=SETUP, version=0,
                     join_code=_unused_join_code(), banker_token_hash=hash_secret(banker_token),
-                    seed=seed, cash_private=edition.cash_private,
+                    seed=seed, cash_private=edition.cash_private, auction_seconds=auction_seconds,
                     time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
                     bank_small=edition.buildings.supply_small, bank_big=edition.buildings.supply_big)
         db.session.add(game)
@@ -372,12 +393,12 @@ def _banker_only(caller: Caller) -> None:
         raise Forbidden("banker_only", N_("Only the banker can do this."))
 
 
-def _do_start(state, caller, payload):
+def _do_start(state, caller, payload, game):
     _banker_only(caller)
     return commands.start(state)
 
 
-def _do_transfer(state, caller, payload):
+def _do_transfer(state, caller, payload, game):
     if "from" in payload:
         payer = payload["from"]
         if not caller.is_banker and payer != caller.player_id:
@@ -389,31 +410,126 @@ def _do_transfer(state, caller, payload):
     return commands.transfer(state, payer, payload["to"], payload.get("amount"), payload.get("reason"))
 
 
-def _do_collect(state, caller, payload):
+def _do_collect(state, caller, payload, game):
     return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"),
                              payload.get("reason"))
 
 
-def _do_pay_fixed(state, caller, payload):
+def _do_pay_fixed(state, caller, payload, game):
     return commands.pay_fixed(state, _acting_player(caller, payload), payload.get("payment"))
 
 
-def _do_pass_go(state, caller, payload):
+def _do_pass_go(state, caller, payload, game):
     return commands.pass_go(state, _acting_player(caller, payload), payload.get("dice"))
 
 
-def _do_end(state, caller, payload):
+def _do_end(state, caller, payload, game):
     _banker_only(caller)
     return commands.end(state)
 
 
-ACTIONS: dict[str, Callable[[GameState, Caller, dict], Outcome]] = {
+def _deed_action(rule):
+    """An action on one deed by the acting player: ``buy``, ``build``, ``mortgage``..."""
+    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload), payload.get("deed"))
+
+
+def _player_action(rule):
+    """An action of the acting player alone: the jail's."""
+    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload))
+
+
+def _do_sell_building(state, caller, payload, game):
+    return rules.sell_building(state, _acting_player(caller, payload), payload.get("deed"),
+                               break_hotel=payload.get("break_hotel") is True)
+
+
+def _do_pay_rent(state, caller, payload, game):
+    return rules.pay_rent(state, _acting_player(caller, payload), payload.get("deed"), payload.get("dice"))
+
+
+def _do_rent_request(state, caller, payload, game):
+    return rules.rent_request(state, _random(ID_ALPHABET, 8), _acting_player(caller, payload),
+                              payload.get("payer"), payload.get("deed"), now_utc(), payload.get("dice"))
+
+
+def _do_rent_confirm(state, caller, payload, game):
+    return rules.rent_confirm(state, payload.get("request"), _acting_player(caller, payload), now_utc())
+
+
+def _do_rent_lapse(state, caller, payload, game):
+    by = None if caller.is_banker else caller.player_id
+    return rules.rent_lapse(state, payload.get("request"), by, now_utc())
+
+
+def _do_auction_start(state, caller, payload, game):
+    return rules.auction_start(state, payload.get("deed"), now_utc(), game.auction_seconds)
+
+
+def _do_building_auction_start(state, caller, payload, game):
+    _banker_only(caller)
+    return rules.building_auction_start(state, payload.get("building"), payload.get("deeds"), now_utc(),
+                                        game.auction_seconds)
+
+
+def _do_bid(state, caller, payload, game):
+    return rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
+
+
+def _do_auction_close(state, caller, payload, game):
+    """The banker closes an auction at any time; anyone may once its countdown has run out."""
+    auction = state.auction
+    if not caller.is_banker and auction is not None and not is_past(now_utc(), auction.ends_at):
+        raise Forbidden("auction_running", N_("The auction is still running: only the banker can close it now."))
+    return rules.auction_close(state, now_utc(), payload.get("award_to"))
+
+
+def _do_trade_propose(state, caller, payload, game):
+    return rules.trade_propose(state, _random(ID_ALPHABET, 8), _acting_player(caller, payload), payload.get("to"),
+                               payload.get("give"), payload.get("get"))
+
+
+def _do_trade_accept(state, caller, payload, game):
+    return rules.trade_accept(state, payload.get("trade"), _acting_player(caller, payload))
+
+
+def _do_trade_reject(state, caller, payload, game):
+    return rules.trade_reject(state, payload.get("trade"), _acting_player(caller, payload))
+
+
+def _do_bankrupt(state, caller, payload, game):
+    return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"))
+
+
+ACTIONS: dict[str, Callable[[GameState, Caller, dict, Game], Outcome]] = {
     "start": _do_start,
     "transfer": _do_transfer,
     "collect": _do_collect,
     "pay_fixed": _do_pay_fixed,
     "pass_go": _do_pass_go,
     "end": _do_end,
+    "buy": _deed_action(rules.buy),
+    "pay_rent": _do_pay_rent,
+    "rent_request": _do_rent_request,
+    "rent_confirm": _do_rent_confirm,
+    "rent_lapse": _do_rent_lapse,
+    "build": _deed_action(rules.build),
+    "sell_building": _do_sell_building,
+    "mortgage": _deed_action(rules.mortgage),
+    "unmortgage": _deed_action(rules.unmortgage),
+    "pay_mortgage_fee": _deed_action(rules.pay_mortgage_fee),
+    "auction_start": _do_auction_start,
+    "building_auction_start": _do_building_auction_start,
+    "bid": _do_bid,
+    "auction_close": _do_auction_close,
+    "trade_propose": _do_trade_propose,
+    "trade_accept": _do_trade_accept,
+    "trade_reject": _do_trade_reject,
+    "bankrupt": _do_bankrupt,
+    "go_to_jail": _player_action(rules.go_to_jail),
+    "pay_jail_fine": _player_action(rules.pay_jail_fine),
+    "use_jail_card": _player_action(rules.use_jail_card),
+    "leave_jail_on_doubles": _player_action(rules.leave_jail_on_doubles),
+    "draw_jail_card": _player_action(rules.draw_jail_card),
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
 
@@ -456,7 +572,7 @@ def act(game_id, caller: Caller, payload) -> dict:
             entry = _clock(game, kind)
         else:
             state = load_state(game)
-            outcome = ACTIONS[kind](state, caller, payload)
+            outcome = ACTIONS[kind](state, caller, payload, game)
             entry = _persist(game, outcome, caller.actor)
             if kind == "start":
                 _clock_reset(game)
@@ -469,6 +585,16 @@ def act(game_id, caller: Caller, payload) -> dict:
             db.session.add(Request(game_id=game.id, actor=caller.actor, key=key, response=response))
     _published(game.id, game.version)
     return response
+
+
+def preview(game: Game, caller: Caller, payload: dict) -> Outcome:
+    """What ``payload`` would do now, computed by the same rules and written nowhere: the pages
+    show the amount and the payee before anyone confirms, and offer only what the rules allow.
+    Refuses exactly as ``act`` would."""
+    kind = payload.get("type")
+    if kind not in ACTIONS:
+        raise BadInput("unknown_action", N_("Unknown action."))
+    return ACTIONS[kind](load_state(game), caller, payload, game)
 
 
 def _result(game: Game, caller: Caller, entry: Entry) -> dict:
@@ -572,9 +698,12 @@ def game_state(game: Game, caller: Caller | None) -> dict:
                      "in_jail": p.in_jail, "bankrupt": p.bankrupt, "jail_cards": p.jail_cards}
                     for p in game.players],
         "deeds": [{"key": h.deed_key, "owner": h.owner_id, "mortgaged": h.mortgaged,
-                   "houses": h.houses, "hotel": h.hotel} for h in game.holdings],
+                   "houses": h.houses, "hotel": h.hotel, "fee_due": h.fee_due} for h in game.holdings],
         "bank": {"houses": game.bank_small, "hotels": game.bank_big},
-        "auction": None,
+        "auction": game.auction,
+        "auction_seconds": game.auction_seconds,
+        "trades": list((game.trades or {}).values()),
+        "rent_requests": list((game.rent_requests or {}).values()),
         "clock": clock_view(game),
     }
 

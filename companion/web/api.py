@@ -80,7 +80,7 @@ def show_edition(edition_id):
 def create_game():
     body = _body()
     result = services.create_game(body.get("edition"), body.get("players", []), body.get("time_limit_minutes"),
-                                  body.get("seed"))
+                                  body.get("seed"), auction_seconds=body.get("auction_seconds"))
     return jsonify(result), 201
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..core.ledger import BANK
 from .templating import money
@@ -37,6 +38,71 @@ def describe(entry, names: dict[str, str], edition) -> str:
         return _("%(payer)s paid %(amount)s: %(what)s.", payer=who(p.get("from")), amount=amount, what=label)
     if kind == "pass_go":
         return _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
+    deed = _deed_name(edition, p.get("deed"))
+    player = who(p.get("player"))
+    if kind == "buy":
+        return _("%(name)s bought %(deed)s for %(amount)s.", name=player, deed=deed, amount=amount)
+    if kind == "pay_rent":
+        return _("%(payer)s paid %(amount)s rent on %(deed)s to %(to)s.", payer=who(p.get("from")),
+                 amount=amount, deed=deed, to=who(p.get("to")))
+    if kind == "rent_request":
+        return _("%(owner)s asks %(payer)s for %(amount)s rent on %(deed)s.", owner=who(p.get("to")),
+                 payer=who(p.get("from")), amount=amount, deed=deed)
+    if kind == "rent_lapse":
+        return _("The rent request on %(deed)s to %(payer)s lapsed.", deed=deed, payer=who(p.get("from")))
+    if kind == "build":
+        return _("%(name)s built a %(building)s on %(deed)s for %(amount)s.", name=player, deed=deed,
+                 amount=amount, building=_building(edition, p.get("building")))
+    if kind == "sell_building":
+        if p.get("broken"):
+            return _("%(name)s broke the %(building)s on %(deed)s into smaller ones: +%(amount)s.", name=player,
+                     building=_building(edition, "big"), deed=deed, amount=amount)
+        return _("%(name)s sold a %(building)s on %(deed)s: +%(amount)s.", name=player, deed=deed, amount=amount,
+                 building=_building(edition, p.get("building")))
+    if kind == "mortgage":
+        return _("%(name)s mortgaged %(deed)s: +%(amount)s.", name=player, deed=deed, amount=amount)
+    if kind == "unmortgage":
+        return _("%(name)s lifted the mortgage on %(deed)s: %(amount)s.", name=player, deed=deed, amount=amount)
+    if kind == "pay_mortgage_fee":
+        return _("%(name)s paid the %(amount)s fee on mortgaged %(deed)s.", name=player, deed=deed, amount=amount)
+    if kind in ("auction_start", "building_auction_start"):
+        if p.get("building"):
+            return _("Auction of the bank's last %(building)s: it opens at %(amount)s.",
+                     building=_building(edition, p.get("building")), amount=money(p.get("opening_bid", 0), edition))
+        return _("Auction of %(deed)s: it opens at %(amount)s.", deed=deed, amount=money(p.get("opening_bid", 0), edition))
+    if kind == "bid":
+        return _("%(name)s bids %(amount)s.", name=player, amount=amount)
+    if kind == "auction_won":
+        what = deed if p.get("deed") and not p.get("building") else _building(edition, p.get("building"))
+        return _("%(name)s wins %(what)s for %(amount)s.", name=player, what=what, amount=amount)
+    if kind == "auction_unsold":
+        return _("Nobody bid: the bank keeps %(what)s.", what=deed if p.get("deed") else _building(edition, p.get("building")))
+    if kind == "auction_rerun":
+        return _("%(name)s cannot pay: the auction starts again without them.", name=who(p.get("excluded")))
+    if kind == "trade_propose":
+        return _("%(from)s offers a trade to %(to)s: %(give)s for %(get)s.", **{
+            "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
+            "get": trade_side(p.get("get"), edition)})
+    if kind == "trade_accept":
+        return _("%(to)s accepted the trade of %(from)s: %(give)s for %(get)s.", **{
+            "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
+            "get": trade_side(p.get("get"), edition)})
+    if kind == "trade_reject":
+        return _("%(to)s refused the trade of %(from)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
+    if kind == "trade_withdraw":
+        return _("%(from)s withdrew the trade offered to %(to)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
+    if kind == "bankrupt":
+        return _("%(name)s is bankrupt to %(creditor)s and leaves the game.", name=player, creditor=who(p.get("creditor")))
+    if kind == "go_to_jail":
+        return _("%(name)s went to jail.", name=player)
+    if kind == "pay_jail_fine":
+        return _("%(name)s paid %(amount)s and left jail.", name=player, amount=amount)
+    if kind == "use_jail_card":
+        return _("%(name)s used a get-out-of-jail card.", name=player)
+    if kind == "leave_jail_on_doubles":
+        return _("%(name)s rolled doubles and left jail.", name=player)
+    if kind == "draw_jail_card":
+        return _("%(name)s drew a get-out-of-jail card.", name=player)
     if kind == "undo":
         return _("The banker undid change no. %(version)s.", version=p.get("undone_version"))
     if kind == "end":
@@ -46,6 +112,28 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind
+
+
+def _deed_name(edition, key) -> str:
+    deed = edition.deed(key) if isinstance(key, str) else None
+    return deed.name if deed else ""
+
+
+def _building(edition, building) -> str:
+    names = edition.buildings
+    return (names.big if building == "big" else names.small)(_lang())
+
+
+def trade_side(side, edition) -> str:
+    """One side of a trade in words: cash, deeds, cards; "nothing" when empty."""
+    side = side or {}
+    parts = []
+    if side.get("cash"):
+        parts.append(money(side["cash"], edition))
+    parts += [_deed_name(edition, key) for key in side.get("deeds", [])]
+    if side.get("jail_cards"):
+        parts.append(ngettext("%(num)d get-out-of-jail card", "%(num)d get-out-of-jail cards", side["jail_cards"]))
+    return ", ".join(parts) or _("nothing")
 
 
 def _lang() -> str:

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from .. import services
 from ..core.errors import BancoError
 from ..core.ledger import BANK
-from . import seats
+from . import forms, seats
 from .errors import translate
 from .feed import describe
 from .qr import qr_svg
@@ -48,7 +48,7 @@ def _view(game, caller) -> dict:
     feed = [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
              "reversed": e.reversed_by is not None, "kind": e.kind}
             for e in services.recent_entries(game)]
-    return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game),
+    return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
             "BANK": BANK}
 
@@ -178,7 +178,7 @@ def wallet_action(game_id):
     me = seats.caller(game.id, seats.PLAYER)
     if me is None:
         return redirect(url_for("pages.join", code=game.join_code))
-    _run(game.id, me, _form_payload())
+    forms.run(game.id, me, forms.payload())
     return redirect(url_for("pages.wallet", game_id=game.id))
 
 
@@ -206,7 +206,7 @@ def table_action(game_id):
     banker = seats.caller(game.id, seats.BANKER)
     if banker is None:
         abort(403)
-    _run(game.id, banker, _form_payload())
+    forms.run(game.id, banker, forms.payload())
     return redirect(url_for("pages.table", game_id=game.id))
 
 
@@ -224,27 +224,3 @@ def rejoin_code(game_id, player_id):
     url = _public(url_for("pages.rejoin", secret=secret))
     return render_template("rejoin_qr.html", game=game, player=player, url=url, qr=qr_svg(url),
                            minutes=services.REJOIN_MINUTES)
-
-
-# --- forms to actions ------------------------------------------------------------------------
-
-FORM_FIELDS = ("type", "key", "to", "from", "amount", "reason", "payment", "player", "dice")
-
-
-def _form_payload() -> dict:
-    payload = {name: request.form[name] for name in FORM_FIELDS if request.form.get(name, "") != ""}
-    if "dice" in payload:
-        payload["dice"] = int(payload["dice"]) if payload["dice"].isdigit() else payload["dice"]
-    return payload
-
-
-def _run(game_id: str, caller, payload: dict) -> None:
-    """Runs a form's action and tells the person what happened, or why nothing did."""
-    try:
-        response = services.act(game_id, caller, payload)
-    except BancoError as error:
-        flash(translate(error), "error")
-        return
-    game = services.get_game(game_id)
-    entry = services.entry_at(game, response["result"]["entry"])
-    flash(describe(entry, {p.id: p.name for p in game.players}, services.edition_of(game)), "ok")

@@ -18,8 +18,9 @@
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        var status = doc.body.dataset.status;
-        if (status && status !== body.dataset.status) { location.reload(); return; }
+        // A new status, auction or trade changes which forms the page offers: draw it anew.
+        var shape = (doc.body.dataset.status || "") + "|" + (doc.body.dataset.shape || "");
+        if (shape !== (body.dataset.status || "") + "|" + (body.dataset.shape || "")) { location.reload(); return; }
         document.querySelectorAll("[data-live]").forEach(function (el) {
           var fresh = doc.getElementById(el.id);
           if (fresh && fresh.innerHTML !== el.innerHTML) {
@@ -33,6 +34,7 @@
         });
         if (doc.body.dataset.version) { body.dataset.version = doc.body.dataset.version; }
         startClock();
+        document.dispatchEvent(new Event("banco:refreshed"));
       })
       .catch(function () {
         // Offline for a moment: try again shortly, until the page has caught up.
@@ -136,4 +138,26 @@
     }, 1000);
   }
   startClock();
+
+  // --- The auction's countdown; on the table the banker's screen closes it at zero.
+  var auctionTimer = null;
+  function startAuction() {
+    var el = document.getElementById("auction");
+    if (auctionTimer) { clearInterval(auctionTimer); auctionTimer = null; }
+    if (!el || !el.dataset.seconds) { return; }
+    var left = Number(el.dataset.seconds), started = Date.now();
+    var out = el.querySelector("[data-countdown]");
+    if (!out) { return; }
+    auctionTimer = setInterval(function () {
+      var s = Math.max(0, left - Math.floor((Date.now() - started) / 1000));
+      out.textContent = s;
+      if (s === 0) {
+        clearInterval(auctionTimer);
+        var auto = document.querySelector("form[data-autoclose]");
+        if (auto && !auto.dataset.sent) { auto.dataset.sent = "1"; auto.submit(); } else { refresh(); }
+      }
+    }, 250);
+  }
+  startAuction();
+  document.addEventListener("banco:refreshed", startAuction);
 })();

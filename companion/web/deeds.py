@@ -1,0 +1,206 @@
+"""The deed cards on the phone: my deeds, every deed of the board, one deed with what I can do
+with it now, auctions and trades. What a page offers is what the rules allow at this moment:
+each candidate action is previewed by the same rules that will run it."""
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+import printables
+
+from .. import services
+from ..core.errors import N_, BancoError, NotFound
+from ..core.money import percent_up
+from ..core.rules.common import is_past
+from ..models import now_utc
+from . import forms, seats
+from .feed import trade_side
+from .templating import money
+from .errors import translate
+
+bp = Blueprint("deeds", __name__)
+
+
+def _seat(game_id):
+    """The game and this phone's caller (player first, else banker); a stranger is sent to join."""
+    game = services.get_game(game_id)
+    caller = seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)
+    return game, caller
+
+
+def lift_value(edition, deed) -> int:
+    return deed.mortgage + percent_up(deed.mortgage, edition.mortgage.interest_percent)
+
+
+def _holdings(game) -> dict:
+    return {h.deed_key: h for h in game.holdings}
+
+
+def _groups(game, edition, owner_id=None) -> list[dict]:
+    """The board by colour group: each deed with its holding; ``complete`` when one player
+    owns the whole group."""
+    holdings = _holdings(game)
+    out = []
+    for group in edition.groups:
+        deeds = [(d, holdings[d.key]) for d in edition.deeds_in_group(group.key)]
+        owners = {h.owner_id for _, h in deeds}
+        if owner_id is not None and owner_id not in owners:
+            continue
+        out.append({"group": group, "deeds": deeds,
+                    "complete": len(owners) == 1 and None not in owners,
+                    "owner": next(iter(owners)) if len(owners) == 1 else None})
+    return out
+
+
+def _try(game, caller, payload):
+    """The preview of an action, or the refusal in words."""
+    try:
+        return services.preview(game, caller, payload), None
+    except BancoError as error:
+        return None, translate(error)
+
+
+def _actions(game, caller, deed, holding) -> list[dict]:
+    """The actions on this deed the rules allow this caller now, each with what it moves."""
+    if caller is None or caller.player_id is None or game.status != "running":
+        return []  # the banker acts on deeds for a player from the table
+    me = caller.player_id
+    candidates = []
+    if holding.owner_id is None:
+        candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, _("Auction it"))]
+    elif holding.owner_id != me:
+        candidates += [("pay_rent", {}, _("Pay the rent"))]
+    else:
+        candidates += [("build", {}, _("Build")), ("sell_building", {}, _("Sell a building")),
+                       ("sell_building", {"break_hotel": True}, _("Break the big building into small ones")),
+                       ("mortgage", {}, _("Mortgage for %(amount)s")),
+                       ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
+                       ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged"))]
+    edition = services.edition_of(game)
+    out = []
+    for kind, extra, label in candidates:
+        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra})
+        amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
+        text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
+        needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed)
+        if outcome is None and not needs_dice:
+            if kind in ("build", "buy"):  # say why the main actions are closed
+                out.append({"kind": kind, "text": _("Build") if kind == "build" else _("Buy"), "refusal": refusal})
+            continue
+        out.append({"kind": kind, "text": text, "amount": amount, "extra": extra, "needs_dice": needs_dice,
+                    "refusal": None, "shows_amount": "%(amount)s" in label})
+    return out
+
+
+def _needs_dice(game, caller, deed) -> bool:
+    _outcome, refusal = _try(game, caller, {"type": "pay_rent", "deed": deed.key, "dice": 7})
+    return refusal is None
+
+
+@bp.get("/g/<game_id>/deeds")
+def board(game_id):
+    game, caller = _seat(game_id)
+    if caller is None:
+        return redirect(url_for("pages.join", code=game.join_code))
+    edition = services.edition_of(game)
+    code = request.args.get("code", "").strip()
+    if code:
+        key = printables.deed_key_for_code(edition.raw, code)
+        if key is not None:
+            return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=key))
+        flash(_("No deed of this game has the code %(code)s.", code=code.upper()), "error")
+    names = {p.id: p.name for p in game.players}
+    mine = _groups(game, edition, caller.player_id) if caller.player_id else []
+    return render_template("deeds.html", game=game, edition=edition, caller=caller, names=names, mine=mine,
+                           groups=_groups(game, edition), lift_value=lift_value)
+
+
+@bp.get("/g/<game_id>/deeds/<deed_key>")
+def deed_page(game_id, deed_key):
+    game, caller = _seat(game_id)
+    if caller is None:
+        return redirect(url_for("deeds.card", edition_id=game.edition_id, deed_key=deed_key))
+    edition = services.edition_of(game)
+    deed = edition.deed(deed_key)
+    if deed is None:
+        raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
+    holding = _holdings(game)[deed.key]
+    names = {p.id: p.name for p in game.players}
+    others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
+    return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names,
+                           caller=caller, actions=_actions(game, caller, deed, holding),
+                           group=edition.group(deed.group), lift=lift_value(edition, deed), others=others,
+                           can_request_rent=edition.rules.rent_request.enabled)
+
+
+@bp.post("/g/<game_id>/deeds/<deed_key>")
+def deed_action(game_id, deed_key):
+    game, caller = _seat(game_id)
+    if caller is None:
+        abort(403)
+    forms.run(game.id, caller, forms.payload())
+    return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed_key))
+
+
+@bp.get("/card/<edition_id>/<deed_key>")
+def card(edition_id, deed_key):
+    """A printed card's QR: in a game of this edition on this phone, that deed in that game;
+    otherwise the deed itself and how to join a game."""
+    edition = services.editions().get(edition_id)
+    deed = edition.deed(deed_key) if edition else None
+    if deed is None:
+        raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
+    for game_id in reversed(seats.known_games()):
+        game = services.find_game(game_id)
+        if game is not None and game.edition_id == edition.id and game.status != "finished" and (
+                seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
+            return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
+    return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
+                           lift=lift_value(edition, deed), code=printables.deed_code(edition.id, deed.key))
+
+
+@bp.get("/g/<game_id>/trade")
+def trade_form(game_id):
+    game, caller = _seat(game_id)
+    if caller is None or caller.player_id is None:
+        return redirect(url_for("pages.join", code=game.join_code))
+    edition = services.edition_of(game)
+    holdings = _holdings(game)
+    me = next(p for p in game.players if p.id == caller.player_id)
+    partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
+    owned = {p.id: [d for d in edition.deeds if holdings[d.key].owner_id == p.id] for p in game.players}
+    return render_template("trade.html", game=game, edition=edition, me=me, partners=partners, owned=owned,
+                           holdings=holdings, chosen=request.args.get("with"))
+
+
+@bp.post("/g/<game_id>/trade")
+def trade_action(game_id):
+    game, caller = _seat(game_id)
+    if caller is None:
+        abort(403)
+    response = forms.run(game.id, caller, forms.payload())
+    if response is None and request.form.get("type") == "trade_propose":
+        return redirect(url_for("deeds.trade_form", game_id=game.id, **{"with": request.form.get("to", "")}))
+    if caller.is_banker and request.form.get("back") == "table":
+        return redirect(url_for("pages.table", game_id=game.id))
+    return redirect(url_for("pages.wallet", game_id=game.id))
+
+
+def auction_view(game, edition) -> dict | None:
+    """The open auction for the pages: the lot, the bid to beat and the seconds left."""
+    auction = game.auction
+    if not auction:
+        return None
+    left = max(0, int((dt.datetime.fromisoformat(auction["ends_at"]) - now_utc()).total_seconds() + 0.999))
+    high = auction.get("high_bid")
+    next_bid = auction["opening_bid"] if high is None else high + auction["min_raise"]
+    deed = edition.deed(auction["deed"]) if auction.get("deed") else None
+    return {**auction, "deed_obj": deed, "seconds_left": left, "next_bid": next_bid,
+            "over": is_past(now_utc(), auction["ends_at"])}
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals["auction_view"] = auction_view
+    app.jinja_env.globals["trade_side"] = trade_side

@@ -1,0 +1,56 @@
+"""Forms to actions: the same payload the API takes, read from a posted form."""
+from __future__ import annotations
+
+from flask import flash, request
+
+from .. import services
+from ..core.errors import BancoError
+from .errors import translate
+from .feed import describe
+
+FIELDS = ("type", "key", "to", "from", "amount", "reason", "payment", "player", "deed", "payer", "request",
+          "trade", "creditor", "building", "award_to")
+NUMBERS = ("dice",)
+
+
+def _number(raw: str):
+    return int(raw) if raw.isdigit() and len(raw) < 10 else raw
+
+
+def payload() -> dict:
+    """The action a form posts: its fields as the API would receive them. Numbers typed by a
+    person stay text unless they are digits, so the rules refuse them with a clear message."""
+    form = request.form
+    data = {name: form[name] for name in FIELDS if form.get(name, "") != ""}
+    for name in NUMBERS:
+        if form.get(name, "") != "":
+            data[name] = _number(form[name].strip())
+    if form.get("break_hotel") == "1":
+        data["break_hotel"] = True
+    if form.getlist("deeds"):
+        data["deeds"] = form.getlist("deeds")
+    if data.get("type") == "trade_propose":
+        data["give"] = _trade_side("give")
+        data["get"] = _trade_side("get")
+    return data
+
+
+def _trade_side(side: str) -> dict:
+    form = request.form
+    return {"cash": _number(form.get(f"{side}_cash", "").strip() or "0"),
+            "deeds": form.getlist(f"{side}_deeds"),
+            "jail_cards": _number(form.get(f"{side}_cards", "").strip() or "0")}
+
+
+def run(game_id: str, caller, data: dict) -> dict | None:
+    """Runs a form's action and tells the person what happened, or why nothing did; returns the
+    API's answer, or ``None`` when refused."""
+    try:
+        response = services.act(game_id, caller, data)
+    except BancoError as error:
+        flash(translate(error), "error")
+        return None
+    game = services.get_game(game_id)
+    entry = services.entry_at(game, response["result"]["entry"])
+    flash(describe(entry, {p.id: p.name for p in game.players}, services.edition_of(game)), "ok")
+    return response
