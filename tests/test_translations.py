@@ -100,15 +100,21 @@ def test_the_catalog_has_no_fuzzy_or_empty_entries():
     assert not bad, f"fuzzy or empty Italian translations: {bad}"
 
 
+def _contents(catalog) -> dict:
+    """msgid -> msgstr of a compiled catalog (plural ids and strings as tuples)."""
+    flat = lambda value: tuple(value) if isinstance(value, (list, tuple)) else value  # noqa: E731
+    return {flat(m.id): flat(m.string) for m in catalog if m.id}
+
+
 def test_the_committed_mo_matches_the_po():
     catalog = _catalog()
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
-    expected = {m.id: m.string for m in read_mo(compiled) if m.id}
+    expected = _contents(read_mo(compiled))
     assert MO.exists(), "messages.mo is missing: run pybabel compile -d companion/translations"
     with MO.open("rb") as f:
-        committed = {m.id: m.string for m in read_mo(f) if m.id}
+        committed = _contents(read_mo(f))
     stale = sorted(str(k) for k in expected.keys() ^ committed.keys())
     changed = sorted(str(k) for k in expected.keys() & committed.keys() if expected[k] != committed[k])
     assert not stale and not changed, (
@@ -131,7 +137,8 @@ def test_placeholders_survive_translation():
             if "%" in PLACEHOLDER.sub("", string) and "%" not in PLACEHOLDER.sub("", "".join(_ids(message))):
                 problems.append(f"{message.id!r}: a lone % in {string!r} (write %%)")
                 continue
-            names = {name: "x" for name in re.findall(r"%\((\w+)\)", string)}
+            names = {name: 1 if kind in "dif" else "x"
+                     for name, kind in re.findall(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?([sdifr])", string)}
             if names:
                 try:
                     string % names
