@@ -81,7 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.after_request
     def _security_headers(response):
         response.headers.setdefault("Content-Security-Policy",
-                                    "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                    "default-src 'self'; img-src 'self' data:; style-src 'self'; style-src-attr 'unsafe-inline'; "
                                     "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")

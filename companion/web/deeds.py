@@ -140,7 +140,11 @@ def deed_action(game_id, deed_key):
     game, caller = _seat(game_id)
     if caller is None:
         abort(403)
-    forms.run(game.id, caller, forms.payload())
+    data = forms.payload()
+    if forms.run(game.id, caller, data) is not None and data.get("type") == "auction_start":
+        # Bidding happens on the wallet (and the table), where the auction is shown live.
+        target = "pages.table" if caller.is_banker and not caller.player_id else "pages.wallet"
+        return redirect(url_for(target, game_id=game.id))
     return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed_key))
 
 

@@ -11,7 +11,13 @@
   var streamUrl = body.dataset.stream;
   var refreshing = false, again = false;
 
+  // Once a form is on its way, the page is about to be replaced: a reload now would cancel it.
+  var leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; refresh(); } });
+
   function refresh() {
+    if (leaving) { return; }
     if (refreshing) { again = true; return; }
     refreshing = true;
     fetch(location.pathname, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
@@ -20,7 +26,10 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         // A new status, auction or trade changes which forms the page offers: draw it anew.
         var shape = (doc.body.dataset.status || "") + "|" + (doc.body.dataset.shape || "");
-        if (shape !== (body.dataset.status || "") + "|" + (body.dataset.shape || "")) { location.reload(); return; }
+        if (shape !== (body.dataset.status || "") + "|" + (body.dataset.shape || "")) {
+          if (!leaving) { location.reload(); }
+          return;
+        }
         document.querySelectorAll("[data-live]").forEach(function (el) {
           var fresh = doc.getElementById(el.id);
           if (fresh && fresh.innerHTML !== el.innerHTML) {
@@ -119,6 +128,7 @@
       return;
     }
     form.dataset.sent = "1";
+    leaving = true;
     // Disabled after the browser has read the form: a disabled submit button would drop its value.
     setTimeout(function () { form.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }, 0);
   });

@@ -1,0 +1,67 @@
+"""Two phones: an auction with live bids, then a trade proposed on one and accepted on the other."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_table import open_table, sit_down
+
+
+def confirm(page):
+    expect(page.locator("#confirm")).to_be_visible()
+    page.click("#confirm-ok")
+    page.wait_for_load_state()
+
+
+def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
+    url = live_server.url
+    host = phone("en-GB")
+    code = open_table(host, url, ["Anna", "Bruno"])
+    anna, bruno = phone("en-GB"), phone("en-GB")
+    sit_down(anna, url, code, "Anna")
+    sit_down(bruno, url, code, "Bruno")
+    host.locator("form:has(input[value=start]) button").click()
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"), timeout=5000)
+    game_path = anna.url.rsplit("/", 1)[0]
+
+    # Anna lands on Via Roma and declines to buy: the auction opens on every phone.
+    anna.goto(f"{game_path}/deeds/via-roma")
+    expect(anna.locator(".title-deed-name")).to_have_text("Via Roma")
+    anna.get_by_role("button", name="Auction it").click()
+    expect(bruno.locator("#auction")).to_contain_text("Via Roma", timeout=5000)
+    expect(host.locator("#auction")).to_contain_text("Via Roma", timeout=5000)
+
+    bruno.fill("#bid-amount", "120")
+    bruno.get_by_role("button", name="Bid", exact=True).click()
+    confirm(bruno)
+    expect(anna.locator("#auction")).to_contain_text("120", timeout=3000)
+    anna.fill("#bid-amount", "110")  # below the high bid: refused
+    anna.get_by_role("button", name="Bid", exact=True).click()
+    confirm(anna)
+    expect(anna.locator(".flash-error")).to_be_visible()
+    anna.fill("#bid-amount", "150")
+    anna.get_by_role("button", name="Bid", exact=True).click()
+    confirm(anna)
+    expect(bruno.locator("#auction")).to_contain_text("150", timeout=3000)
+
+    host.get_by_role("button", name="Close the auction now").click()
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,350"), timeout=3000)
+    expect(bruno.locator("#feed")).to_contain_text("Anna wins Via Roma", timeout=3000)
+
+    # Bruno offers 400 for Via Roma; Anna sees the offer live and accepts it.
+    bruno.goto(f"{game_path}/trade")
+    bruno.locator("label.choice", has_text="Anna").click()
+    bruno.fill("#give-cash", "400")
+    bruno.get_by_label("Via Roma").check()
+    bruno.get_by_role("button", name="Send the offer").click()
+    bruno.wait_for_load_state()
+    expect(anna.locator("#offers")).to_contain_text("Bruno offers you", timeout=3000)
+    anna.get_by_role("button", name="Accept").click()
+    confirm(anna)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,750"), timeout=3000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1,100"), timeout=3000)
+    bruno.goto(f"{game_path}/deeds/via-roma")
+    expect(bruno.locator("#deed-state")).to_contain_text("Owner: Bruno")
+    for page in (host, anna, bruno):
+        assert page.errors == [], page.errors
