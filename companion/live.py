@@ -1,8 +1,9 @@
 """Live updates inside one server process: who is waiting for which game's next version.
 
-A command that commits calls ``publish``; every open stream of that game wakes at once.
-Waiting costs no database query: the stream compares the version it has shown with the
-latest one published here. Banco runs as one process (waitress with threads), so this
+A command that commits calls ``publish``; every open stream of that game wakes at once, and
+only those: each game has its own condition, so a busy table never wakes another table's
+phones. Waiting costs no database query: the stream compares the version it has shown with
+the latest one published here. Banco runs as one process (waitress with threads), so this
 in-memory board is all the live layer needs; a stream that starts after a restart reads the
 current version from the database once.
 """
@@ -13,39 +14,48 @@ import threading
 
 class Broker:
     def __init__(self) -> None:
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
+        self._games: dict[str, threading.Condition] = {}
         self._versions: dict[str, int] = {}
         self._streams = 0
 
+    def _condition(self, game_id: str) -> threading.Condition:
+        with self._lock:
+            cond = self._games.get(game_id)
+            if cond is None:
+                cond = self._games[game_id] = threading.Condition()
+            return cond
+
     def publish(self, game_id: str, version: int) -> None:
-        with self._cond:
+        cond = self._condition(game_id)
+        with cond:
             if version > self._versions.get(game_id, -1):
                 self._versions[game_id] = version
-            self._cond.notify_all()
+            cond.notify_all()
 
     def latest(self, game_id: str) -> int | None:
-        with self._cond:
-            return self._versions.get(game_id)
+        return self._versions.get(game_id)
 
     def wait(self, game_id: str, seen: int, timeout: float) -> int | None:
         """Blocks until ``game_id`` passes version ``seen`` or ``timeout`` seconds pass;
         returns the newer version, or ``None`` on time-out."""
-        with self._cond:
-            if self._cond.wait_for(lambda: self._versions.get(game_id, -1) > seen, timeout):
+        cond = self._condition(game_id)
+        with cond:
+            if cond.wait_for(lambda: self._versions.get(game_id, -1) > seen, timeout):
                 return self._versions[game_id]
         return None
 
     def open_stream(self, limit: int) -> bool:
         """Counts one more open stream; refuses (False) past ``limit`` so streams never take
         the threads that payments need."""
-        with self._cond:
+        with self._lock:
             if self._streams >= limit:
                 return False
             self._streams += 1
             return True
 
     def close_stream(self) -> None:
-        with self._cond:
+        with self._lock:
             self._streams -= 1
 
     @property

@@ -13,7 +13,8 @@ import hashlib
 import re
 import secrets
 import unicodedata
-from contextlib import contextmanager
+import threading
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -29,6 +30,9 @@ from .core.ledger import Posting as CorePosting
 from .core.state import (FINISHED, RUNNING, SETUP, AuctionState, Change, DeedState, GameState, Outcome,
                          PlayerState, RentRequestState, TradeState)
 from .models import Entry, Game, Holding, Player, Posting, Request, db, now_utc
+
+_SQLITE_WRITERS = threading.Lock()
+_TO_PUBLISH = "banco_to_publish"
 
 # Read by the SQLite "begin" hook in companion/__init__.py: a write transaction starts with
 # BEGIN IMMEDIATE so it holds the write lock from its first statement.
@@ -97,17 +101,29 @@ def clean_name(name) -> str:
 
 @contextmanager
 def writing():
-    """One write transaction: commits on success, rolls back on any refusal or error."""
+    """One write transaction: commits on success, rolls back on any refusal or error.
+
+    On SQLite the writers of this process also queue on one lock before asking for the
+    database's: SQLite makes a blocked writer sleep and retry with growing pauses, so without
+    a queue an unlucky phone could wait seconds while others keep winning the lock.
+    """
     db.session.rollback()  # end the read transaction the request may have begun
-    token = WRITE_INTENT.set(True)
-    try:
-        yield
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    finally:
-        WRITE_INTENT.reset(token)
+    queue = _SQLITE_WRITERS if db.engine.dialect.name == "sqlite" else nullcontext()
+    with queue:
+        token = WRITE_INTENT.set(True)
+        try:
+            yield
+            db.session.commit()
+        except BaseException:
+            db.session.info.pop(_TO_PUBLISH, None)
+            db.session.rollback()
+            raise
+        finally:
+            WRITE_INTENT.reset(token)
+    # Announced only once committed, so no phone is told of a version it cannot read yet.
+    broker = current_app.extensions["banco"]["broker"]
+    for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
+        broker.publish(game_id, version)
 
 
 def _lock_game(game_id) -> Game:
@@ -142,6 +158,7 @@ def game_by_join_code(code) -> Game:
 
 def _new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     game.version += 1
+    db.session.info.setdefault(_TO_PUBLISH, {})[game.id] = game.version
     entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
                   params=outcome.params, undoable=outcome.undoable,
                   changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
@@ -184,15 +201,16 @@ def _persist(game: Game, outcome: Outcome, actor: str) -> Entry:
     return entry
 
 
-def load_state(game: Game) -> GameState:
-    """The core's view of a game, read from its rows."""
+def load_state(game: Game, deeds: bool = True) -> GameState:
+    """The core's view of a game, read from its rows; without ``deeds`` the board is left out
+    (money-only commands never read it, and it is most of the rows)."""
     return GameState(
         edition=edition_of(game),
         status=game.status,
         players={p.id: PlayerState(p.id, p.name, p.cash, p.in_jail, p.bankrupt, p.jail_cards)
                  for p in game.players},
         deeds={h.deed_key: DeedState(h.deed_key, h.owner_id, h.mortgaged, h.houses, h.hotel, h.fee_due)
-               for h in game.holdings},
+               for h in game.holdings} if deeds else {},
         bank_small=game.bank_small,
         bank_big=game.bank_big,
         auction=AuctionState.from_dict(game.auction) if game.auction else None,
@@ -260,7 +278,6 @@ def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, auctio
         _new_entry(game, Outcome("created", params={"players": len(names)}, undoable=False), BANKER)
     result = {"id": game.id, "join_code": game.join_code, "banker_token": banker_token,
               "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t]}
-    _published(game.id, game.version)
     return result
 
 
@@ -296,7 +313,6 @@ def join(game_id, join_code, name) -> dict:
         db.session.add(player)
         db.session.flush()
         _new_entry(game, Outcome("join", params={"player": player.id}, undoable=False), player.id)
-    _published(game.id, game.version)
     return {"id": player.id, "name": player.name, "token": token}
 
 
@@ -317,7 +333,6 @@ def claim_seat(game_id, player_id) -> str:
         token = secrets.token_urlsafe(24)
         player.token_hash = hash_secret(token)
         _new_entry(game, Outcome("claim", params={"player": player.id}, undoable=False), player.id)
-    _published(game.id, game.version)
     return token
 
 
@@ -354,7 +369,6 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
         player.rejoin_hash = None
         player.rejoin_expires = None
         _new_entry(game, Outcome("rejoin", params={"player": player.id}, undoable=False), player.id)
-    _published(game.id, game.version)
     return game.id, player.id, token
 
 
@@ -532,6 +546,7 @@ ACTIONS: dict[str, Callable[[GameState, Caller, dict, Game], Outcome]] = {
     "draw_jail_card": _player_action(rules.draw_jail_card),
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
+MONEY_ACTIONS = frozenset({"start", "transfer", "collect", "pay_fixed", "pass_go", "end"})
 
 
 def act(game_id, caller: Caller, payload) -> dict:
@@ -571,7 +586,7 @@ def act(game_id, caller: Caller, payload) -> dict:
             _banker_only(caller)
             entry = _clock(game, kind)
         else:
-            state = load_state(game)
+            state = load_state(game, deeds=kind not in MONEY_ACTIONS)
             outcome = ACTIONS[kind](state, caller, payload, game)
             entry = _persist(game, outcome, caller.actor)
             if kind == "start":
@@ -583,7 +598,6 @@ def act(game_id, caller: Caller, payload) -> dict:
         response = {"version": game.version, "result": _result(game, caller, entry)}
         if key is not None:
             db.session.add(Request(game_id=game.id, actor=caller.actor, key=key, response=response))
-    _published(game.id, game.version)
     return response
 
 
@@ -667,10 +681,6 @@ def clock_view(game: Game) -> dict | None:
     return {"limit_seconds": game.time_limit_seconds,
             "remaining_seconds": max(0, int(game.time_limit_seconds - elapsed)),
             "running": running}
-
-
-def _published(game_id: str, version: int) -> None:
-    current_app.extensions["banco"]["broker"].publish(game_id, version)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -120,7 +120,8 @@ def events(game_id):
 @bp.get("/v1/games/<game_id>/stream")
 def stream(game_id):
     _caller(game_id)
-    return stream_response(game_id, request.args.get("since") or request.headers.get("Last-Event-ID"))
+    # A reconnecting client's Last-Event-ID is newer than the ?since= it first opened with.
+    return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"))
 
 
 def _lang() -> str:

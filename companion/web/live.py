@@ -50,12 +50,13 @@ def stream_response(game_id: str, since_raw) -> Response:
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
     if not broker.open_stream(slots):
-        body = f"retry: {BUSY_RETRY_MS}\n\n" + (_event(current) if current > seen else "")
+        # The id line tells the client where it stands, so its reconnection resumes from here.
+        body = f"retry: {BUSY_RETRY_MS}\n" + (_event(current) if current > seen else f"id: {seen}\n\n")
         return Response(body, mimetype="text/event-stream", headers=headers)
 
     def generate(seen=seen):
         try:
-            yield "retry: 1000\n\n"
+            yield f"retry: 1000\nid: {seen}\n\n"
             if current > seen:
                 seen = current
                 yield _event(seen)
