@@ -169,10 +169,9 @@ def _new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
 def _persist(game: Game, outcome: Outcome, actor: str) -> Entry:
     """Writes ``outcome``: the journal entry, its postings, cash and the changed fields."""
     entry = _new_entry(game, outcome, actor)
-    db.session.flush()
     players = {p.id: p for p in game.players}
     for posting in balanced(outcome.postings) if outcome.postings else ():
-        db.session.add(Posting(entry_id=entry.id, game_id=game.id, account=posting.account, amount=posting.amount))
+        entry.postings.append(Posting(game_id=game.id, account=posting.account, amount=posting.amount))
         if posting.account != BANK:
             players[posting.account].cash += posting.amount
     holdings = None
@@ -375,14 +374,16 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
 def authenticate(game_id, token) -> Caller:
     """Who holds this token in this game. Refuses a missing token, and a token of another game
     or of nobody, alike (401): a token is worth nothing outside its own game."""
+    return _identify(get_game(game_id), token)
+
+
+def _identify(game: Game, token) -> Caller:
     if not isinstance(token, str) or not token or len(token) > 200:
         raise Unauthorized("missing_token", N_("Sign in to this game first."))
-    game = get_game(game_id)
     digest = hash_secret(token)
     if secrets.compare_digest(digest, game.banker_token_hash):
         return Caller(game.id, True, game.banker_player_id)
-    player = db.session.execute(
-        select(Player).where(Player.token_hash == digest, Player.game_id == game.id)).scalar_one_or_none()
+    player = next((p for p in game.players if p.token_hash == digest), None)
     if player is None:
         raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
     return Caller(game.id, False, player.id)
@@ -549,8 +550,9 @@ CLOCK_ACTIONS = ("clock_pause", "clock_resume")
 MONEY_ACTIONS = frozenset({"start", "transfer", "collect", "pay_fixed", "pass_go", "end"})
 
 
-def act(game_id, caller: Caller, payload) -> dict:
-    """Runs one action for ``caller`` and returns ``{"version", "result"}``.
+def act(game_id, caller: Caller | None, payload, token: str | None = None) -> dict:
+    """Runs one action for ``caller`` (or for whoever holds ``token``, checked inside the same
+    transaction) and returns ``{"version", "result"}``.
 
     The same ``key`` from the same caller returns the first answer again and changes
     nothing. Refuses: a payload that is not an object, an unknown type, a key that is not
@@ -568,6 +570,8 @@ def act(game_id, caller: Caller, payload) -> dict:
         raise BadInput("invalid_key", N_("The request key must be text of at most 100 characters."))
     with writing():
         game = _lock_game(game_id)
+        if caller is None:
+            caller = _identify(game, token)
         if game.id != caller.game_id:
             raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
         if key is not None:

@@ -99,8 +99,10 @@ def game_state(game_id):
 
 @bp.post("/v1/games/<game_id>/actions")
 def act(game_id):
-    caller = _caller(game_id)
-    return jsonify(services.act(game_id, caller, _body()))
+    token = _token()
+    if token is None:
+        _caller(game_id)  # says what is missing: the game (404) or the token (401)
+    return jsonify(services.act(game_id, None, _body(), token=token))
 
 
 @bp.get("/v1/games/<game_id>/events")
