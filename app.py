@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import logging
 
-from companion import create_app
+import sys
 
-app = create_app()
+from companion import SchemaMismatch, create_app
+
+try:
+    app = create_app()
+except SchemaMismatch as error:
+    sys.exit(f"Banco cannot start: {error}")
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         _tune_database(db.engine)
-        db.create_all()
+        prepare_schema()
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
@@ -88,6 +88,31 @@ def create_app(test_config: dict | None = None) -> Flask:
         return response
 
     return app
+
+
+class SchemaMismatch(RuntimeError):
+    """The database was made by another version of Banco's tables."""
+
+
+def prepare_schema() -> None:
+    """Creates the tables in an empty database; refuses (``SchemaMismatch``) a database whose
+    tables another version of Banco made, naming the way out, instead of failing mid-game."""
+    from sqlalchemy import inspect, select
+
+    from .models import SCHEMA_VERSION, SchemaVersion
+    tables = set(inspect(db.engine).get_table_names())
+    if "game" in tables:
+        found = db.session.execute(select(SchemaVersion.version)).scalar() if "banco_schema" in tables else None
+        if found != SCHEMA_VERSION:
+            raise SchemaMismatch(
+                f"The database {db.engine.url.render_as_string(hide_password=True)} was made by another "
+                f"version of Banco (tables version {found or 1}, this one needs {SCHEMA_VERSION}). "
+                "Start with a new database: move the old file away (instance/banco.sqlite3) or set "
+                "DATABASE_URL to an empty database.")
+        return
+    db.create_all()
+    db.session.add(SchemaVersion(version=SCHEMA_VERSION))
+    db.session.commit()
 
 
 def _tune_database(engine) -> None:

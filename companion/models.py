@@ -20,6 +20,16 @@ def now_utc() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
 
 
+# Raised whenever a table or column changes. There are no migrations yet: a database made by
+# another schema is refused at start with a clear message rather than failing mid-game.
+SCHEMA_VERSION = 2
+
+
+class SchemaVersion(db.Model):
+    __tablename__ = "banco_schema"
+    version: Mapped[int] = mapped_column(primary_key=True)
+
+
 class Game(db.Model):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     edition_id: Mapped[str] = mapped_column(String(64))

@@ -8,7 +8,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..core.errors import BancoError
+from ..core.errors import N_, BancoError
 from ..models import db
 from .templating import lang
 
@@ -34,14 +34,14 @@ def respond(status: int, code: str, message: str):
 
 
 _HTTP_MESSAGES = {
-    400: ("bad_request", "The request could not be understood."),
-    401: ("unauthorized", "Sign in to this game first."),
-    403: ("forbidden", "You may not do this."),
-    404: ("not_found", "There is nothing here."),
-    405: ("method_not_allowed", "This address does not take that method."),
-    413: ("too_large", "The request is too large."),
-    415: ("unsupported_media_type", "Send JSON."),
-    429: ("too_many_attempts", "Too many attempts. Try again in a minute."),
+    400: ("bad_request", N_("The request could not be understood.")),
+    401: ("unauthorized", N_("Sign in to this game first.")),
+    403: ("forbidden", N_("You may not do this.")),
+    404: ("not_found", N_("There is nothing here.")),
+    405: ("method_not_allowed", N_("This address does not take that method.")),
+    413: ("too_large", N_("The request is too large.")),
+    415: ("unsupported_media_type", N_("Send JSON.")),
+    429: ("too_many_attempts", N_("Too many attempts. Try again in a minute.")),
 }
 
 
@@ -57,7 +57,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):
-        code, message = _HTTP_MESSAGES.get(error.code, ("error", "Something went wrong."))
+        code, message = _HTTP_MESSAGES.get(error.code, ("error", N_("Something went wrong.")))
         return respond(error.code, code, gettext(message))
 
     @app.errorhandler(Exception)
