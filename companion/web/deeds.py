@@ -107,7 +107,7 @@ def board(game_id):
     edition = services.edition_of(game)
     code = request.args.get("code", "").strip()
     if code:
-        key = printables.deed_key_for_code(edition.raw, code)
+        key = printables.deed_key_for_code(dict(edition.raw), code)
         if key is not None:
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=key))
         flash(_("No deed of this game has the code %(code)s.", code=code.upper()), "error")

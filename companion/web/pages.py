@@ -193,6 +193,8 @@ def table(game_id):
     join_url = _public(url_for("pages.join", code=game.join_code))
     undo_target = services.undo_target(game)
     view = _view(game, banker)
+    # The table is the screen everyone at the table sees: private cash stays private there.
+    view["show_cash"] = lambda _player_id: not game.cash_private
     undo_text = None
     if undo_target is not None:
         undo_text = describe(undo_target, {p.id: p.name for p in game.players}, view["edition"])
