@@ -16,7 +16,7 @@ import unicodedata
 import threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from flask import current_app
 from sqlalchemy import select
@@ -27,7 +27,7 @@ from .core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation, Unaut
 from .core.ledger import BANK, balanced
 from .core.rules.common import is_past
 from .core.ledger import Posting as CorePosting
-from .core.state import (FINISHED, RUNNING, SETUP, AuctionState, Change, DeedState, GameState, Outcome,
+from .core.state import (RUNNING, SETUP, AuctionState, Change, DeedState, GameState, Outcome,
                          PlayerState, RentRequestState, TradeState)
 from .models import Entry, Game, Holding, Player, Posting, Request, db, now_utc
 

@@ -6,7 +6,7 @@ them touches storage; the service layer applies what they return in one transact
 from __future__ import annotations
 
 from .errors import N_, BadInput, NotFound, RuleViolation
-from .ledger import BANK, Posting, balanced, move, reverse
+from .ledger import BANK, balanced, move, reverse
 from .money import parse_amount
 from .state import FINISHED, RUNNING, SETUP, Change, DeedState, GameState, Outcome, PlayerState
 

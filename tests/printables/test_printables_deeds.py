@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 import printables
-from printables_testkit import (BASE_URL, EDITION_FILES, MM_PER_PT, decode_qr, load_edition, no_mortgage_edition,
+from printables_testkit import (BASE_URL, EDITION_FILES, decode_qr, load_edition, no_mortgage_edition,
                                 odd_edition, render_pages)
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}

@@ -48,7 +48,7 @@ def test_the_box_split_is_used_when_it_matches(edition_id):
 def test_computed_split_is_exact_and_keeps_change_in_hand(cash, notes):
     split = printables.usable_split(cash, notes)
     assert sum(note * count for note, count in split.items()) == cash
-    smallest, largest = min(notes), max(notes)
+    largest = max(notes)
     if cash >= 10 * largest:
         assert all(count >= 1 for count in split.values()), "every note, for change"
 
@@ -88,7 +88,7 @@ def test_notes_measure_90_by_50_mm_and_denominations_differ_in_colour():
     note_page = pages[1]
     width_mm, height_mm = printables.PAPER_SIZES["a4"]
     px = 300 / 25.4
-    left, top = (width_mm - 2 * 90) / 2, (height_mm - 5 * 50) / 2
+    top = (height_mm - 5 * 50) / 2
     grey = note_page.convert("L")
     row = [grey.getpixel((x, round((top - 3) * px))) for x in range(grey.width)]
     marks = [x for x in range(1, len(row)) if row[x] < 128 <= row[x - 1]]

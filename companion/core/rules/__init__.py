@@ -13,5 +13,5 @@ __all__ = [
     "auction_close", "auction_start", "bankrupt", "bid", "build", "building_auction_start", "buy",
     "draw_jail_card", "go_to_jail", "leave_jail_on_doubles", "mortgage", "next_building",
     "pay_jail_fine", "pay_mortgage_fee", "pay_rent", "rent_confirm", "rent_due", "rent_lapse",
-    "rent_request", "sell_building", "trade_accept", "trade_propose", "trade_reject", "unmortgage",
+    "rent_request", "sell_building", "trade_accept", "trade_propose", "trade_reject", "unmortgage", "use_jail_card",
 ]
