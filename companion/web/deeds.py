@@ -12,7 +12,7 @@ import printables
 
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
-from ..core.money import percent_up
+from ..core.rules import lift_cost
 from ..core.rules.common import is_past
 from ..models import now_utc
 from . import forms, seats
@@ -28,10 +28,6 @@ def _seat(game_id):
     game = services.get_game(game_id)
     caller = seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)
     return game, caller
-
-
-def lift_value(edition, deed) -> int:
-    return deed.mortgage + percent_up(deed.mortgage, edition.mortgage.interest_percent)
 
 
 def _holdings(game) -> dict:
@@ -114,7 +110,7 @@ def board(game_id):
     names = {p.id: p.name for p in game.players}
     mine = _groups(game, edition, caller.player_id) if caller.player_id else []
     return render_template("deeds.html", game=game, edition=edition, caller=caller, names=names, mine=mine,
-                           groups=_groups(game, edition), lift_value=lift_value)
+                           groups=_groups(game, edition))
 
 
 @bp.get("/g/<game_id>/deeds/<deed_key>")
@@ -131,7 +127,7 @@ def deed_page(game_id, deed_key):
     others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
     return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names,
                            caller=caller, actions=_actions(game, caller, deed, holding),
-                           group=edition.group(deed.group), lift=lift_value(edition, deed), others=others,
+                           group=edition.group(deed.group), lift=lift_cost(edition, deed), others=others,
                            can_request_rent=edition.rules.rent_request.enabled)
 
 
@@ -162,7 +158,7 @@ def card(edition_id, deed_key):
                 seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
     return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
-                           lift=lift_value(edition, deed), code=printables.deed_code(edition.id, deed.key))
+                           lift=lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key))
 
 
 @bp.get("/g/<game_id>/trade")

@@ -2,12 +2,19 @@
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
+from ..editions import Deed, Edition
 from ..errors import N_, RuleViolation
 from ..ledger import BANK, move
 from ..money import percent_up
 from ..state import GameState, Outcome
 from .common import (deed_changes, group_has_buildings, require_deed, require_fee_settled,
                      require_owner, transfer_fee)
+
+
+def lift_cost(edition: Edition, deed: Deed) -> int:
+    """What lifting the mortgage on ``deed`` costs: its value plus the edition's interest,
+    rounded up to a whole unit."""
+    return deed.mortgage + percent_up(deed.mortgage, edition.mortgage.interest_percent)
 
 
 def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
@@ -71,7 +78,7 @@ def unmortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
     require_owner(player, deed, ds)
     if not ds.mortgaged:
         raise RuleViolation("not_mortgaged", N_("%(deed)s is not mortgaged."), deed=deed.name)
-    amount = deed.mortgage + percent_up(deed.mortgage, state.edition.mortgage.interest_percent)
+    amount = lift_cost(state.edition, deed)
     require_cash(player, amount)
     return Outcome("unmortgage", move(player.id, BANK, amount),
                    tuple(deed_changes(ds, mortgaged=False, fee_due=False)),
