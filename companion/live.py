@@ -18,6 +18,7 @@ class Broker:
         self._games: dict[str, threading.Condition] = {}
         self._versions: dict[str, int] = {}
         self._streams = 0
+        self.closing = False
 
     def _condition(self, game_id: str) -> threading.Condition:
         with self._lock:
@@ -41,9 +42,18 @@ class Broker:
         returns the newer version, or ``None`` on time-out."""
         cond = self._condition(game_id)
         with cond:
-            if cond.wait_for(lambda: self._versions.get(game_id, -1) > seen, timeout):
-                return self._versions[game_id]
+            if cond.wait_for(lambda: self.closing or self._versions.get(game_id, -1) > seen, timeout):
+                return None if self.closing else self._versions[game_id]
         return None
+
+    def close(self) -> None:
+        """Ends every open stream at once (the server is stopping); browsers reconnect."""
+        self.closing = True
+        with self._lock:
+            conditions = list(self._games.values())
+        for cond in conditions:
+            with cond:
+                cond.notify_all()
 
     def open_stream(self, limit: int) -> bool:
         """Counts one more open stream; refuses (False) past ``limit`` so streams never take

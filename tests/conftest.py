@@ -19,14 +19,16 @@ from companion.models import db
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 
-def make_app(tmp_path, **overrides):
+def make_app(tmp_path, fresh=True, **overrides):
+    """The app on this test's database; ``fresh=False`` keeps what an earlier app of the same
+    test wrote (a server restart)."""
     url = PG_URL or f"sqlite:///{tmp_path / 'banco.sqlite3'}"
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
     config = {"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
               "PUBLIC_URL": "http://banco.test", "THREADS": 64}
     config.update(overrides)
-    if PG_URL:
+    if PG_URL and fresh:
         # Empty the shared database before this test's app creates its tables.
         from sqlalchemy import create_engine, text
         engine = create_engine(url)
@@ -124,10 +126,10 @@ def free_port() -> int:
 class LiveServer:
     """The real application under waitress, on a free local port, in this process."""
 
-    def __init__(self, app):
+    def __init__(self, app, port=None):
         from waitress.server import create_server
         self.app = app
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         app.config["PUBLIC_URL"] = self.url
         self.server = create_server(app, host="127.0.0.1", port=self.port, threads=app.config["THREADS"],
@@ -145,7 +147,18 @@ class LiveServer:
         raise RuntimeError("the test server did not start")
 
     def stop(self):
-        self.server.close()
+        if not self.thread.is_alive():
+            return  # already stopped (a test that restarts the server)
+        # Streams first, then the worker threads, then the sockets: nothing is left writing
+        # to a closed server.
+        from waitress import wasyncore
+        self.app.extensions["banco"]["broker"].close()
+        self.server.task_dispatcher.shutdown(timeout=5)
+        # The loop thread empties its own map and so ends; only then are the sockets closed.
+        channels = dict(self.server._map)
+        self.server.trigger.pull_trigger(self.server._map.clear)
+        self.thread.join(5)
+        wasyncore.close_all(channels)
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def stream_response(game_id: str, since_raw) -> Response:
                 seen = current
                 yield _event(seen)
             deadline = time.monotonic() + STREAM_SECONDS
-            while (left := deadline - time.monotonic()) > 0:
+            while (left := deadline - time.monotonic()) > 0 and not broker.closing:
                 version = broker.wait(game_id, seen, min(KEEPALIVE_SECONDS, left))
                 if version is None:
                     yield ": keep-alive\n\n"

@@ -77,3 +77,30 @@ def test_a_phone_recovers_after_the_connection_drops(live_server, phone, browser
     bruno.wait_for_timeout(500)
     bruno.context.set_offline(False)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]700"), timeout=8000)
+
+
+def test_a_phone_recovers_after_the_server_restarts(live_server, phone, tmp_path):
+    from tests.conftest import LiveServer, make_app
+
+    url = live_server.url
+    host = phone()
+    code = open_table(host, url, ["Anna", "Bruno"])
+    anna = phone()
+    sit_down(anna, url, code, "Anna")
+    host.locator("form:has(input[value=start]) button").click()
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+
+    live_server.stop()  # the laptop's server goes down...
+    again = LiveServer(make_app(tmp_path, fresh=False), port=live_server.port).start()  # ...and comes back
+    try:
+        host.reload()
+        host.fill("#t-amount", "250")
+        host.select_option("#t-from", value="bank")
+        host.select_option("#t-to", label="Anna")
+        host.locator("form:has(input[value=transfer]) button").click()
+        host.click("#confirm-ok")
+        expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]750"), timeout=10000)
+        # Only the requests made while the server was down may have failed.
+        assert all(e.startswith("Failed to load resource: net::") for e in anna.errors), anna.errors
+    finally:
+        again.stop()
