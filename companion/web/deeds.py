@@ -125,8 +125,16 @@ def deed_page(game_id, deed_key):
     holding = _holdings(game)[deed.key]
     names = {p.id: p.name for p in game.players}
     others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
+    acting_for = None
+    if caller.is_banker:
+        # The banker acts on a deed for any player still in the game, chosen on the page.
+        chosen = request.args.get("as") or caller.player_id
+        if any(p.id == chosen and not p.bankrupt for p in game.players):
+            acting_for = chosen
+            caller = services.Caller(game.id, True, chosen)
     return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names,
-                           caller=caller, actions=_actions(game, caller, deed, holding),
+                           caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
+                           players=[p for p in game.players if not p.bankrupt],
                            group=edition.group(deed.group), lift=lift_cost(edition, deed), others=others,
                            can_request_rent=edition.rules.rent_request.enabled)
 
@@ -139,9 +147,10 @@ def deed_action(game_id, deed_key):
     data = forms.payload()
     if forms.run(game.id, caller, data) is not None and data.get("type") == "auction_start":
         # Bidding happens on the wallet (and the table), where the auction is shown live.
-        target = "pages.table" if caller.is_banker and not caller.player_id else "pages.wallet"
+        target = "pages.table" if caller.is_banker else "pages.wallet"
         return redirect(url_for(target, game_id=game.id))
-    return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed_key))
+    back = {"as": data["player"]} if caller.is_banker and data.get("player") else {}
+    return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed_key, **back))
 
 
 @bp.get("/card/<edition_id>/<deed_key>")

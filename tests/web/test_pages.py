@@ -241,3 +241,42 @@ def test_the_live_stream_needs_a_seat(client, app):
 def test_unknown_pages_are_polite(client):
     response = client.get("/g/nope/me", headers={"Accept-Language": "en"})
     assert response.status_code == 404 and "no such game" in response.get_data(as_text=True)
+
+
+def test_the_banker_acts_on_a_deed_for_a_player(client, app):
+    game_id, _ = open_table(client)
+    start(client, game_id)
+    with app.app_context():
+        carla = next(p.id for p in services.get_game(game_id).players if p.name == "Carla")
+    page = client.get(f"/g/{game_id}/deeds/via-roma?as={carla}", headers={"Accept-Language": "en"})
+    html = page.get_data(as_text=True)
+    assert "What Carla can do" in html and f'name="player" value="{carla}"' in html
+    form = {**keyed(html, "buy"), "deed": "via-roma", "player": carla}
+    response = client.post(f"/g/{game_id}/deeds/via-roma", data=form)
+    assert response.status_code == 302 and f"as={carla}" in response.location
+    assert cash(app, game_id)["Carla"] == 1200
+    with app.app_context():
+        holding = next(h for h in services.get_game(game_id).holdings if h.deed_key == "via-roma")
+        assert holding.owner_id == carla
+
+
+def test_the_banker_opens_a_building_shortage_auction(client, app):
+    game_id, _ = open_table(client)
+    start(client, game_id)
+    with app.app_context():
+        ids = {p.name: p.id for p in services.get_game(game_id).players}
+        game = services.get_game(game_id)
+        game.bank_small = 1  # the bank is down to its last house
+        services.db.session.commit()
+    for name, keys in (("Anna", ["vicolo-corto", "vicolo-stretto"]),
+                       ("Bruno", ["bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio"])):
+        for key in keys:
+            page = client.get(f"/g/{game_id}/deeds/{key}?as={ids[name]}").get_data(as_text=True)
+            client.post(f"/g/{game_id}/deeds/{key}", data={**keyed(page, "buy"), "deed": key, "player": ids[name]})
+    table = client.get(f"/g/{game_id}/table", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Building shortage" in table
+    form = {**keyed(table, "building_auction_start"), "building": "small", "deeds": ["vicolo-corto", "viale-vesuvio"]}
+    client.post(f"/g/{game_id}/table", data=form)
+    with app.app_context():
+        auction = services.get_game(game_id).auction
+    assert auction["lot"] == "small" and auction["opening_bid"] == 50
