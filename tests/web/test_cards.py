@@ -6,7 +6,7 @@ import pytest
 
 import printables
 from companion.core.editions import load_editions
-from tests.web.test_pages import app, open_table, sit_down  # noqa: F401  (the CSRF-enabled app)
+from tests.web.test_pages import open_table, sit_down
 
 EDITIONS = load_editions()
 DEEDS = [(e.id, d.key, d.name) for e in EDITIONS.values() for d in e.deeds]
@@ -21,7 +21,7 @@ def test_a_card_opens_its_deed_for_a_phone_in_no_game(client, edition_id, key, n
     assert printables.deed_code(edition_id, key) in html
 
 
-def test_a_card_opens_the_deed_in_the_phones_game(client, app):  # noqa: F811
+def test_a_card_opens_the_deed_in_the_phones_game(client, app):
     game_id, _ = open_table(client)
     phone = sit_down(app, game_id, "Anna")
     response = phone.get("/card/classic-it/via-roma")
@@ -31,7 +31,7 @@ def test_a_card_opens_the_deed_in_the_phones_game(client, app):  # noqa: F811
     assert other.status_code == 200 and "Via Roma" in other.get_data(as_text=True)
 
 
-def test_a_typed_card_code_opens_the_deed(client, app):  # noqa: F811
+def test_a_typed_card_code_opens_the_deed(client, app):
     game_id, _ = open_table(client)
     phone = sit_down(app, game_id, "Anna")
     code = printables.deed_code("classic-it", "corso-impero")

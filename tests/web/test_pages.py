@@ -6,16 +6,6 @@ import re
 import pytest
 
 from companion import services
-from tests.conftest import make_app
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)  # CSRF protection on, as in production
-    yield app
-    with app.app_context():
-        services.db.session.remove()
-        services.db.engine.dispose()
 
 
 def csrf(html: str) -> str:

@@ -14,25 +14,12 @@ import pytest
 
 from companion import services
 from companion.web import printing
-from tests.conftest import make_app
+from tests.web.test_pages import csrf
 from tests.printables.printables_testkit import decode_qr, render_pages
 
 PUBLIC_URL = "http://banco.test"  # make_app's PUBLIC_URL
 ENGLISH = {"Accept-Language": "en"}
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)  # CSRF protection on, as in production
-    yield app
-    with app.app_context():
-        services.db.session.remove()
-        services.db.engine.dispose()
-
-
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
 def open_table(client, names=("Anna", "Bruno", "Carla")) -> str:
