@@ -12,8 +12,8 @@ import datetime as dt
 import hashlib
 import re
 import secrets
-import unicodedata
 import threading
+import unicodedata
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Callable
@@ -25,8 +25,8 @@ from .core import commands, rules
 from .core.editions import Edition
 from .core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation, Unauthorized
 from .core.ledger import BANK, balanced
-from .core.rules.common import is_past
 from .core.ledger import Posting as CorePosting
+from .core.rules.common import is_past
 from .core.state import (RUNNING, SETUP, AuctionState, Change, DeedState, GameState, Outcome,
                          PlayerState, RentRequestState, TradeState)
 from .models import Entry, Game, Holding, Player, Posting, Request, db, now_utc
