@@ -104,11 +104,13 @@ def prepare_schema() -> None:
     if "game" in tables:
         found = db.session.execute(select(SchemaVersion.version)).scalar() if "banco_schema" in tables else None
         if found != SCHEMA_VERSION:
+            url = db.engine.url
+            way_out = (f"move the file {url.database} away" if url.get_backend_name() == "sqlite"
+                       else "empty that database")
             raise SchemaMismatch(
-                f"The database {db.engine.url.render_as_string(hide_password=True)} was made by another "
-                f"version of Banco (tables version {found or 1}, this one needs {SCHEMA_VERSION}). "
-                "Start with a new database: move the old file away (instance/banco.sqlite3) or set "
-                "DATABASE_URL to an empty database.")
+                f"The database {url.render_as_string(hide_password=True)} was made by another version of "
+                f"Banco (tables version {found or 1}, this one needs {SCHEMA_VERSION}). Start with a new "
+                f"database: {way_out}, or set DATABASE_URL to an empty one.")
         return
     db.create_all()
     db.session.add(SchemaVersion(version=SCHEMA_VERSION))
