@@ -189,7 +189,10 @@ def table(game_id):
     game = services.get_game(game_id)
     banker = seats.caller(game.id, seats.BANKER)
     if banker is None:
-        abort(403)
+        # Not the banker's device: a player goes to their wallet, anyone else to the join page.
+        if seats.caller(game.id, seats.PLAYER) is not None:
+            return redirect(url_for("pages.wallet", game_id=game.id))
+        return redirect(url_for("pages.join", code=game.join_code))
     join_url = _public(url_for("pages.join", code=game.join_code))
     undo_target = services.undo_target(game)
     view = _view(game, banker)
