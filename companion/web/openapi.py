@@ -60,7 +60,15 @@ def document() -> dict:
                         "hotel": {"type": "boolean"}}}},
                     "bank": {"type": "object", "properties": {"houses": {"type": ["integer", "null"]},
                                                               "hotels": {"type": ["integer", "null"]}}},
-                    "auction": {"type": ["object", "null"]},
+                    "auction": {"type": ["object", "null"], "properties": {
+                        "id": {"type": "string"}, "lot": {"enum": ["deed", "small", "big"]},
+                        "deed": {"type": ["string", "null"]}, "high_bid": {"type": ["integer", "null"]},
+                        "high_bidder": {"type": ["string", "null"]}, "opening_bid": {"type": "integer"},
+                        "min_raise": {"type": "integer"}, "ends_at": {"type": "string"},
+                        "excluded": {"type": "array", "items": {"type": "string"}}}},
+                    "auction_seconds": {"type": "integer"},
+                    "trades": {"type": "array", "items": {"type": "object"}},
+                    "rent_requests": {"type": "array", "items": {"type": "object"}},
                     "clock": {"type": ["object", "null"], "properties": {
                         "limit_seconds": {"type": "integer"}, "remaining_seconds": {"type": "integer"},
                         "running": {"type": "boolean"}}}}},
@@ -75,7 +83,28 @@ def document() -> dict:
                     "amount": {"type": "integer", "minimum": 1},
                     "reason": {"type": "string", "maxLength": 80},
                     "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
-                    "dice": {"type": "integer", "minimum": 2, "maximum": 12}}},
+                    "dice": {"type": "integer", "minimum": 2,
+                             "description": "pass_go, pay_rent, rent_request: the dice total (up to the "
+                                            "edition's rules.dice_max)."},
+                    "deed": {"type": "string", "description": "buy, pay_rent, build, sell_building, mortgage, "
+                                                              "unmortgage, pay_mortgage_fee, auction_start, "
+                                                              "rent_request; bid in a building auction."},
+                    "break_hotel": {"type": "boolean", "description": "sell_building: break the big building "
+                                                                      "into small ones."},
+                    "payer": {"type": "string", "description": "rent_request: the player who landed."},
+                    "request": {"type": "string", "description": "rent_confirm, rent_lapse."},
+                    "building": {"enum": ["small", "big"], "description": "building_auction_start."},
+                    "deeds": {"type": "array", "items": {"type": "string"},
+                              "description": "building_auction_start: the deeds that want the building."},
+                    "award_to": {"type": "string",
+                                 "description": "auction_close: the richest player to award, on a tie."},
+                    "trade": {"type": "string", "description": "trade_accept, trade_reject."},
+                    "give": _ref("TradeSide"), "get": _ref("TradeSide"),
+                    "creditor": {"type": "string", "description": "bankrupt: a player id or \"bank\"."}}},
+                "TradeSide": {"type": "object", "properties": {
+                    "cash": {"type": "integer", "minimum": 0},
+                    "deeds": {"type": "array", "items": {"type": "string"}},
+                    "jail_cards": {"type": "integer", "minimum": 0}}},
                 "Event": {"type": "object", "properties": {
                     "version": {"type": "integer"}, "type": {"type": "string"}, "actor": {"type": "string"},
                     "summary": {"type": "string"}, "params": {"type": "object"},
@@ -97,7 +126,8 @@ def document() -> dict:
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["edition"], "properties": {
                     "edition": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
                     "time_limit_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
-                    "seed": {"type": ["integer", "null"]}}})},
+                    "seed": {"type": ["integer", "null"]},
+                    "auction_seconds": {"type": ["integer", "null"], "minimum": 5, "maximum": 600}}})},
                 "responses": {"201": {"description": "Created", **_json({"type": "object", "properties": {
                     "id": {"type": "string"}, "join_code": {"type": "string"}, "banker_token": {"type": "string"},
                     "players": {"type": "array", "items": {"type": "object", "properties": {

@@ -448,3 +448,28 @@ def test_unknown_api_path_and_method_answer_json(api, client):
     assert status == 404 and body["error"]["code"] == "not_found"
     r = client.delete("/api/v1/editions")
     assert r.status_code == 405 and r.get_json()["error"]["code"] == "method_not_allowed"
+
+
+ROUNDS = 400
+
+
+def test_no_input_makes_the_server_fail(app, api):
+    """Random payloads of every shape: each answer is a JSON refusal or a success, never a 5xx."""
+    import random
+
+    game = api.new_game().start()
+    rng = random.Random(2026)
+    values = [None, True, 0, -1, 1, 2**70, 1.5, "", "x" * 500, "bank", "via-roma", [], [1, "a"], {}, {"cash": -1},
+              game.ids["Bruno"], {"cash": 1, "deeds": ["via-roma"], "jail_cards": 0}, "\u0000", "<script>"]
+    fields = ["to", "from", "amount", "reason", "payment", "player", "deed", "dice", "payer", "request", "trade",
+              "creditor", "building", "deeds", "give", "get", "award_to", "break_hotel", "key"]
+    kinds = [*services.ACTIONS, "undo", "clock_pause", "nope", 7, None]
+    for _ in range(ROUNDS):
+        body = {"type": rng.choice(kinds)}
+        for name in rng.sample(fields, rng.randint(0, 5)):
+            body[name] = rng.choice(values)
+        status, answer = game.act(rng.choice(["Anna", "Bruno", "banker"]), body)
+        assert status < 500, (body, answer)
+        if status >= 400:
+            assert answer["error"]["code"] and answer["error"]["message"]
+    journal_matches(app, game)

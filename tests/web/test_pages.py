@@ -165,11 +165,16 @@ def test_names_are_escaped_everywhere(client, app):
     start(client, game_id)
     with app.app_context():
         code = services.get_game(game_id).join_code
+    page = phone.get(f"/g/{game_id}/me").get_data(as_text=True)
+    phone.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": "5", "reason": evil})
     pages = [client.get(f"/g/{game_id}/table"), phone.get(f"/g/{game_id}/me"), app.test_client().get(f"/j/{code}")]
     for response in pages:
         html = response.get_data(as_text=True)
         assert evil not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    table = pages[0].get_data(as_text=True)
+    assert "(&lt;script&gt;alert(1)&lt;/script&gt;)" in table  # the payment's reason, in the feed
+    assert cash(app, game_id)[evil] == 1495
 
 
 def test_the_table_is_the_bankers_only(client, app):
