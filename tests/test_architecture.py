@@ -1,0 +1,51 @@
+"""One direction of dependencies: web -> services -> core; models <- services; printables <- web.
+Read from the imports, so a shortcut through the layers fails here."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, relative imports resolved against the companion package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def files(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+FORBIDDEN = {
+    "companion/core": ("flask", "sqlalchemy", "flask_sqlalchemy", "flask_babel", "companion.models",
+                       "companion.services", "companion.web", "printables"),
+    "companion/models.py": ("companion.services", "companion.web", "flask_babel"),
+    "companion/services.py": ("companion.web", "flask_babel"),
+    "printables": ("flask", "sqlalchemy", "companion"),
+}
+
+
+@pytest.mark.parametrize("where, banned", FORBIDDEN.items())
+def test_layers_import_only_downwards(where, banned):
+    paths = [ROOT / where] if where.endswith(".py") else files(where)
+    assert paths
+    for path in paths:
+        wrong = sorted(m for m in imports(path) if any(m == b or m.startswith(b + ".") for b in banned))
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
