@@ -127,7 +127,7 @@ def writing():
 
 
 def _lock_game(game_id) -> Game:
-    if not isinstance(game_id, str):
+    if not _plausible_id(game_id):
         raise NotFound("unknown_game", N_("There is no such game."))
     game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar_one_or_none()
     if game is None:
@@ -135,8 +135,17 @@ def _lock_game(game_id) -> Game:
     return game
 
 
+_SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+def _plausible_id(value) -> bool:
+    """Whether ``value`` could be one of our ids at all: anything else (a NUL byte, a page of
+    text) is answered "not found" before it reaches the database."""
+    return isinstance(value, str) and _SAFE_ID.match(value) is not None
+
+
 def find_game(game_id) -> Game | None:
-    return db.session.get(Game, game_id) if isinstance(game_id, str) else None
+    return db.session.get(Game, game_id) if _plausible_id(game_id) else None
 
 
 def get_game(game_id) -> Game:
@@ -150,7 +159,8 @@ def get_game(game_id) -> Game:
 def game_by_join_code(code) -> Game:
     """The game whose join code this is; refuses an unknown code (404)."""
     code = normalise_join_code(code)
-    game = db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none() if code else None
+    game = (db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none()
+            if _plausible_id(code) else None)
     if game is None:
         raise NotFound("unknown_join_code", N_("No game has this code. Check it with the banker."))
     return game
@@ -566,8 +576,8 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     if not isinstance(kind, str) or (kind not in ACTIONS and kind != "undo" and kind not in CLOCK_ACTIONS):
         raise BadInput("unknown_action", N_("Unknown action."))
     key = payload.get("key")
-    if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY):
-        raise BadInput("invalid_key", N_("The request key must be text of at most 100 characters."))
+    if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
+        raise BadInput("invalid_key", N_("The request key must be printable text of at most 100 characters."))
     with writing():
         game = _lock_game(game_id)
         if caller is None:

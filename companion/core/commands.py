@@ -41,12 +41,15 @@ def require_cash(player: PlayerState, amount: int) -> None:
 
 
 def clean_reason(reason) -> str:
-    """A free-text reason, trimmed; refuses non-text and text longer than 80 characters."""
+    """A free-text reason, trimmed; refuses non-text, control characters and text longer than
+    80 characters."""
     if reason is None:
         return ""
     if not isinstance(reason, str):
         raise BadInput("invalid_reason", N_("The reason must be text."))
     reason = " ".join(reason.split())
+    if not reason.isprintable():
+        raise BadInput("invalid_reason", N_("The reason cannot hold control characters."))
     if len(reason) > MAX_REASON:
         raise BadInput("invalid_reason", N_("The reason can be at most %(max)s characters."), max=MAX_REASON)
     return reason

@@ -136,6 +136,9 @@ def test_join_refuses_taken_name_full_table_and_started_game(api):
 def test_join_unknown_game_is_404(api):
     status, body = api.post("/api/v1/games/nope/join", {"join_code": "ABC", "name": "X"})
     assert status == 404 and body["error"]["code"] == "unknown_game"
+    for odd in ("%00", "x" * 300, "a%00b"):  # never reaches the database (PostgreSQL refuses NUL)
+        assert api.post(f"/api/v1/games/{odd}/join", {"join_code": "ABC", "name": "X"})[0] == 404
+        assert api.get(f"/api/v1/games/{odd}", token="t")[0] == 404
 
 
 def test_join_attempts_are_rate_limited(api):
@@ -262,6 +265,8 @@ def test_amount_as_a_digit_string_is_accepted(api):
     ({"type": ["transfer"]}, 400, "unknown_action"),
     ({"type": "transfer", "to": "bank", "amount": 10, "key": "k" * 101}, 400, "invalid_key"),
     ({"type": "transfer", "to": "bank", "amount": 10, "key": 5}, 400, "invalid_key"),
+    ({"type": "transfer", "to": "bank", "amount": 10, "key": "tap\u0000"}, 400, "invalid_key"),
+    ({"type": "transfer", "to": "bank", "amount": 10, "reason": "rent\u0000"}, 400, "invalid_reason"),
     ({"type": "pay_fixed", "payment": "nope"}, 404, "unknown_payment"),
     ({"type": "undo"}, 403, "banker_only"),
     ({"type": "end"}, 403, "banker_only"),
