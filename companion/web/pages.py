@@ -69,6 +69,10 @@ def home():
 
 @bp.post("/games")
 def create_game():
+    key = request.form.get("key", "")
+    opened = seats.opened_with(key)
+    if opened is not None:  # the same form sent again (a reload, a second tap): that table
+        return redirect(url_for("pages.table", game_id=opened))
     names = [n for n in request.form.getlist("name") if n.strip()]
     edition_id = request.form.get("edition", "")
     minutes = request.form.get("time_limit", "").strip()
@@ -89,7 +93,7 @@ def create_game():
     except BancoError as error:
         flash(translate(error), "error")
         return redirect(url_for("pages.home"))
-    seats.remember(created["id"], seats.BANKER, created["banker_token"])
+    seats.remember(created["id"], seats.BANKER, created["banker_token"], opened_with=key)
     for player in created["players"]:
         seats.remember(created["id"], seats.PLAYER, player["token"])
     return redirect(url_for("pages.table", game_id=created["id"]))

@@ -14,11 +14,22 @@ def _games() -> dict:
     return session.get("games", {})
 
 
-def remember(game_id: str, role: str, token: str) -> None:
+def remember(game_id: str, role: str, token: str, opened_with: str = "") -> None:
+    """Keeps this browser's secret for ``game_id``; ``opened_with`` is the key of the form that
+    opened the game, so the same form sent again leads back to it instead of a second game."""
     games = dict(_games())
     games[game_id] = {**games.get(game_id, {}), role: token}
+    if opened_with:
+        games[game_id]["k"] = opened_with[:100]
     session["games"] = games
     session.permanent = True
+
+
+def opened_with(key: str) -> str | None:
+    """The game this browser opened with the form key ``key``, if any."""
+    if not key:
+        return None
+    return next((game_id for game_id, seat in _games().items() if seat.get("k") == key), None)
 
 
 def forget(game_id: str, role: str) -> None:

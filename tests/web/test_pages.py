@@ -275,3 +275,14 @@ def test_the_banker_opens_a_building_shortage_auction(client, app):
     with app.app_context():
         auction = services.get_game(game_id).auction
     assert auction["lot"] == "small" and auction["opening_bid"] == 50
+
+
+def test_the_new_game_form_sent_twice_opens_one_table(client, app):
+    page = client.get("/").get_data(as_text=True)
+    form = {"csrf_token": csrf(page), "key": re.search(r'name="key" value="([^"]+)"', page).group(1),
+            "edition": "classic-it", "name": ["Anna", "Bruno"]}
+    first = client.post("/games", data=form)
+    again = client.post("/games", data=form)
+    assert first.location == again.location
+    with app.app_context():
+        assert services.db.session.query(services.Game).count() == 1
