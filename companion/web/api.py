@@ -8,6 +8,7 @@ from ..core.errors import N_, BadInput, NotFound, Unauthorized
 from . import openapi
 from .feed import describe
 from .live import stream_response
+from .ratelimit import count_attempt
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -35,10 +36,6 @@ def _caller(game_id: str) -> services.Caller:
         raise Unauthorized("missing_token", N_("Send your token as 'Authorization: Bearer <token>'."))
     return services.authenticate(game_id, token)
 
-
-def _limit() -> None:
-    from flask import current_app
-    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
 
 
 @bp.get("/openapi.json")
@@ -86,7 +83,7 @@ def create_game():
 
 @bp.post("/v1/games/<game_id>/join")
 def join_game(game_id):
-    _limit()
+    count_attempt()
     body = _body()
     return jsonify(services.join(game_id, body.get("join_code"), body.get("name"))), 201
 

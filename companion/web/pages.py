@@ -16,6 +16,7 @@ from .. import services
 from ..core.errors import BancoError
 from ..core.ledger import BANK
 from . import forms, seats
+from .ratelimit import count_attempt
 from .errors import translate
 from .feed import describe
 from .qr import qr_svg
@@ -26,9 +27,6 @@ bp = Blueprint("pages", __name__)
 def _public(path: str) -> str:
     return current_app.config["PUBLIC_URL"] + path
 
-
-def _limit() -> None:
-    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
 
 
 def _safe_next(target: str | None, fallback: str) -> str:
@@ -117,7 +115,7 @@ def switch_language(code):
 
 @bp.get("/j/<code>")
 def join(code):
-    _limit()
+    count_attempt()
     try:
         game = services.game_by_join_code(code)
     except BancoError as error:
@@ -130,7 +128,7 @@ def join(code):
 
 @bp.post("/j/<code>")
 def take_seat(code):
-    _limit()
+    count_attempt()
     game = services.game_by_join_code(code)
     try:
         if request.form.get("player"):
@@ -148,13 +146,13 @@ def take_seat(code):
 def rejoin(secret):
     """A rejoin QR opens this page; the phone takes over the seat only when the player taps
     (a link preview that merely fetches the page must not use up the code)."""
-    _limit()
+    count_attempt()
     return render_template("rejoin.html", secret=secret)
 
 
 @bp.post("/r/<secret>")
 def redeem_rejoin(secret):
-    _limit()
+    count_attempt()
     try:
         game_id, _player_id, token = services.redeem_rejoin(secret)
     except BancoError as error:

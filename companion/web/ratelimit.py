@@ -36,3 +36,10 @@ class RateLimiter:
             if len(self._hits) > 10000:  # forget idle clients so memory stays bounded
                 for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window]:
                     del self._hits[key]
+
+
+def count_attempt() -> None:
+    """Counts one guess of a secret (a join or rejoin code) from this request's address;
+    refuses (429) past the app's limit."""
+    from flask import current_app, request
+    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
