@@ -615,14 +615,15 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     return response
 
 
-def preview(game: Game, caller: Caller, payload: dict) -> Outcome:
+def preview(game: Game, caller: Caller, payload: dict, state: GameState | None = None) -> Outcome:
     """What ``payload`` would do now, computed by the same rules and written nowhere: the pages
     show the amount and the payee before anyone confirms, and offer only what the rules allow.
-    Refuses exactly as ``act`` would."""
+    Rules never change the state they read, so a page previewing several actions passes one
+    ``state`` for all. Refuses exactly as ``act`` would."""
     kind = payload.get("type")
     if kind not in ACTIONS:
         raise BadInput("unknown_action", N_("Unknown action."))
-    return ACTIONS[kind](load_state(game), caller, payload, game)
+    return ACTIONS[kind](state or load_state(game), caller, payload, game)
 
 
 def _result(game: Game, caller: Caller, entry: Entry) -> dict:

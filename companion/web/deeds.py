@@ -50,10 +50,11 @@ def _groups(game, edition, owner_id=None) -> list[dict]:
     return out
 
 
-def _try(game, caller, payload):
-    """The preview of an action, or the refusal in words."""
+def _try(game, caller, payload, state):
+    """The preview of an action on ``state`` (the game, loaded once per page), or the refusal
+    in words."""
     try:
-        return services.preview(game, caller, payload), None
+        return services.preview(game, caller, payload, state), None
     except BancoError as error:
         return None, translate(error)
 
@@ -75,12 +76,13 @@ def _actions(game, caller, deed, holding) -> list[dict]:
                        ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
                        ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged"))]
     edition = services.edition_of(game)
+    state = services.load_state(game)
     out = []
     for kind, extra, label in candidates:
-        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra})
+        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state)
         amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
         text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
-        needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed)
+        needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed, state)
         if outcome is None and not needs_dice:
             if kind in ("build", "buy"):  # say why the main actions are closed
                 out.append({"kind": kind, "text": _("Build") if kind == "build" else _("Buy"), "refusal": refusal})
@@ -90,8 +92,8 @@ def _actions(game, caller, deed, holding) -> list[dict]:
     return out
 
 
-def _needs_dice(game, caller, deed) -> bool:
-    _outcome, refusal = _try(game, caller, {"type": "pay_rent", "deed": deed.key, "dice": 7})
+def _needs_dice(game, caller, deed, state) -> bool:
+    _outcome, refusal = _try(game, caller, {"type": "pay_rent", "deed": deed.key, "dice": 7}, state)
     return refusal is None
 
 
