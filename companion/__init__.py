@@ -16,8 +16,8 @@ from sqlalchemy import event
 from . import config
 from .core.editions import load_editions
 from .live import Broker
-from .models import db
 from .services import WRITE_INTENT
+from .store import db
 from .web.ratelimit import RateLimiter
 
 LANGUAGES = ("it", "en")
@@ -99,7 +99,7 @@ def prepare_schema() -> None:
     tables another version of Banco made, naming the way out, instead of failing mid-game."""
     from sqlalchemy import inspect, select
 
-    from .models import SCHEMA_VERSION, SchemaVersion
+    from .store.models import SCHEMA_VERSION, SchemaVersion
     tables = set(inspect(db.engine).get_table_names())
     if "game" in tables:
         found = db.session.execute(select(SchemaVersion.version)).scalar() if "banco_schema" in tables else None

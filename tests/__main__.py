@@ -1,21 +1,24 @@
 """The whole suite, as the README and CI run it: ``python -m tests``.
 
 Runs pytest once against SQLite and once against PostgreSQL. PostgreSQL is the server in
-``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432 (a ``banco_test`` database is
-created there). Without a PostgreSQL server the second run is skipped with a notice, except
-in CI (``CI=true``), where it is required. Extra arguments go to pytest.
+``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432. Each run creates a database of
+its own there (``banco_test_<random>``) and drops it at the end, so two runs on the same
+server never touch each other's tables. Without a PostgreSQL server the second run is skipped
+with a notice, except in CI (``CI=true``), where it is required. Extra arguments go to pytest.
 """
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
 
-DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/banco_test"
+LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
-def postgres_url() -> str | None:
+def server_url() -> str | None:
+    """A URL of the PostgreSQL server to test on (any database of it), or ``None``."""
     url = os.environ.get("TEST_DATABASE_URL")
     if url:
         return url
@@ -23,15 +26,32 @@ def postgres_url() -> str | None:
         socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
     except OSError:
         return None
+    return LOCAL_PG
+
+
+def _with_database(url: str, name: str) -> str:
+    base, _, _old = url.rpartition("/")
+    return f"{base}/{name}"
+
+
+def create_run_database(url: str) -> str | None:
+    """Creates an empty database for this run on the server of ``url``; returns its URL."""
     import psycopg
+    name = f"banco_test_{secrets.token_hex(4)}"
     try:
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-            if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'banco_test'").fetchone() is None:
-                conn.execute("CREATE DATABASE banco_test")
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
     except psycopg.Error as error:
-        print(f"PostgreSQL at 127.0.0.1:5432 is not usable: {error}", flush=True)
+        print(f"PostgreSQL at {url} is not usable: {error}", flush=True)
         return None
-    return DEFAULT_PG
+    return _with_database(url, name)
+
+
+def drop_run_database(admin_url: str, run_url: str) -> None:
+    import psycopg
+    name = run_url.rpartition("/")[2]
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def run(label: str, env: dict, args: list[str]) -> int:
@@ -43,7 +63,8 @@ def main() -> int:
     args = sys.argv[1:] or ["-q"]
     base = {k: v for k, v in os.environ.items() if k != "TEST_DATABASE_URL"}
     failed = run("SQLite", base, args) != 0
-    url = postgres_url()
+    admin = server_url()
+    url = create_run_database(admin) if admin else None
     if url is None:
         if os.environ.get("CI") == "true":
             print("CI needs PostgreSQL and none answers on 127.0.0.1:5432", flush=True)
@@ -52,7 +73,11 @@ def main() -> int:
     else:
         # The printables and pure-rule tests touch no database: once is enough.
         pg_args = [*args, "--ignore=tests/core", "--ignore=tests/printables"]
-        failed |= run("PostgreSQL", {**base, "TEST_DATABASE_URL": url}, pg_args) != 0
+        try:
+            failed |= run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url},
+                          pg_args) != 0
+        finally:
+            drop_run_database(admin, url)
     return 1 if failed else 0
 
 

@@ -14,7 +14,7 @@ import uuid
 import pytest
 
 from companion import create_app
-from companion.models import db
+from companion.store import db
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -1,4 +1,4 @@
-"""One direction of dependencies: web -> services -> core; models <- services; printables <- web.
+"""One direction of dependencies: web -> services -> core and store; store -> core; printables <- web.
 Read from the imports, so a shortcut through the layers fails here."""
 from __future__ import annotations
 
@@ -34,10 +34,11 @@ def files(folder: str) -> list[Path]:
 
 
 FORBIDDEN = {
-    "companion/core": ("flask", "sqlalchemy", "flask_sqlalchemy", "flask_babel", "companion.models",
+    "companion/core": ("flask", "sqlalchemy", "flask_sqlalchemy", "flask_babel", "companion.store",
                        "companion.services", "companion.web", "printables"),
-    "companion/models.py": ("companion.services", "companion.web", "flask_babel"),
-    "companion/services.py": ("companion.web", "flask_babel"),
+    "companion/store": ("companion.services", "companion.web", "flask_babel", "printables"),
+    "companion/services": ("companion.web", "flask_babel", "printables"),
+    "companion/web": ("companion.store", "sqlalchemy", "flask_sqlalchemy"),
     "printables": ("flask", "sqlalchemy", "companion"),
 }
 

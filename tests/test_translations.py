@@ -152,7 +152,7 @@ def test_placeholders_survive_translation():
 @pytest.fixture
 def banco(tmp_path):
     from companion import create_app
-    from companion.models import db
+    from companion.store import db
 
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'banco.sqlite3'}",

@@ -5,10 +5,12 @@ them touches storage; the service layer applies what they return in one transact
 """
 from __future__ import annotations
 
+from .changes import read
 from .errors import N_, BadInput, NotFound, RuleViolation
 from .ledger import BANK, balanced, move, reverse
 from .money import parse_amount
-from .state import FINISHED, RUNNING, SETUP, Change, DeedState, GameState, Outcome, PlayerState
+from .settings import FREE_PARKING
+from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState
 
 MAX_REASON = 80
 
@@ -79,11 +81,19 @@ def start(state: GameState) -> Outcome:
                    params={"cash": cash, "players": len(players)})
 
 
-def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> Outcome:
-    """Moves ``amount`` from ``payer`` to ``payee`` (each a player id or ``"bank"``).
+def fines_account(state: GameState) -> str:
+    """Where taxes and fines go: the Free Parking pot when the game plays that house rule,
+    else the bank."""
+    return FREE_PARKING if FREE_PARKING in state.pots else BANK
 
-    Refuses: a game not running, an unknown or bankrupt player, paying oneself, a bad amount,
-    a reason that is not short text, and a player paying more cash than they hold.
+
+def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> Outcome:
+    """Moves ``amount`` from ``payer`` (a player id or ``"bank"``) to ``payee`` (a player id,
+    ``"bank"`` or a pot of the game, such as ``"free_parking"``).
+
+    Refuses: a game not running, an unknown or bankrupt player, a pot the game does not have,
+    paying oneself, a bad amount, a reason that is not short text, and a player paying more
+    cash than they hold.
     """
     require_running(state)
     amount = parse_amount(amount, state.edition.max_amount)
@@ -92,7 +102,7 @@ def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> O
         raise BadInput("same_account", N_("Payer and payee must be different."))
     if payer != BANK:
         require_cash(require_player(state, payer), amount)
-    if payee != BANK:
+    if payee != BANK and not (isinstance(payee, str) and payee in state.pots):
         require_player(state, payee)
     return Outcome("transfer", move(payer, payee, amount),
                    params={"from": payer, "to": payee, "amount": amount, "reason": reason})
@@ -106,9 +116,27 @@ def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
     payment = state.edition.fixed_payment(payment_key) if isinstance(payment_key, str) else None
     if payment is None:
         raise NotFound("unknown_payment", N_("This edition has no such payment."))
-    outcome = transfer(state, payer, BANK, payment.amount)
+    to = fines_account(state)
+    outcome = transfer(state, payer, to, payment.amount)
     return Outcome("pay_fixed", outcome.postings,
-                   params={"from": payer, "amount": payment.amount, "payment": payment.key})
+                   params={"from": payer, "to": to, "amount": payment.amount, "payment": payment.key})
+
+
+def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
+    """The player takes everything in a pot (landing on Free Parking).
+
+    Refuses: a game not running, an unknown or bankrupt player, a pot the game does not have,
+    and an empty pot.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    if not isinstance(pot, str) or pot not in state.pots:
+        raise NotFound("unknown_pot", N_("This game has no such pot."))
+    amount = state.pots[pot]
+    if amount == 0:
+        raise RuleViolation("pot_empty", N_("The pot is empty."))
+    return Outcome("pot_collect", move(pot, player.id, amount),
+                   params={"player": player.id, "pot": pot, "amount": amount}, result={"amount": amount})
 
 
 def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
@@ -151,28 +179,9 @@ def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcom
         raise RuleViolation("game_finished", N_("The game is over."))
     reversed_changes = tuple(c.inverse() for c in reversed(tuple(changes)))
     for c in reversed_changes:
-        if current_value(state, c) != c.before:
+        if read(state, c) != c.before:
             raise RuleViolation("undo_conflict",
                                 N_("This change cannot be undone: later changes depend on it."))
     reversed_postings = reverse(postings) if postings else ()
     return Outcome("undo", reversed_postings, reversed_changes,
                    params={"undone": kind, "undone_version": version}, undoable=False)
-
-
-def current_value(state: GameState, change: Change):
-    """The value that ``change`` would replace in the present state."""
-    if change.target == "game":
-        return getattr(state, change.field)
-    if change.target == "player":
-        return getattr(state.players[change.ref], change.field)
-    if change.target == "deed":
-        return getattr(state.deeds.get(change.ref) or DeedState(change.ref), change.field)
-    if change.target == "auction":
-        return state.auction.to_dict() if state.auction else None
-    if change.target == "trade":
-        trade = state.trades.get(change.ref)
-        return trade.to_dict() if trade else None
-    if change.target == "rent_request":
-        request = state.rent_requests.get(change.ref)
-        return request.to_dict() if request else None
-    raise ValueError(f"unknown change target {change.target!r}")

@@ -1,14 +1,33 @@
 """A game as the rules see it: plain dataclasses loaded by the service layer, never saved
-directly. Rules read a ``GameState`` and return an ``Outcome``; the service layer applies it."""
+directly. Rules read a ``GameState`` and return an ``Outcome``; ``changes.apply_outcome`` is the
+one place that turns an outcome into a new state, for persistence, undo and the tests alike.
+
+Per-game state is declared here once. A plain field of ``GameState``, ``PlayerState`` or
+``DeedState`` with a JSON default (a lap count, a chip count) is changed by ``Change("game" |
+"player" | "deed", ...)`` and stored without any other edit. A *document* (an open auction, a
+trade, money waiting for a yes) is a field made with ``document`` or ``documents``: its
+``target`` names it in Changes, and the whole object is replaced at once.
+"""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Iterator, Mapping
 
 from .editions import Edition
 from .ledger import Posting
 
 SETUP, RUNNING, FINISHED = "setup", "running", "finished"
+
+
+class Document:
+    """A small object the rules replace whole; stored as its ``to_dict()``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        return cls(**data)
 
 
 @dataclass
@@ -33,7 +52,7 @@ class DeedState:
 
 
 @dataclass
-class AuctionState:
+class AuctionState(Document):
     """The one open auction: of a deed nobody owns (``lot`` "deed"), or in a building shortage
     of one of the bank's small or big buildings (``lot`` "small" or "big") for one of
     ``deeds``, the deeds concerned. ``ends_at`` (ISO 8601) moves on by ``countdown_seconds``
@@ -52,16 +71,13 @@ class AuctionState:
     high_deed: str | None = None
     excluded: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "AuctionState":
         return cls(**{**data, "deeds": list(data["deeds"]), "excluded": list(data["excluded"])})
 
 
 @dataclass
-class TradeState:
+class TradeState(Document):
     """A trade ``proposer`` offered ``recipient``, waiting for an answer. ``give`` is what the
     proposer hands over and ``get`` what they ask for, each
     ``{"cash": int, "deeds": [keys], "jail_cards": int}``."""
@@ -71,9 +87,6 @@ class TradeState:
     recipient: str
     give: dict[str, Any]
     get: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "TradeState":
@@ -85,40 +98,94 @@ def _side(side: dict[str, Any]) -> dict[str, Any]:
     return {"cash": side["cash"], "deeds": list(side["deeds"]), "jail_cards": side["jail_cards"]}
 
 
+PAYER, BANKER = "payer", "banker"
+
+
 @dataclass
-class RentRequestState:
-    """An owner's request that ``payer`` pay ``amount`` of rent on ``deed``, waiting for the
-    payer to confirm. ``lapses_at`` (ISO 8601) is ``None`` when only a person can lapse it."""
+class PendingState(Document):
+    """Money that waits for a yes: ``amount`` from ``payer`` to ``payee`` (accounts), moved only
+    when whoever it ``needs`` (the payer, or the banker) approves it.
+
+    ``asked_by`` is who proposed it (a player id, or ``"banker"``) and may withdraw it.
+    ``kind`` and ``params`` are the journal entry the approval writes (``"pay_rent"`` with its
+    deed, ``"transfer"`` with its reason...), so an approved payment reads in the feed as what
+    it is. ``expires_at`` (ISO 8601), when set, is the moment after which it can no longer be
+    approved.
+    """
 
     id: str
-    deed: str
-    owner: str
     payer: str
+    payee: str
     amount: int
-    dice: int | None
-    requested_at: str
-    lapses_at: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    needs: str
+    asked_by: str
+    kind: str
+    params: dict[str, Any]
+    at: str
+    expires_at: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "RentRequestState":
-        return cls(**data)
+    def from_dict(cls, data: dict[str, Any]) -> "PendingState":
+        return cls(**{**data, "params": dict(data["params"])})
+
+
+def document(target: str, kind: type[Document]):
+    """A field holding at most one document, changed by ``Change(target, None, "state", ...)``."""
+    return field(default=None, metadata={"target": target, "document": kind, "many": False})
+
+
+def documents(target: str, kind: type[Document]):
+    """A field holding documents by id, each changed by ``Change(target, id, "state", ...)``."""
+    return field(default_factory=dict, metadata={"target": target, "document": kind, "many": True})
+
+
+class NotLoaded(Mapping):
+    """Stands for a part of the state the action did not declare it reads: any use of it is a
+    programming error, raised at once, never an empty board seen in silence."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def _refuse(self):
+        raise LookupError(f"the {self.part} were not loaded: declare that the action reads them")
+
+    def __getitem__(self, key):
+        self._refuse()
+
+    def __iter__(self) -> Iterator:
+        self._refuse()
+
+    def __len__(self) -> int:
+        self._refuse()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, NotLoaded) and other.part == self.part
+
+    def __repr__(self) -> str:
+        return f"NotLoaded({self.part!r})"
+
+    def get(self, key, default=None):
+        self._refuse()
 
 
 @dataclass
 class GameState:
+    """``settings`` are the game's own choices made at creation (``core.settings``); ``pots``
+    the balances of the accounts that are neither the bank nor a player (the Free Parking
+    pot), changed only by postings."""
+
     edition: Edition
     status: str
     players: dict[str, PlayerState]  # in seat order
     deeds: dict[str, DeedState] = field(default_factory=dict)
     bank_small: int | None = None
     bank_big: int | None = None
-    auction: AuctionState | None = None
-    trades: dict[str, TradeState] = field(default_factory=dict)
-    rent_requests: dict[str, RentRequestState] = field(default_factory=dict)
     auctions_held: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+    pots: dict[str, int] = field(default_factory=dict)
+    auction: AuctionState | None = document("auction", AuctionState)
+    trades: dict[str, TradeState] = documents("trade", TradeState)
+    pending: dict[str, PendingState] = documents("pending", PendingState)
 
     def player(self, player_id: str) -> PlayerState | None:
         return self.players.get(player_id)
@@ -126,15 +193,38 @@ class GameState:
     def active_players(self) -> list[PlayerState]:
         return [p for p in self.players.values() if not p.bankrupt]
 
+    def setting(self, name: str):
+        """The game's value of a setting, or the setting's default."""
+        from .settings import default_of
+        return self.settings.get(name, default_of(name))
+
+
+@dataclass(frozen=True)
+class DocumentField:
+    attr: str
+    kind: type[Document]
+    many: bool
+
+
+# The declarations above, read once: target name -> where its documents live.
+DOCUMENT_FIELDS: dict[str, DocumentField] = {
+    f.metadata["target"]: DocumentField(f.name, f.metadata["document"], f.metadata["many"])
+    for f in fields(GameState) if "target" in f.metadata
+}
+# Fields of GameState that a Change("game", None, name, ...) may set.
+GAME_SCALARS = frozenset(f.name for f in fields(GameState)
+                         if "target" not in f.metadata
+                         and f.name not in ("edition", "players", "deeds", "settings", "pots"))
+
 
 @dataclass(frozen=True)
 class Change:
     """One field of the state going from ``before`` to ``after``; undo swaps the two.
 
-    ``target`` is ``"game"``, ``"player"`` or ``"deed"``; ``ref`` the player id or deed key
-    (``None`` for the game itself). The targets ``"auction"`` (ref ``None``), ``"trade"`` (ref
-    the trade id) and ``"rent_request"`` (ref the request id) have the one field ``"state"``:
-    the object's ``to_dict()``, or ``None`` when there is none.
+    ``target`` is ``"game"``, ``"player"`` or ``"deed"``, with ``ref`` the player id or deed
+    key (``None`` for the game itself); or a document's target (``"auction"``, ``"trade"``,
+    ``"pending"``...), with ``ref`` the document's id (``None`` for a single one), the one
+    field ``"state"``, and the document's ``to_dict()`` or ``None`` when there is none.
     """
 
     target: str
@@ -145,6 +235,13 @@ class Change:
 
     def inverse(self) -> "Change":
         return Change(self.target, self.ref, self.field, self.after, self.before)
+
+
+def document_change(target: str, ref: str | None, before: Document | None,
+                    after: Document | None) -> Change:
+    """The Change that replaces one document (``None`` for none)."""
+    return Change(target, ref, "state", before.to_dict() if before else None,
+                  after.to_dict() if after else None)
 
 
 @dataclass(frozen=True)

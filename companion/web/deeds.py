@@ -14,7 +14,6 @@ from .. import services
 from ..core.errors import N_, BancoError, NotFound
 from ..core.rules import lift_cost
 from ..core.rules.common import is_past
-from ..models import now_utc
 from . import forms, seats
 from .feed import trade_side
 from .templating import money
@@ -76,7 +75,7 @@ def _actions(game, caller, deed, holding) -> list[dict]:
                        ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
                        ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged"))]
     edition = services.edition_of(game)
-    state = services.load_state(game)
+    state = services.state_of(game)
     out = []
     for kind, extra, label in candidates:
         outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state)
@@ -204,12 +203,12 @@ def auction_view(game, edition) -> dict | None:
     auction = game.auction
     if not auction:
         return None
-    left = max(0, int((dt.datetime.fromisoformat(auction["ends_at"]) - now_utc()).total_seconds() + 0.999))
+    left = max(0, int((dt.datetime.fromisoformat(auction["ends_at"]) - services.now_utc()).total_seconds() + 0.999))
     high = auction.get("high_bid")
     next_bid = auction["opening_bid"] if high is None else high + auction["min_raise"]
     deed = edition.deed(auction["deed"]) if auction.get("deed") else None
     return {**auction, "deed_obj": deed, "seconds_left": left, "next_bid": next_bid,
-            "over": is_past(now_utc(), auction["ends_at"])}
+            "over": is_past(services.now_utc(), auction["ends_at"])}
 
 
 def init_app(app) -> None:

@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..core.errors import N_, BancoError
-from ..models import db
+from .. import services
 from .templating import lang
 
 
@@ -48,7 +48,7 @@ _HTTP_MESSAGES = {
 def init_app(app) -> None:
     @app.errorhandler(BancoError)
     def _banco(error: BancoError):
-        db.session.rollback()
+        services.rollback()
         return respond(error.status, error.code, translate(error))
 
     @app.errorhandler(CSRFError)
@@ -62,6 +62,6 @@ def init_app(app) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
-        db.session.rollback()
+        services.rollback()
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
         return respond(500, "internal_error", gettext("Something went wrong on the bank's side. Nothing was changed."))

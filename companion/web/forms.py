@@ -8,13 +8,15 @@ from ..core.errors import BancoError
 from .errors import translate
 from .feed import describe
 
-FIELDS = ("type", "key", "to", "from", "amount", "reason", "payment", "player", "deed", "payer", "request",
-          "trade", "creditor", "building", "award_to")
-NUMBERS = ("dice",)
+FIELDS = ("type", "key", "to", "from", "reason", "payment", "player", "deed", "payer", "request",
+          "trade", "creditor", "building", "award_to", "pending", "pot")
+NUMBERS = ("dice", "amount")
 
 
 def _number(raw: str):
-    return int(raw) if raw.isdigit() and len(raw) < 10 else raw
+    """Digits typed by a person become the number the API takes; anything else stays text for
+    the rules to refuse with a message (a decimal point, a letter)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else raw
 
 
 def payload() -> dict:

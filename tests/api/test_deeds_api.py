@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from companion import services
-from companion.models import Game, db
+from companion.store import Game, db
 from tests.api.test_api import journal_matches
 
 

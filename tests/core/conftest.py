@@ -11,12 +11,12 @@ from datetime import datetime, timezone
 import pytest
 
 from companion.core import commands
-from companion.core.apply import apply_outcome
+from companion.core.changes import apply_outcome
 from companion.core.editions import load_editions
 from companion.core.errors import BancoError
 from companion.core.ledger import BANK
-from companion.core.state import (RUNNING, AuctionState, DeedState, GameState, PlayerState,
-                                  RentRequestState, TradeState)
+from companion.core.settings import clean_settings, pots_for
+from companion.core.state import RUNNING, AuctionState, DeedState, GameState, PendingState, PlayerState, TradeState
 
 EDITIONS = load_editions()
 EDITION_IDS = ("classic-it", "campionato-2015")
@@ -29,15 +29,18 @@ def street_groups(edition_id):
     return [g.key for g in edition.groups if g.kind == "street"]
 
 
-def new_state(edition_id="classic-it", cash=1500, players=3, **rules) -> GameState:
-    """A running game at the start: everyone has ``cash``, the bank holds every deed."""
+def new_state(edition_id="classic-it", cash=1500, players=3, settings=None, **rules) -> GameState:
+    """A running game at the start: everyone has ``cash``, the bank holds every deed; the
+    game's ``settings`` as a client would send them."""
     edition = EDITIONS[edition_id]
     if rules:
         edition = replace(edition, rules=replace(edition.rules, **rules))
     ids = list(NAMES)[:players]
+    chosen = clean_settings(settings)
     return GameState(edition, RUNNING, {i: PlayerState(i, NAMES[i], cash) for i in ids},
                      {d.key: DeedState(d.key) for d in edition.deeds},
-                     edition.buildings.supply_small, edition.buildings.supply_big)
+                     edition.buildings.supply_small, edition.buildings.supply_big,
+                     settings=chosen, pots=pots_for(chosen))
 
 
 def give(state: GameState, owner, *keys, houses=0, hotel=False, mortgaged=False) -> None:
@@ -77,6 +80,8 @@ def _buildings(state: GameState) -> tuple:
 def _check_invariants(state: GameState, before: GameState) -> None:
     for p in state.players.values():
         assert p.cash >= 0
+    for amount in state.pots.values():
+        assert amount >= 0
     assert _buildings(state) == _buildings(before)
     assert sum(p.jail_cards for p in state.players.values()) <= state.edition.rules.jail_cards_total
     for ds in state.deeds.values():
@@ -86,8 +91,8 @@ def _check_invariants(state: GameState, before: GameState) -> None:
         assert AuctionState.from_dict(_json_round_trip(state.auction.to_dict())) == state.auction
     for t in state.trades.values():
         assert TradeState.from_dict(_json_round_trip(t.to_dict())) == t
-    for r in state.rent_requests.values():
-        assert RentRequestState.from_dict(_json_round_trip(r.to_dict())) == r
+    for r in state.pending.values():
+        assert PendingState.from_dict(_json_round_trip(r.to_dict())) == r
 
 
 def act(state: GameState, outcome):
@@ -103,7 +108,8 @@ def act(state: GameState, outcome):
     assert len(keys) == len(set(keys)), "one field changed twice in one outcome"
     apply_outcome(state, outcome)
     bank = sum(p.amount for p in outcome.postings if p.account == BANK)
-    moved = sum(p.cash for p in state.players.values()) - sum(p.cash for p in before.players.values())
+    moved = (sum(p.cash for p in state.players.values()) + sum(state.pots.values())
+             - sum(p.cash for p in before.players.values()) - sum(before.pots.values()))
     assert moved + bank == 0
     _check_invariants(state, before)
     undone = snapshot(state)

@@ -39,7 +39,7 @@ def test_bankrupt_to_a_player_sells_buildings_and_hands_over_the_rest(edition_id
     assert state.deeds["stazione-sud"].mortgaged and state.deeds["stazione-sud"].fee_due
     assert outcome.result["fees_due"] == ["stazione-sud"]
     assert state.players["b"].jail_cards == 1 and state.bank_big == 12
-    assert state.rent_requests == {}
+    assert state.pending == {}
 
 
 def test_bankruptcy_refusals():

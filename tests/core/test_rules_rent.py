@@ -193,15 +193,15 @@ def test_the_owner_requests_rent_and_the_lander_confirms(edition_id):
     state = new_state(edition_id)
     give(state, "a", "via-verdi", "corso-raffaello", "piazza-dante")
     act(state, rent_request(state, "r1", "a", "b", "via-verdi", NOW))
-    assert state.rent_requests["r1"].amount == 28
+    assert state.pending["r1"].amount == 28
     assert cash(state)["b"] == 1500
     refused("rent_already_requested", rent_request, state, "r2", "a", "b", "via-verdi", NOW)
-    refused("request_exists", rent_request, state, "r1", "a", "c", "via-verdi", NOW)
+    refused("pending_exists", rent_request, state, "r1", "a", "c", "via-verdi", NOW)
     refused("not_your_rent_request", rent_confirm, state, "r1", "c", NOW)
     refused("not_your_rent_request", rent_lapse, state, "r1", "b", NOW)
     act(state, rent_confirm(state, "r1", "b", NOW + timedelta(hours=1)))
     assert cash(state) == {"a": 1528, "b": 1472, "c": 1500}
-    assert state.rent_requests == {}
+    assert state.pending == {}
 
 
 def test_the_owner_or_the_banker_lapses_a_request():
@@ -212,7 +212,7 @@ def test_the_owner_or_the_banker_lapses_a_request():
     refused("unknown_rent_request", rent_confirm, state, "r1", "b", NOW)
     act(state, rent_request(state, "r2", "a", "b", "via-verdi", NOW))
     act(state, rent_lapse(state, "r2", None, NOW))
-    assert state.rent_requests == {}
+    assert state.pending == {}
 
 
 def test_a_request_lapses_by_itself_after_the_set_seconds():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion import store
 from companion import services
 from tests.conftest import make_app
 
@@ -12,5 +13,5 @@ def app(tmp_path):
     app = make_app(tmp_path)
     yield app
     with app.app_context():
-        services.db.session.remove()
-        services.db.engine.dispose()
+        store.db.session.remove()
+        store.db.engine.dispose()

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from companion import store
 from companion import services
 
 
@@ -97,7 +98,7 @@ def test_bad_tables_are_refused_with_a_message(client, app, names, message):
                            headers={"Accept-Language": "en"}, follow_redirects=True)
     assert message in response.get_data(as_text=True)
     with app.app_context():
-        assert services.db.session.query(services.Game).count() == 0
+        assert store.db.session.query(store.Game).count() == 0
 
 
 def test_a_form_without_its_csrf_token_changes_nothing(client, app):
@@ -105,7 +106,7 @@ def test_a_form_without_its_csrf_token_changes_nothing(client, app):
                            headers={"Accept-Language": "en"})
     assert response.status_code == 400 and "expired" in response.get_data(as_text=True)
     with app.app_context():
-        assert services.db.session.query(services.Game).count() == 0
+        assert store.db.session.query(store.Game).count() == 0
 
 
 def test_phones_join_and_pay(client, app):
@@ -262,7 +263,7 @@ def test_the_banker_opens_a_building_shortage_auction(client, app):
         ids = {p.name: p.id for p in services.get_game(game_id).players}
         game = services.get_game(game_id)
         game.bank_small = 1  # the bank is down to its last house
-        services.db.session.commit()
+        store.db.session.commit()
     for name, keys in (("Anna", ["vicolo-corto", "vicolo-stretto"]),
                        ("Bruno", ["bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio"])):
         for key in keys:
@@ -285,4 +286,4 @@ def test_the_new_game_form_sent_twice_opens_one_table(client, app):
     again = client.post("/games", data=form)
     assert first.location == again.location
     with app.app_context():
-        assert services.db.session.query(services.Game).count() == 1
+        assert store.db.session.query(store.Game).count() == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..commands import require_player, require_running
 from ..errors import N_, BadInput
 from ..ledger import BANK, move
+from .. import pending
 from ..state import Change, GameState, Outcome
 from .common import bank_changes, deed_changes, player_changes, sale_value
 
@@ -16,7 +17,7 @@ def bankrupt(state: GameState, player_id: str, creditor: str) -> Outcome:
     get-out-of-jail cards go back to the decks. To a player: the buildings are sold to the bank
     at the edition's share, then the cash, the deeds (mortgaged ones stay so, and the creditor
     owes the transfer fee at once or lifts them) and the cards go to the creditor. Either way
-    the player's pending trades and rent requests are dropped; if they hold the high bid, the
+    the player's pending trades and requests for money (rent requests among them) are dropped; if they hold the high bid, the
     auction's close runs it again without them.
 
     Refuses: a game not running, an unknown or already bankrupt player, an unknown or
@@ -56,8 +57,7 @@ def bankrupt(state: GameState, player_id: str, creditor: str) -> Outcome:
             postings += move(debtor.id, creditor, debtor.cash + proceeds)
     changes += [Change("trade", t.id, "state", t.to_dict(), None) for t in state.trades.values()
                 if debtor.id in (t.proposer, t.recipient)]
-    changes += [Change("rent_request", r.id, "state", r.to_dict(), None) for r in state.rent_requests.values()
-                if debtor.id in (r.owner, r.payer)]
+    changes += pending.drop_for(state, debtor.id)
     deeds = [d.key for d, _ in owned]
     handed = debtor.cash if to_bank else debtor.cash + proceeds
     fees_due = [d.key for d, ds in owned if not to_bank and (ds.fee_due or (ds.mortgaged and fee_percent > 0))]

@@ -1,9 +1,9 @@
 """Jail as the money sees it: going in, and leaving by the fine, a card or doubles."""
 from __future__ import annotations
 
-from ..commands import require_cash, require_player, require_running
+from ..commands import fines_account, require_cash, require_player, require_running
 from ..errors import N_, RuleViolation
-from ..ledger import BANK, move
+from ..ledger import move
 from ..state import GameState, Outcome, PlayerState
 from .common import player_changes
 
@@ -25,7 +25,7 @@ def go_to_jail(state: GameState, player_id: str) -> Outcome:
 
 
 def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
-    """The player pays the edition's jail fine to the bank and leaves jail.
+    """The player pays the edition's jail fine (to the bank, or the Free Parking pot) and leaves jail.
 
     Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
     player without the cash.
@@ -35,7 +35,7 @@ def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
     _require_in_jail(player)
     fine = state.edition.jail.fine
     require_cash(player, fine)
-    return Outcome("pay_jail_fine", move(player.id, BANK, fine) if fine else (),
+    return Outcome("pay_jail_fine", move(player.id, fines_account(state), fine) if fine else (),
                    tuple(player_changes(player, in_jail=False)),
                    params={"player": player.id, "amount": fine}, result={"amount": fine})
 

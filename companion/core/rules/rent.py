@@ -7,8 +7,9 @@ from ..commands import require_cash, require_player, require_running
 from ..editions import Deed
 from ..errors import N_, Forbidden, NotFound, RuleViolation
 from ..ledger import move
-from ..state import Change, DeedState, GameState, Outcome, RentRequestState
-from .common import clean_dice, clean_id, group_members, group_of, has_buildings, is_past, require_deed, stamp
+from .. import pending
+from ..state import PAYER, DeedState, GameState, Outcome, PendingState, document_change
+from .common import clean_dice, clean_id, group_members, group_of, has_buildings, require_deed
 
 
 def rent_due(state: GameState, deed_key: str, dice=None) -> int:
@@ -93,42 +94,47 @@ def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outco
 
 def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str,
                  now: datetime, dice=None) -> Outcome:
-    """The owner asks the lander for the rent on a deed; the lander then confirms it.
+    """The owner asks the lander for the rent on a deed; the lander then confirms it. It is
+    money that waits for a yes (``core.pending``): nothing moves until the lander pays.
 
     The amount is fixed now, as the deed stands. When the edition sets
     ``rent_request.lapse_seconds`` the request lapses that long after it is made; this is a
     setting because the rulebooks' deadline ("before the second player to the owner's left
     rolls") is a moment the app cannot see. Refuses: an edition without rent requests, a bad
-    or repeated id, a pending request by the same owner to the same player for the same deed,
-    everything ``pay_rent`` refuses except the payer's cash, and an owner asking on a deed
-    that is not theirs.
+    or repeated id, a pending request to the same player for the same deed, everything
+    ``pay_rent`` refuses except the payer's cash, and an owner asking on a deed that is not
+    theirs.
     """
     setting = state.edition.rules.rent_request
     if not setting.enabled:
         raise RuleViolation("rent_requests_off", N_("In this edition the lander pays rent unasked."))
     request_id = clean_id(request_id, "invalid_request_id")
-    if request_id in state.rent_requests:
-        raise RuleViolation("request_exists", N_("This rent request already exists."))
     payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice)
     asker = require_player(state, owner_id)
     if asker.id != owner.id:
         raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
                             deed=deed.name, name=asker.name)
-    if any(r.deed == deed.key and r.payer == payer.id for r in state.rent_requests.values()):
+    if any(p.kind == "pay_rent" and p.params.get("deed") == deed.key and p.payer == payer.id
+           for p in state.pending.values()):
         raise RuleViolation("rent_already_requested",
                             N_("%(name)s has already been asked for the rent on %(deed)s."),
                             name=payer.name, deed=deed.name)
-    lapses_at = stamp(now, setting.lapse_seconds) if setting.lapse_seconds else None
-    request = RentRequestState(request_id, deed.key, owner.id, payer.id, amount,
-                               dice, stamp(now), lapses_at)
-    return Outcome("rent_request", changes=(Change("rent_request", request_id, "state", None, request.to_dict()),),
-                   params={"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice},
-                   result={"request": request_id, "amount": amount})
+    params = {"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice}
+    outcome = pending.propose(state, request_id, payer=payer.id, payee=owner.id, amount=amount,
+                              needs=PAYER, asked_by=owner.id, kind="pay_rent", params=params, now=now,
+                              expires_seconds=setting.lapse_seconds, proposal="rent_request")
+    return Outcome(outcome.kind, changes=outcome.changes, params={**params, "request": request_id},
+                   result={"request": request_id, "pending": request_id, "amount": amount})
 
 
-def _require_request(state: GameState, request_id) -> RentRequestState:
-    request = state.rent_requests.get(request_id) if isinstance(request_id, str) else None
-    if request is None:
+def rent_requests(state: GameState) -> list[PendingState]:
+    """The rent requests waiting for their lander, oldest first."""
+    return [p for p in state.pending.values() if p.kind == "pay_rent"]
+
+
+def _require_request(state: GameState, request_id) -> PendingState:
+    request = state.pending.get(request_id) if isinstance(request_id, str) else None
+    if request is None or request.kind != "pay_rent":
         raise NotFound("unknown_rent_request", N_("There is no such rent request."))
     return request
 
@@ -146,15 +152,11 @@ def rent_confirm(state: GameState, request_id: str, player_id: str, now: datetim
     if payer.id != request.payer:
         raise Forbidden("not_your_rent_request", N_("Only %(name)s can confirm this rent."),
                         name=state.players[request.payer].name)
-    if is_past(now, request.lapses_at):
+    if pending.is_expired(request, now):
         raise RuleViolation("rent_request_lapsed", N_("This rent request has lapsed."))
-    owner = require_player(state, request.owner)
-    require_cash(payer, request.amount)
-    return Outcome("pay_rent", move(payer.id, owner.id, request.amount),
-                   (Change("rent_request", request.id, "state", request.to_dict(), None),),
-                   params={"from": payer.id, "to": owner.id, "deed": request.deed,
-                           "amount": request.amount, "dice": request.dice, "request": request.id},
-                   result={"amount": request.amount, "to": owner.id})
+    outcome = pending.approve(state, request.id, payer.id, now)
+    return Outcome(outcome.kind, outcome.postings, outcome.changes,
+                   params={**outcome.params, "request": request.id}, result=outcome.result)
 
 
 def rent_lapse(state: GameState, request_id: str, by: str | None, now: datetime) -> Outcome:
@@ -166,9 +168,9 @@ def rent_lapse(state: GameState, request_id: str, by: str | None, now: datetime)
     """
     require_running(state)
     request = _require_request(state, request_id)
-    if by is not None and by != request.owner and not is_past(now, request.lapses_at):
+    if by is not None and by != request.payee and not pending.is_expired(request, now):
         raise Forbidden("not_your_rent_request",
                         N_("Only the owner or the banker can lapse this rent request."))
-    return Outcome("rent_lapse", changes=(Change("rent_request", request.id, "state", request.to_dict(), None),),
-                   params={"from": request.payer, "to": request.owner, "deed": request.deed,
+    return Outcome("rent_lapse", changes=(document_change("pending", request.id, request, None),),
+                   params={"from": request.payer, "to": request.payee, "deed": request.params.get("deed"),
                            "amount": request.amount, "request": request.id})

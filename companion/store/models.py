@@ -1,4 +1,4 @@
-"""Tables, and the converters between rows and the core's ``GameState``. No rules here."""
+"""The tables. No rules here: ``store.mapping`` turns rows into the core's ``GameState`` and back."""
 from __future__ import annotations
 
 import datetime as dt
@@ -22,7 +22,7 @@ def now_utc() -> dt.datetime:
 
 # Raised whenever a table or column changes. There are no migrations yet: a database made by
 # another schema is refused at start with a clear message rather than failing mid-game.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class SchemaVersion(db.Model):
@@ -51,7 +51,11 @@ class Game(db.Model):
     # whole (see core/state.py for their shape), so JSON columns fit them.
     auction: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     trades: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    rent_requests: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The game's settings and every other part of its state the core declares (pots, money
+    # waiting for a yes, ...): see store/mapping.py. A new kind of state needs no new column.
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The exact edition content the game started with (EditionContent.hash).
+    edition_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
     players: Mapped[list["Player"]] = relationship(order_by="Player.seat", back_populates="game")
@@ -70,6 +74,7 @@ class Player(db.Model):
     in_jail: Mapped[bool] = mapped_column(default=False)
     bankrupt: Mapped[bool] = mapped_column(default=False)
     jail_cards: Mapped[int] = mapped_column(default=0)
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -92,6 +97,18 @@ class Holding(db.Model):
     houses: Mapped[int] = mapped_column(default=0)
     hotel: Mapped[bool] = mapped_column(default=False)
     fee_due: Mapped[bool] = mapped_column(default=False)
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class EditionContent(db.Model):
+    """An edition file's content as a game started with it, by its SHA-256: a game keeps
+    these rules even when the file changes later."""
+
+    __tablename__ = "edition_content"
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    edition_id: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
 class Entry(db.Model):
@@ -126,12 +143,14 @@ class Posting(db.Model):
 
 
 class Request(db.Model):
-    """The first answer to an idempotency key, replayed to any retry with the same key."""
+    """The first answer to an idempotency key, replayed to any retry with the same key and
+    the same request (``fingerprint``, the SHA-256 of the request without its key)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
     actor: Mapped[str] = mapped_column(String(16))
     key: Mapped[str] = mapped_column(String(100))
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 

@@ -1,0 +1,173 @@
+"""The one interpreter of an ``Outcome``: how its changes and postings become a new state.
+
+Persistence applies an outcome here and stores what it touched; undo reads current values
+here; the tests apply outcomes here. Nothing else interprets a ``Change``.
+
+The applier is also where money is kept honest whatever rule produced the outcome: a posting
+to an account that does not exist is refused, and so is an outcome that would leave a player
+or a pot with a negative balance. A refusal happens before anything is changed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import N_, NotFound, RuleViolation
+from .ledger import BANK, balanced
+from .state import DOCUMENT_FIELDS, GAME_SCALARS, Change, DeedState, GameState, Outcome
+
+
+@dataclass
+class Touched:
+    """What an outcome changed, so persistence writes only that."""
+
+    game: set[str] = field(default_factory=set)        # GameState scalar fields
+    players: set[str] = field(default_factory=set)     # player ids (a field or the cash)
+    deeds: set[str] = field(default_factory=set)       # deed keys
+    documents: set[str] = field(default_factory=set)   # GameState document fields
+    pots: bool = False
+
+
+def read(state: GameState, change: Change):
+    """The value ``change``'s field holds now in ``state`` (a document as its ``to_dict()``)."""
+    target = change.target
+    if target == "game":
+        _require_scalar(change.field)
+        return getattr(state, change.field)
+    if target == "player":
+        return getattr(state.players[change.ref], change.field)
+    if target == "deed":
+        return getattr(state.deeds.get(change.ref) or DeedState(change.ref), change.field)
+    spec = _document_field(target)
+    holder = getattr(state, spec.attr)
+    current = holder.get(change.ref) if spec.many else holder
+    return current.to_dict() if current is not None else None
+
+
+def write(state: GameState, change: Change, touched: Touched | None = None) -> None:
+    """Sets the one field ``change`` names to its ``after`` value."""
+    touched = touched if touched is not None else Touched()
+    target, after = change.target, change.after
+    if target == "game":
+        _require_scalar(change.field)
+        setattr(state, change.field, after)
+        touched.game.add(change.field)
+    elif target == "player":
+        player = state.players[change.ref]
+        _require_field(player, change.field)
+        setattr(player, change.field, after)
+        touched.players.add(change.ref)
+    elif target == "deed":
+        deed = state.deeds.get(change.ref)
+        if deed is None:
+            deed = state.deeds[change.ref] = DeedState(change.ref)
+        _require_field(deed, change.field)
+        setattr(deed, change.field, after)
+        touched.deeds.add(change.ref)
+    else:
+        spec = _document_field(target)
+        value = None if after is None else spec.kind.from_dict(after)
+        if spec.many:
+            holder = getattr(state, spec.attr)
+            if value is None:
+                holder.pop(change.ref, None)
+            else:
+                holder[change.ref] = value
+        else:
+            setattr(state, spec.attr, value)
+        touched.documents.add(spec.attr)
+
+
+def balance(state: GameState, account: str) -> int:
+    """An account's balance in ``state``: a player's cash or a pot's; refuses (``NotFound``)
+    an account the game does not have. The bank has no balance here: it holds the rest."""
+    if not isinstance(account, str):
+        raise NotFound("unknown_account", N_("There is no such account in this game."))
+    if account in state.players:
+        return state.players[account].cash
+    if account in state.pots:
+        return state.pots[account]
+    raise NotFound("unknown_account", N_("There is no such account in this game."))
+
+
+def account_name(state: GameState, account: str) -> str:
+    player = state.players.get(account)
+    return player.name if player else account
+
+
+def check_postings(state: GameState, postings) -> dict[str, int]:
+    """The balances the postings would leave, account by account (the bank left out).
+
+    Refuses: postings that do not balance (``LedgerError``), an account the game does not
+    have (404), and a balance that would go below zero (409, saying how much is missing).
+    """
+    after: dict[str, int] = {}
+    for posting in balanced(postings):
+        if posting.account == BANK:
+            continue
+        start = after.get(posting.account, balance(state, posting.account))
+        after[posting.account] = start + posting.amount
+    for account, amount in after.items():
+        if amount < 0:
+            held = balance(state, account)
+            if account in state.players:
+                raise RuleViolation("insufficient_cash",
+                                    N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
+                                    name=account_name(state, account), cash=held, missing=-amount,
+                                    amount=held - amount)
+            raise RuleViolation("pot_too_small", N_("The pot holds only %(cash)s."), cash=held)
+    return after
+
+
+def apply_outcome(state: GameState, outcome: Outcome) -> Touched:
+    """Changes ``state`` as ``outcome`` says and returns what it touched.
+
+    Refuses, before changing anything: everything ``check_postings`` refuses, and a change to
+    a field or target the state does not declare (a programming error, ``ValueError``).
+    """
+    after = check_postings(state, outcome.postings) if outcome.postings else {}
+    for change in outcome.changes:
+        _validate(state, change)
+    touched = Touched()
+    for change in outcome.changes:
+        write(state, change, touched)
+    for account, amount in after.items():
+        if account in state.players:
+            state.players[account].cash = amount
+            touched.players.add(account)
+        else:
+            state.pots[account] = amount
+            touched.pots = True
+    return touched
+
+
+def _validate(state: GameState, change: Change) -> None:
+    if change.target == "game":
+        _require_scalar(change.field)
+    elif change.target == "player":
+        if change.ref not in state.players:
+            raise ValueError(f"change to unknown player {change.ref!r}")
+        _require_field(state.players[change.ref], change.field)
+    elif change.target == "deed":
+        if state.edition.deed(change.ref) is None:
+            raise ValueError(f"change to unknown deed {change.ref!r}")
+        state.deeds.get(change.ref)  # a NotLoaded board raises here, before anything changed
+        _require_field(DeedState(change.ref), change.field)
+    else:
+        _document_field(change.target)
+
+
+def _require_scalar(name: str) -> None:
+    if name not in GAME_SCALARS:
+        raise ValueError(f"the game has no field {name!r} a change may set")
+
+
+def _require_field(obj, name: str) -> None:
+    if name not in obj.__dataclass_fields__ or name in ("id", "key", "name", "cash"):
+        raise ValueError(f"{type(obj).__name__} has no field {name!r} a change may set")
+
+
+def _document_field(target: str):
+    spec = DOCUMENT_FIELDS.get(target)
+    if spec is None:
+        raise ValueError(f"unknown change target {target!r}")
+    return spec

@@ -1,0 +1,73 @@
+"""A game's own settings, chosen when it is created and fixed for the whole game.
+
+Each setting is declared once here with its type, range and default; ``clean_settings``
+validates what a client sends, and ``GameState.setting`` reads a game's value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import N_, BadInput
+
+FREE_PARKING = "free_parking"
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    kind: type
+    default: Any
+    low: int | None = None
+    high: int | None = None
+
+
+SETTINGS: dict[str, Setting] = {s.name: s for s in (
+    # Money a player asks from the bank waits on the banker's table for a yes.
+    Setting("strict_bank", bool, False),
+    # House rule: taxes and fines go into a pot that the player landing on Free Parking takes.
+    Setting("free_parking_pot", bool, False),
+    # Seconds an auction runs after each bid.
+    Setting("auction_seconds", int, 20, 5, 600),
+    # Seconds a payment request waits for the payer before it lapses (0: until answered).
+    Setting("request_seconds", int, 0, 0, 3600),
+)}
+
+
+def default_of(name: str):
+    return SETTINGS[name].default
+
+
+def clean_settings(raw) -> dict[str, Any]:
+    """The settings a client sent, each checked; missing ones take their default.
+
+    Refuses (400, naming the key): settings that are not an object, an unknown key, and a
+    value of the wrong type or outside its range.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise BadInput("invalid_settings", N_("Settings must be an object of names and values."))
+    out = {name: s.default for name, s in SETTINGS.items()}
+    for name, value in raw.items():
+        setting = SETTINGS.get(name)
+        if setting is None:
+            raise BadInput("unknown_setting", N_("There is no setting called %(name)s."), name=str(name)[:40])
+        out[name] = _clean(setting, value)
+    return out
+
+
+def _clean(setting: Setting, value):
+    if setting.kind is bool:
+        if not isinstance(value, bool):
+            raise BadInput("invalid_setting", N_("The setting %(name)s must be true or false."), name=setting.name)
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
+        raise BadInput("invalid_setting", N_("The setting %(name)s must be a whole number from %(low)s to %(high)s."),
+                       name=setting.name, low=setting.low, high=setting.high)
+    return value
+
+
+def pots_for(settings: Mapping[str, Any]) -> dict[str, int]:
+    """The pots a game with these settings has, each empty."""
+    return {FREE_PARKING: 0} if settings.get("free_parking_pot") else {}

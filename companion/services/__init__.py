@@ -1,0 +1,32 @@
+"""The one place that changes games: load the state, ask the core, persist the outcome, in one
+transaction. Pages and the API call these functions and nothing else commits.
+
+- ``tx``: transactions, locking, finding a game's row
+- ``catalog``: the editions offered, and the content each game is pinned to
+- ``games``: opening a table, joining it
+- ``seats``: tokens, claiming a seat, rejoin codes, who is calling
+- ``actions``: the action types, ``act`` and ``preview``
+- ``journal``: entries, persistence through the core's interpreter, undo, verification
+- ``clock``: the game clock
+- ``reads``: the read model the API and pages show
+"""
+from ..store import now_utc
+from .actions import ACTIONS, CLOCK_ACTIONS, act, preview
+from .catalog import edition_of, editions
+from .clock import view as clock_view
+from .games import (ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
+                    random_id)
+from .journal import (BANKER, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
+                      verify_all, verify_game)
+from .reads import can_see_cash, current_version, game_state, pending_view, waiting
+from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
+from .tx import WRITE_INTENT, find_game, get_game, rollback, writing
+
+__all__ = [
+    "ACTIONS", "BANKER", "CLOCK_ACTIONS", "Caller", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
+    "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
+    "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
+    "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",
+    "preview", "random_id", "recent_entries", "redeem_rejoin", "rollback", "state_of", "undo_target",
+    "verify_all", "verify_game", "waiting", "writing",
+]

@@ -1,0 +1,325 @@
+"""Actions: the API's ``{"type": ...}`` payloads turned into core rules, run in one transaction.
+
+Each action is declared once in ``ACTIONS`` with what it reads: an action that does not
+declare the board gets a state whose deeds are ``NotLoaded``, so a rule that reads them anyway
+fails loudly instead of seeing an empty board.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from sqlalchemy import select
+
+from ..core import commands, pending, rules
+from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
+from ..core.ledger import BANK
+from ..core.rules.common import is_past
+from ..core.state import BANKER as NEEDS_BANKER
+from ..core.state import GameState, Outcome
+from ..store import Entry, Game, Request, db, now_utc
+from . import clock, journal
+from .games import random_id
+from .seats import Caller, identify
+from .tx import lock_game, writing
+
+MAX_KEY = 100
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action type: the adapter that calls the rule, and whether the rule reads the deeds.
+    ``asks_bank``: money the acting player asks from the bank, held for the banker when the
+    game plays with a strict bank."""
+
+    run: Callable[[GameState, Caller, dict, Game], Outcome]
+    reads_deeds: bool = True
+    asks_bank: bool = False
+
+
+def _acting_player(caller: Caller, payload: dict) -> str:
+    requested = payload.get("player")
+    if caller.is_banker:
+        pid = requested if requested is not None else caller.player_id
+        if pid is None:
+            raise BadInput("player_required", N_("Choose the player the banker is acting for."))
+        return pid
+    if requested is not None and requested != caller.player_id:
+        raise Forbidden("not_your_account", N_("You can only act for yourself."))
+    return caller.player_id
+
+
+def _banker_only(caller: Caller) -> None:
+    if not caller.is_banker:
+        raise Forbidden("banker_only", N_("Only the banker can do this."))
+
+
+def _approver(caller: Caller, payload: dict) -> str:
+    """Who says yes or no to money waiting: the banker as the bank (unless acting for a named
+    player), else the acting player."""
+    if caller.is_banker and payload.get("player") is None:
+        return NEEDS_BANKER
+    return _acting_player(caller, payload)
+
+
+def _do_start(state, caller, payload, game):
+    _banker_only(caller)
+    return commands.start(state)
+
+
+def _do_transfer(state, caller, payload, game):
+    if "from" in payload:
+        payer = payload["from"]
+        if not caller.is_banker and payer not in (caller.player_id, BANK):
+            raise Forbidden("not_your_account", N_("You can only pay with your own money."))
+        if payer == BANK and not caller.is_banker:
+            return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"),
+                                     payload.get("reason"))
+    else:
+        payer = _acting_player(caller, payload)
+    if "to" not in payload:
+        raise BadInput("missing_field", N_("Say who receives the money."))
+    return commands.transfer(state, payer, payload["to"], payload.get("amount"), payload.get("reason"))
+
+
+def _do_collect(state, caller, payload, game):
+    return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"),
+                             payload.get("reason"))
+
+
+def _do_pay_fixed(state, caller, payload, game):
+    return commands.pay_fixed(state, _acting_player(caller, payload), payload.get("payment"))
+
+
+def _do_pass_go(state, caller, payload, game):
+    return commands.pass_go(state, _acting_player(caller, payload), payload.get("dice"))
+
+
+def _do_end(state, caller, payload, game):
+    _banker_only(caller)
+    return commands.end(state)
+
+
+def _do_pot_collect(state, caller, payload, game):
+    return commands.pot_collect(state, _acting_player(caller, payload), payload.get("pot"))
+
+
+def _do_request(state, caller, payload, game):
+    return pending.request_payment(state, random_id(), _acting_player(caller, payload), payload.get("from"),
+                                   payload.get("amount"), payload.get("reason"), now_utc(),
+                                   state.setting("request_seconds") or None)
+
+
+def _do_approve(state, caller, payload, game):
+    return pending.approve(state, payload.get("pending"), _approver(caller, payload), now_utc())
+
+
+def _do_decline(state, caller, payload, game):
+    return pending.decline(state, payload.get("pending"), _approver(caller, payload), now_utc())
+
+
+def _deed_action(rule):
+    """An action on one deed by the acting player: ``buy``, ``build``, ``mortgage``..."""
+    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload), payload.get("deed"))
+
+
+def _player_action(rule):
+    """An action of the acting player alone: the jail's."""
+    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload))
+
+
+def _do_sell_building(state, caller, payload, game):
+    return rules.sell_building(state, _acting_player(caller, payload), payload.get("deed"),
+                               break_hotel=payload.get("break_hotel") is True)
+
+
+def _do_pay_rent(state, caller, payload, game):
+    return rules.pay_rent(state, _acting_player(caller, payload), payload.get("deed"), payload.get("dice"))
+
+
+def _do_rent_request(state, caller, payload, game):
+    return rules.rent_request(state, random_id(), _acting_player(caller, payload),
+                              payload.get("payer"), payload.get("deed"), now_utc(), payload.get("dice"))
+
+
+def _do_rent_confirm(state, caller, payload, game):
+    return rules.rent_confirm(state, payload.get("request"), _acting_player(caller, payload), now_utc())
+
+
+def _do_rent_lapse(state, caller, payload, game):
+    by = None if caller.is_banker else caller.player_id
+    return rules.rent_lapse(state, payload.get("request"), by, now_utc())
+
+
+def _do_auction_start(state, caller, payload, game):
+    return rules.auction_start(state, payload.get("deed"), now_utc(), state.setting("auction_seconds"))
+
+
+def _do_building_auction_start(state, caller, payload, game):
+    _banker_only(caller)
+    return rules.building_auction_start(state, payload.get("building"), payload.get("deeds"), now_utc(),
+                                        state.setting("auction_seconds"))
+
+
+def _do_bid(state, caller, payload, game):
+    return rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
+
+
+def _do_auction_close(state, caller, payload, game):
+    """The banker closes an auction at any time; anyone may once its countdown has run out."""
+    auction = state.auction
+    if not caller.is_banker and auction is not None and not is_past(now_utc(), auction.ends_at):
+        raise Forbidden("auction_running", N_("The auction is still running: only the banker can close it now."))
+    return rules.auction_close(state, now_utc(), payload.get("award_to"))
+
+
+def _do_trade_propose(state, caller, payload, game):
+    return rules.trade_propose(state, random_id(), _acting_player(caller, payload), payload.get("to"),
+                               payload.get("give"), payload.get("get"))
+
+
+def _do_trade_accept(state, caller, payload, game):
+    return rules.trade_accept(state, payload.get("trade"), _acting_player(caller, payload))
+
+
+def _do_trade_reject(state, caller, payload, game):
+    return rules.trade_reject(state, payload.get("trade"), _acting_player(caller, payload))
+
+
+def _do_bankrupt(state, caller, payload, game):
+    return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"))
+
+
+ACTIONS: dict[str, Action] = {
+    "start": Action(_do_start, reads_deeds=False),
+    "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
+    "collect": Action(_do_collect, reads_deeds=False, asks_bank=True),
+    "pay_fixed": Action(_do_pay_fixed, reads_deeds=False),
+    "pass_go": Action(_do_pass_go, reads_deeds=False, asks_bank=True),
+    "end": Action(_do_end, reads_deeds=False),
+    "pot_collect": Action(_do_pot_collect, reads_deeds=False),
+    "request": Action(_do_request, reads_deeds=False),
+    "approve": Action(_do_approve, reads_deeds=False),
+    "decline": Action(_do_decline, reads_deeds=False),
+    "buy": Action(_deed_action(rules.buy)),
+    "pay_rent": Action(_do_pay_rent),
+    "rent_request": Action(_do_rent_request),
+    "rent_confirm": Action(_do_rent_confirm, reads_deeds=False),
+    "rent_lapse": Action(_do_rent_lapse, reads_deeds=False),
+    "build": Action(_deed_action(rules.build)),
+    "sell_building": Action(_do_sell_building),
+    "mortgage": Action(_deed_action(rules.mortgage)),
+    "unmortgage": Action(_deed_action(rules.unmortgage)),
+    "pay_mortgage_fee": Action(_deed_action(rules.pay_mortgage_fee)),
+    "auction_start": Action(_do_auction_start),
+    "building_auction_start": Action(_do_building_auction_start),
+    "bid": Action(_do_bid),
+    "auction_close": Action(_do_auction_close),
+    "trade_propose": Action(_do_trade_propose),
+    "trade_accept": Action(_do_trade_accept),
+    "trade_reject": Action(_do_trade_reject),
+    "bankrupt": Action(_do_bankrupt),
+    "go_to_jail": Action(_player_action(rules.go_to_jail), reads_deeds=False),
+    "pay_jail_fine": Action(_player_action(rules.pay_jail_fine), reads_deeds=False),
+    "use_jail_card": Action(_player_action(rules.use_jail_card), reads_deeds=False),
+    "leave_jail_on_doubles": Action(_player_action(rules.leave_jail_on_doubles), reads_deeds=False),
+    "draw_jail_card": Action(_player_action(rules.draw_jail_card), reads_deeds=False),
+}
+CLOCK_ACTIONS = ("clock_pause", "clock_resume")
+
+
+def fingerprint(payload: dict) -> str:
+    """The request without its key, as a hash: the same key may only come back with it."""
+    body = {k: v for k, v in payload.items() if k != "key"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def act(game_id, caller: Caller | None, payload, token: str | None = None) -> dict:
+    """Runs one action for ``caller`` (or for whoever holds ``token``, checked inside the same
+    transaction) and returns ``{"version", "result"}``.
+
+    The same ``key`` from the same caller with the same request returns the first answer
+    again and changes nothing. Requests for money that expired are cleared first, as an entry
+    of their own. Refuses: a payload that is not an object, an unknown type, a key that is
+    not text of at most 100 characters, a key already used for a different request (409),
+    and whatever the action itself refuses; a refusal changes nothing and is not remembered,
+    so a corrected retry with the same key is judged afresh.
+    """
+    if not isinstance(payload, dict):
+        raise BadInput("invalid_json", N_("Send a JSON object."))
+    kind = payload.get("type")
+    if not isinstance(kind, str) or (kind not in ACTIONS and kind != "undo" and kind not in CLOCK_ACTIONS):
+        raise BadInput("unknown_action", N_("Unknown action."))
+    key = payload.get("key")
+    if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
+        raise BadInput("invalid_key", N_("The request key must be printable text of at most 100 characters."))
+    digest = fingerprint(payload) if key is not None else None
+    with writing():
+        game = lock_game(game_id)
+        if caller is None:
+            caller = identify(game, token)
+        if game.id != caller.game_id:
+            raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
+        if key is not None:
+            seen = db.session.execute(select(Request).where(
+                Request.game_id == game.id, Request.actor == caller.actor, Request.key == key)).scalar_one_or_none()
+            if seen is not None:
+                if seen.fingerprint is not None and seen.fingerprint != digest:
+                    raise RuleViolation("key_reused", N_("This request key was already used for a different request."))
+                return seen.response
+        if caller.player_id and not caller.is_banker:
+            me = next(p for p in game.players if p.id == caller.player_id)
+            if me.bankrupt:
+                raise Forbidden("spectator", N_("You are out of the game and can only watch."))
+        held = False
+        if kind == "undo":
+            _banker_only(caller)
+            entry = journal.undo(game)
+        elif kind in CLOCK_ACTIONS:
+            _banker_only(caller)
+            entry = clock.pause_or_resume(game, kind)
+        else:
+            action = ACTIONS[kind]
+            state = journal.state_of(game, deeds=action.reads_deeds)
+            lapsed = pending.expire_due(state, now_utc())
+            if lapsed is not None:
+                journal.record(game, state, lapsed, journal.BANKER)
+            outcome = action.run(state, caller, payload, game)
+            if action.asks_bank and not caller.is_banker and state.setting("strict_bank") \
+                    and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
+                outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
+                held = True
+            entry = journal.record(game, state, outcome, caller.actor)
+            if kind == "start":
+                clock.reset(game)
+            elif kind == "end":
+                clock.stop(game)
+        response = {"version": game.version, "result": _result(game, caller, entry)}
+        if held:
+            response["result"]["held"] = True
+        if key is not None:
+            db.session.add(Request(game_id=game.id, actor=caller.actor, key=key, fingerprint=digest,
+                                   response=response))
+    return response
+
+
+def preview(game: Game, caller: Caller, payload: dict, state: GameState | None = None) -> Outcome:
+    """What ``payload`` would do now, computed by the same rules and written nowhere: the pages
+    show the amount and the payee before anyone confirms, and offer only what the rules allow.
+    Rules never change the state they read, so a page previewing several actions passes one
+    ``state`` for all. Refuses exactly as ``act`` would."""
+    kind = payload.get("type")
+    if kind not in ACTIONS:
+        raise BadInput("unknown_action", N_("Unknown action."))
+    return ACTIONS[kind].run(state or journal.state_of(game), caller, payload, game)
+
+
+def _result(game: Game, caller: Caller, entry: Entry) -> dict:
+    result = {"entry": entry.version, "type": entry.kind}
+    result.update(entry.params.get("result", {}))
+    if caller.player_id:
+        me = next(p for p in game.players if p.id == caller.player_id)
+        result["cash"] = me.cash
+    return result

@@ -1,0 +1,51 @@
+"""The game clock: started with the game, paused and resumed by the banker, stopped at the end.
+Kept on the game row (elapsed seconds plus when it last started), so it is right across
+reloads and restarts of the server."""
+from __future__ import annotations
+
+from ..core.errors import N_, RuleViolation
+from ..core.state import RUNNING, Outcome
+from ..store import Entry, Game, now_utc
+from .journal import BANKER, new_entry
+
+
+def reset(game: Game) -> None:
+    game.clock_elapsed_seconds = 0.0
+    game.clock_running_since = now_utc() if game.time_limit_seconds else None
+
+
+def stop(game: Game) -> None:
+    if game.clock_running_since is not None:
+        game.clock_elapsed_seconds += (now_utc() - game.clock_running_since).total_seconds()
+        game.clock_running_since = None
+
+
+def pause_or_resume(game: Game, kind: str) -> Entry:
+    """``clock_pause`` or ``clock_resume``. Refuses a game without a time limit, a game that is
+    not running, and pausing a paused clock or resuming a running one."""
+    if not game.time_limit_seconds:
+        raise RuleViolation("no_clock", N_("This game has no time limit."))
+    if game.status != RUNNING:
+        raise RuleViolation("game_not_running", N_("The clock runs only while the game is on."))
+    if kind == "clock_pause":
+        if game.clock_running_since is None:
+            raise RuleViolation("clock_paused", N_("The clock is already paused."))
+        stop(game)
+    else:
+        if game.clock_running_since is not None:
+            raise RuleViolation("clock_running", N_("The clock is already running."))
+        game.clock_running_since = now_utc()
+    return new_entry(game, Outcome(kind, undoable=False), BANKER)
+
+
+def view(game: Game) -> dict | None:
+    """The clock as the API shows it, or ``None`` for a game without a time limit."""
+    if not game.time_limit_seconds:
+        return None
+    elapsed = game.clock_elapsed_seconds
+    running = game.status == RUNNING and game.clock_running_since is not None
+    if running:
+        elapsed += (now_utc() - game.clock_running_since).total_seconds()
+    return {"limit_seconds": game.time_limit_seconds,
+            "remaining_seconds": max(0, int(game.time_limit_seconds - elapsed)),
+            "running": running}

@@ -1,0 +1,157 @@
+"""Games and the people at them: opening a table, joining it, finding it."""
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+
+from sqlalchemy import select
+
+from ..core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation
+from ..core.settings import clean_settings, pots_for
+from ..core.state import SETUP, Outcome
+from ..store import Game, Holding, Player, db
+from ..store.mapping import initial_extra
+from .catalog import edition_of, editions, pin
+from .journal import BANKER, new_entry
+from .seats import hash_secret
+from .tx import get_game, lock_game, plausible_id, writing
+
+MAX_NAME = 40
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed safely
+ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+def random_id(alphabet: str = ID_ALPHABET, length: int = 8) -> str:
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+def normalise_join_code(code) -> str:
+    if not isinstance(code, str):
+        return ""
+    return re.sub(r"[\s-]", "", code).upper()
+
+
+def clean_name(name) -> str:
+    """A player's name, trimmed; refuses non-text, empty names, control characters and names
+    longer than 40 characters. Markup is allowed: it is only ever shown escaped."""
+    if not isinstance(name, str):
+        raise BadInput("invalid_name", N_("A name must be text."))
+    name = " ".join(name.split())
+    if not name:
+        raise BadInput("invalid_name", N_("Enter a name."))
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in name):
+        raise BadInput("invalid_name", N_("A name cannot hold control characters."))
+    if len(name) > MAX_NAME:
+        raise BadInput("invalid_name", N_("A name can be at most %(max)s characters."), max=MAX_NAME)
+    return name
+
+
+def game_by_join_code(code) -> Game:
+    """The game whose join code this is; refuses an unknown code (404)."""
+    code = normalise_join_code(code)
+    game = (db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none()
+            if plausible_id(code) else None)
+    if game is None:
+        raise NotFound("unknown_join_code", N_("No game has this code. Check it with the banker."))
+    return game
+
+
+def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, auction_seconds=None, settings=None,
+                hand_out_tokens=True, banker_seat: int | None = None) -> dict:
+    """Opens a game in ``setup`` with the named players and returns its secrets.
+
+    With ``hand_out_tokens`` every player gets a token now (API clients); without, players
+    claim their seats from their phones. ``banker_seat`` gives the host that seat too.
+    Refuses: an unknown edition, a list of names that is not a list, more names than the
+    edition seats, a bad or repeated name, a time limit that is not 1 to 1440 minutes, a
+    seed that is not a whole number, an auction countdown that is not 5 to 600 seconds, and
+    settings ``core.settings`` refuses (an unknown name among them).
+    """
+    edition = editions().get(edition_id) if isinstance(edition_id, str) else None
+    if edition is None:
+        raise BadInput("unknown_edition", N_("There is no such edition."))
+    if not isinstance(names, list):
+        raise BadInput("invalid_players", N_("Players must be a list of names."))
+    names = [clean_name(n) for n in names]
+    if len(names) > edition.max_players:
+        raise BadInput("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
+    if len({n.casefold() for n in names}) != len(names):
+        raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
+    if time_limit_minutes is not None and (isinstance(time_limit_minutes, bool)
+                                           or not isinstance(time_limit_minutes, int)
+                                           or not 1 <= time_limit_minutes <= 1440):
+        raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
+        raise BadInput("invalid_seed", N_("The seed must be a whole number."))
+    if auction_seconds is not None and (isinstance(auction_seconds, bool) or not isinstance(auction_seconds, int)
+                                        or not 5 <= auction_seconds <= 600):
+        raise BadInput("invalid_auction_seconds", N_("The auction countdown must be 5 to 600 seconds."))
+    settings = clean_settings(settings)
+    if auction_seconds is not None:
+        settings["auction_seconds"] = auction_seconds
+    if banker_seat is not None and not 0 <= banker_seat < len(names):
+        raise BadInput("invalid_player", N_("There is no such player in this game."))
+
+    with writing():
+        banker_token = secrets.token_urlsafe(24)
+        game = Game(id=random_id(ID_ALPHABET, 10), edition_id=edition.id, status=SETUP, version=0,
+                    join_code=unused_join_code(), banker_token_hash=hash_secret(banker_token),
+                    seed=seed, cash_private=edition.cash_private, auction_seconds=settings["auction_seconds"],
+                    edition_hash=pin(edition), extra=initial_extra(settings, pots_for(settings)),
+                    time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
+                    bank_small=edition.buildings.supply_small, bank_big=edition.buildings.supply_big)
+        db.session.add(game)
+        players = []
+        for seat, name in enumerate(names):
+            token = secrets.token_urlsafe(24) if hand_out_tokens or seat == banker_seat else None
+            player = Player(id=random_id(ID_ALPHABET, 8), game_id=game.id, seat=seat, name=name,
+                            token_hash=hash_secret(token) if token else None)
+            db.session.add(player)
+            players.append((player, token))
+        for deed in edition.deeds:
+            db.session.add(Holding(game_id=game.id, deed_key=deed.key, position=deed.position))
+        if banker_seat is not None:
+            game.banker_player_id = players[banker_seat][0].id
+        db.session.flush()
+        new_entry(game, Outcome("created", params={"players": len(names)}, undoable=False), BANKER)
+    result = {"id": game.id, "join_code": game.join_code, "banker_token": banker_token,
+              "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t]}
+    return result
+
+
+def unused_join_code() -> str:
+    while True:
+        code = random_id(JOIN_ALPHABET, 6)
+        if db.session.execute(select(Game.id).where(Game.join_code == code)).first() is None:
+            return code
+
+
+def join(game_id, join_code, name) -> dict:
+    """Adds a player who joins with the game's code while it is in setup; returns their token.
+
+    Refuses: an unknown game (404), a wrong code (403), a game already started (409), a full
+    table (409), a bad name or one already taken (400/409).
+    """
+    name = clean_name(name)
+    with writing():
+        game = lock_game(game_id)
+        if not secrets.compare_digest(normalise_join_code(join_code), game.join_code):
+            raise Forbidden("wrong_join_code", N_("That join code is not this game's."))
+        if game.status != SETUP:
+            raise RuleViolation("already_started", N_("The game has already started."))
+        edition = edition_of(game)
+        if len(game.players) >= edition.max_players:
+            raise RuleViolation("table_full", N_("The table is full: at most %(max)s players."),
+                                max=edition.max_players)
+        if any(p.name.casefold() == name.casefold() for p in game.players):
+            raise RuleViolation("name_taken", N_("%(name)s is already at this table."), name=name)
+        token = secrets.token_urlsafe(24)
+        player = Player(id=random_id(ID_ALPHABET, 8), game_id=game.id, name=name, token_hash=hash_secret(token),
+                        seat=max((p.seat for p in game.players), default=-1) + 1)
+        db.session.add(player)
+        db.session.flush()
+        new_entry(game, Outcome("join", params={"player": player.id}, undoable=False), player.id)
+    return {"id": player.id, "name": player.name, "token": token}
+
+

@@ -1,0 +1,149 @@
+"""The journal: every change to a game is an entry (its postings, its changes, how the feed
+says it), applied to the state by the core's one interpreter and stored here. Undo, reading
+the journal and checking it against the balances live here too."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from ..core import commands
+from ..core.changes import apply_outcome
+from ..core.errors import N_, BadInput, RuleViolation
+from ..core.ledger import BANK
+from ..core.ledger import Posting as CorePosting
+from ..core.state import Change, GameState, Outcome
+from ..store import Entry, Game, Posting, db
+from ..store.mapping import load_state, save
+from .catalog import edition_of
+from .tx import announce
+
+BANKER = "banker"
+
+
+def state_of(game: Game, deeds: bool = True) -> GameState:
+    """The core's view of ``game`` (without the board when ``deeds`` is false)."""
+    return load_state(game, edition_of(game), deeds=deeds)
+
+
+def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
+    """A journal entry for ``outcome`` at the game's next version; stores no state."""
+    game.version += 1
+    announce(game)
+    entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
+                  params=outcome.params, undoable=outcome.undoable,
+                  changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
+    if outcome.result:
+        entry.params = {**entry.params, "result": outcome.result}
+    db.session.add(entry)
+    return entry
+
+
+def record(game: Game, state: GameState, outcome: Outcome, actor: str) -> Entry:
+    """Applies ``outcome`` to ``state`` through the core's interpreter (which refuses, before
+    anything changes, a posting to an unknown account or a balance going negative), then
+    writes the entry, its postings and what it touched."""
+    touched = apply_outcome(state, outcome)
+    entry = new_entry(game, outcome, actor)
+    for posting in outcome.postings:
+        entry.postings.append(Posting(game_id=game.id, account=posting.account, amount=posting.amount))
+    save(game, state, touched)
+    return entry
+
+
+def undo_target(game: Game) -> Entry | None:
+    """The entry the next undo would reverse: the newest one not yet reversed."""
+    return db.session.execute(
+        select(Entry).where(Entry.game_id == game.id, Entry.undoable.is_(True), Entry.reversed_by.is_(None))
+        .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+
+
+def undo(game: Game) -> Entry:
+    """Reverses the newest entry not yet reversed, as a new entry. Refuses when there is
+    nothing to undo, and whatever ``commands.undo`` refuses."""
+    target = undo_target(game)
+    if target is None:
+        raise RuleViolation("nothing_to_undo", N_("There is nothing left to undo."))
+    state = state_of(game)
+    outcome = commands.undo(state, target.kind, target.version,
+                            [CorePosting(p.account, p.amount) for p in target.postings],
+                            [Change(*c) for c in target.changes])
+    entry = record(game, state, outcome, BANKER)
+    db.session.flush()
+    entry.reverses = target.id
+    target.reversed_by = entry.id
+    return entry
+
+
+def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
+    """The journal after version ``since``, oldest first; refuses a ``since`` that is not a
+    whole number of zero or more."""
+    if isinstance(since, str):
+        if not since.isdigit():
+            raise BadInput("invalid_since", N_("since must be a whole number."))
+        since = int(since)
+    if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+        raise BadInput("invalid_since", N_("since must be a whole number."))
+    return list(db.session.execute(
+        select(Entry).where(Entry.game_id == game.id, Entry.version > since)
+        .order_by(Entry.version).limit(limit)).scalars())
+
+
+def entry_at(game: Game, version: int) -> Entry:
+    return db.session.execute(select(Entry).where(Entry.game_id == game.id, Entry.version == version)).scalar_one()
+
+
+def recent_entries(game: Game, count: int = 30) -> list[Entry]:
+    """The newest ``count`` entries, newest first (the feed)."""
+    return list(db.session.execute(
+        select(Entry).where(Entry.game_id == game.id).order_by(Entry.version.desc()).limit(count)).scalars())
+
+
+def journal_balances(game: Game) -> dict[str, int]:
+    """Each account's balance summed from the journal (the check that cash matches it)."""
+    rows = db.session.execute(
+        select(Posting.account, func.sum(Posting.amount)).where(Posting.game_id == game.id)
+        .group_by(Posting.account)).all()
+    return {account: int(total) for account, total in rows}
+
+
+@dataclass(frozen=True)
+class Finding:
+    game_id: str
+    problem: str
+
+
+def verify_game(game: Game) -> list[Finding]:
+    """Everything wrong with one game's money and journal: an entry whose postings do not sum
+    to zero, a player's cash or a pot that differs from its journal, an account in the journal
+    the game does not have, and a gap or repeat in its versions."""
+    found = []
+    sums = db.session.execute(
+        select(Posting.entry_id, func.sum(Posting.amount)).where(Posting.game_id == game.id)
+        .group_by(Posting.entry_id).having(func.sum(Posting.amount) != 0)).all()
+    for entry_id, total in sums:
+        found.append(Finding(game.id, f"entry {entry_id} does not balance (sums to {int(total)})"))
+    journal = journal_balances(game)
+    state = state_of(game, deeds=False)
+    held = {p.id: p.cash for p in state.players.values()} | dict(state.pots)
+    for account, amount in held.items():
+        if journal.get(account, 0) != amount:
+            found.append(Finding(game.id, f"{account} holds {amount} but its journal says {journal.get(account, 0)}"))
+    for account in journal:
+        if account != BANK and account not in held:
+            found.append(Finding(game.id, f"the journal names {account}, which this game does not have"))
+    versions = list(db.session.execute(
+        select(Entry.version).where(Entry.game_id == game.id).order_by(Entry.version)).scalars())
+    if versions != list(range(1, len(versions) + 1)) or (versions and versions[-1] != game.version):
+        found.append(Finding(game.id, f"versions run {versions[:1]}..{versions[-1:]} over {len(versions)} "
+                                      f"entries, the game is at {game.version}"))
+    return found
+
+
+def verify_all() -> tuple[int, list[Finding]]:
+    """Checks every game; returns how many were checked and what was found."""
+    games = list(db.session.execute(select(Game).order_by(Game.created_at)).scalars())
+    found = []
+    for game in games:
+        found += verify_game(game)
+    return len(games), found

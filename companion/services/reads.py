@@ -1,0 +1,78 @@
+"""The read model: a game as the API and the pages show it to one caller."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import datetime
+
+from sqlalchemy import select
+
+from ..core.pending import is_expired
+from ..core.rules.rent import rent_requests
+from ..core.state import GameState, PendingState
+from ..store import Game, db, now_utc
+from . import clock
+from .journal import state_of
+from .seats import Caller
+
+
+def can_see_cash(game: Game, caller: Caller | None, player_id: str) -> bool:
+    """Whether ``caller`` may see that player's cash: always the banker and the player
+    themselves; everyone else only when the game does not keep cash private."""
+    if not game.cash_private:
+        return True
+    return caller is not None and (caller.is_banker or caller.player_id == player_id)
+
+
+def waiting(state: GameState, now: datetime | None = None) -> list[PendingState]:
+    """The money waiting for a yes that can still be approved, oldest first."""
+    now = now or now_utc()
+    return sorted((p for p in state.pending.values() if not is_expired(p, now)), key=lambda p: p.at)
+
+
+def pending_view(p: PendingState) -> dict:
+    return {"id": p.id, "from": p.payer, "to": p.payee, "amount": p.amount, "reason": p.params.get("reason", ""),
+            "needs": p.needs, "asked_by": p.asked_by, "kind": p.kind, "deed": p.params.get("deed"),
+            "at": p.at, "expires_at": p.expires_at}
+
+
+def game_state(game: Game, caller: Caller | None) -> dict:
+    """The game as ``GET /api/v1/games/{id}`` returns it to this caller. Every field the core
+    declares on a player or a deed is shown, so a new kind of state needs no edit here."""
+    state = state_of(game)
+    claimed = {p.id: p.claimed for p in game.players}
+    seats = {p.id: p.seat for p in game.players}
+    players = []
+    for p in state.players.values():
+        row = {"id": p.id, "name": p.name, "seat": seats[p.id], "claimed": claimed[p.id], **asdict(p)}
+        row["cash"] = p.cash if can_see_cash(game, caller, p.id) else None
+        players.append(row)
+    deeds = []
+    for key, ds in state.deeds.items():
+        row = asdict(ds)
+        deeds.append({"key": key, **{k: v for k, v in row.items() if k != "key"}})
+    return {
+        "id": game.id,
+        "edition": game.edition_id,
+        "status": game.status,
+        "version": game.version,
+        "join_code": game.join_code if caller is not None else None,
+        "banker_player": game.banker_player_id,
+        "cash_private": game.cash_private,
+        "settings": dict(state.settings),
+        "players": players,
+        "deeds": deeds,
+        "bank": {"houses": state.bank_small, "hotels": state.bank_big},
+        "pots": dict(state.pots),
+        "pending": [pending_view(p) for p in waiting(state)],
+        "auction": state.auction.to_dict() if state.auction else None,
+        "auction_seconds": state.setting("auction_seconds"),
+        "trades": [t.to_dict() for t in state.trades.values()],
+        "rent_requests": [{"id": r.id, "deed": r.params.get("deed"), "owner": r.payee, "payer": r.payer,
+                           "amount": r.amount, "dice": r.params.get("dice"), "requested_at": r.at,
+                           "lapses_at": r.expires_at} for r in rent_requests(state)],
+        "clock": clock.view(game),
+    }
+
+
+def current_version(game_id: str) -> int | None:
+    return db.session.execute(select(Game.version).where(Game.id == game_id)).scalar_one_or_none()

@@ -1,0 +1,92 @@
+"""Transactions, locking and finding a game's row: the only code that commits.
+
+Every change takes the game's write lock first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT ...
+FOR UPDATE`` on PostgreSQL), so two phones acting at the same instant are serialised: both
+land, or the second is refused by the rules on the state the first left. Never a lost update.
+"""
+from __future__ import annotations
+
+import contextvars
+import re
+import threading
+from contextlib import contextmanager, nullcontext
+
+from flask import current_app
+from sqlalchemy import select
+
+from ..core.errors import N_, NotFound
+from ..store import Game, db
+
+_SQLITE_WRITERS = threading.Lock()
+_TO_PUBLISH = "banco_to_publish"
+
+# Read by the SQLite "begin" hook in companion/__init__.py: a write transaction starts with
+# BEGIN IMMEDIATE so it holds the write lock from its first statement.
+WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write_intent", default=False)
+
+_SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+@contextmanager
+def writing():
+    """One write transaction: commits on success, rolls back on any refusal or error.
+
+    On SQLite the writers of this process also queue on one lock before asking for the
+    database's: SQLite makes a blocked writer sleep and retry with growing pauses, so without
+    a queue an unlucky phone could wait seconds while others keep winning the lock.
+    """
+    db.session.rollback()  # end the read transaction the request may have begun
+    queue = _SQLITE_WRITERS if db.engine.dialect.name == "sqlite" else nullcontext()
+    with queue:
+        token = WRITE_INTENT.set(True)
+        try:
+            yield
+            db.session.commit()
+        except BaseException:
+            db.session.info.pop(_TO_PUBLISH, None)
+            db.session.rollback()
+            raise
+        finally:
+            WRITE_INTENT.reset(token)
+    # Announced only once committed, so no phone is told of a version it cannot read yet.
+    broker = current_app.extensions["banco"]["broker"]
+    for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
+        broker.publish(game_id, version)
+
+
+def announce(game: Game) -> None:
+    """Marks the game's new version to be announced to its live pages after the commit."""
+    db.session.info.setdefault(_TO_PUBLISH, {})[game.id] = game.version
+
+
+def rollback() -> None:
+    """Drops whatever the request's session holds (the error handlers' way out)."""
+    db.session.rollback()
+
+
+def lock_game(game_id) -> Game:
+    """The game's row, locked for this write transaction; refuses an unknown id (404)."""
+    if not plausible_id(game_id):
+        raise NotFound("unknown_game", N_("There is no such game."))
+    game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar_one_or_none()
+    if game is None:
+        raise NotFound("unknown_game", N_("There is no such game."))
+    return game
+
+
+def plausible_id(value) -> bool:
+    """Whether ``value`` could be one of our ids at all: anything else (a NUL byte, a page of
+    text) is answered "not found" before it reaches the database."""
+    return isinstance(value, str) and _SAFE_ID.match(value) is not None
+
+
+def find_game(game_id) -> Game | None:
+    return db.session.get(Game, game_id) if plausible_id(game_id) else None
+
+
+def get_game(game_id) -> Game:
+    """The game with this id; refuses an unknown id (404)."""
+    game = find_game(game_id)
+    if game is None:
+        raise NotFound("unknown_game", N_("There is no such game."))
+    return game

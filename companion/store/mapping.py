@@ -1,0 +1,114 @@
+"""Rows to the core's ``GameState`` and back.
+
+Fields with a column of their own are stored there; every other field the core declares on
+``GameState``, ``PlayerState`` or ``DeedState`` lives in that row's ``extra`` JSON, so a new
+kind of per-game state is a declaration in ``core/state.py`` and nothing here. Writing goes
+through ``core.changes.apply_outcome`` first: ``save`` stores only what it touched.
+"""
+from __future__ import annotations
+
+from dataclasses import MISSING, fields
+from typing import Any
+
+from ..core.changes import Touched
+from ..core.editions import Edition
+from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
+from .models import Game, Holding, Player
+
+GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades")
+PLAYER_COLUMNS = ("cash", "in_jail", "bankrupt", "jail_cards")
+DEED_COLUMNS = {"owner": "owner_id", "mortgaged": "mortgaged", "houses": "houses", "hotel": "hotel",
+                "fee_due": "fee_due"}
+_DOCUMENTS = {spec.attr: spec for spec in DOCUMENT_FIELDS.values()}
+_GAME_FIELDS = [f for f in fields(GameState) if f.name not in ("edition", "players", "deeds")]
+_PLAYER_EXTRA = [f for f in fields(PlayerState) if f.name not in ("id", "name", *PLAYER_COLUMNS)]
+_DEED_EXTRA = [f for f in fields(DeedState) if f.name not in ("key", *DEED_COLUMNS)]
+
+
+def _default(f):
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
+
+def _decode(name: str, value):
+    spec = _DOCUMENTS.get(name)
+    if spec is None or value is None:
+        return dict(value) if isinstance(value, dict) else value
+    if spec.many:
+        return {k: spec.kind.from_dict(v) for k, v in value.items()}
+    return spec.kind.from_dict(value)
+
+
+def _encode(name: str, value):
+    spec = _DOCUMENTS.get(name)
+    if spec is None or value is None:
+        return dict(value) if isinstance(value, dict) else value
+    if spec.many:
+        return {k: v.to_dict() for k, v in value.items()}
+    return value.to_dict()
+
+
+def load_state(game: Game, edition: Edition, deeds: bool = True) -> GameState:
+    """The core's view of a game, read from its rows. Without ``deeds`` the board is left out
+    (it is most of the rows) and stands as ``NotLoaded``: a rule that reads it anyway fails
+    loudly instead of seeing an empty board."""
+    extra = game.extra or {}
+    values: dict[str, Any] = {}
+    for f in _GAME_FIELDS:
+        if f.name in GAME_COLUMNS:
+            raw = getattr(game, f.name)
+        else:
+            raw = extra.get(f.name, MISSING)
+        values[f.name] = _default(f) if raw is MISSING else _decode(f.name, raw)
+    players = {}
+    for p in game.players:
+        more = p.extra or {}
+        players[p.id] = PlayerState(p.id, p.name, **{c: getattr(p, c) for c in PLAYER_COLUMNS},
+                                    **{f.name: more.get(f.name, _default(f)) for f in _PLAYER_EXTRA})
+    board: Any = NotLoaded("deeds")
+    if deeds:
+        board = {}
+        for h in game.holdings:
+            more = h.extra or {}
+            board[h.deed_key] = DeedState(h.deed_key, **{name: getattr(h, column) for name, column in DEED_COLUMNS.items()},
+                                          **{f.name: more.get(f.name, _default(f)) for f in _DEED_EXTRA})
+    return GameState(edition=edition, players=players, deeds=board, **values)
+
+
+def save(game: Game, state: GameState, touched: Touched) -> None:
+    """Writes back what ``touched`` says changed in ``state``."""
+    extra = None
+    names = set(touched.game) | set(touched.documents) | ({"pots"} if touched.pots else set())
+    for name in names:
+        value = _encode(name, getattr(state, name))
+        if name in GAME_COLUMNS:
+            setattr(game, name, value)
+        else:
+            if extra is None:
+                extra = dict(game.extra or {})  # a new dict, so the JSON column is saved
+            extra[name] = value
+    if extra is not None:
+        game.extra = extra
+    if touched.players:
+        rows = {p.id: p for p in game.players}
+        for player_id in touched.players:
+            _save_row(rows[player_id], state.players[player_id], {c: c for c in PLAYER_COLUMNS}, _PLAYER_EXTRA)
+    if touched.deeds:
+        rows = {h.deed_key: h for h in game.holdings}
+        for key in touched.deeds:
+            _save_row(rows[key], state.deeds[key], DEED_COLUMNS, _DEED_EXTRA)
+
+
+def _save_row(row, obj, columns: dict[str, str], extra_fields) -> None:
+    for name, column in columns.items():
+        value = getattr(obj, name)
+        if getattr(row, column) != value:
+            setattr(row, column, value)
+    if extra_fields:
+        more = {f.name: getattr(obj, f.name) for f in extra_fields}
+        if more != (row.extra or {}):
+            row.extra = more
+
+
+def initial_extra(settings: dict[str, Any], pots: dict[str, int]) -> dict[str, Any]:
+    """The ``extra`` of a new game: its settings and its empty pots."""
+    return {"settings": dict(settings), "pots": dict(pots)}
