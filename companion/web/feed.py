@@ -5,13 +5,14 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..core.ledger import BANK
+from ..core.settings import FREE_PARKING
 from .templating import money
 
 
 def describe(entry, names: dict[str, str], edition) -> str:
     """One line for the feed; ``names`` maps player ids to names (markup is escaped later)."""
     p = entry.params or {}
-    who = lambda account: _("the bank") if account == BANK else names.get(account, "?")  # noqa: E731
+    who = lambda account: account_name(account, names)  # noqa: E731
     amount = money(p.get("amount", 0), edition)
     kind = entry.kind
     if kind == "created":
@@ -35,7 +36,32 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "pay_fixed":
         payment = edition.fixed_payment(p.get("payment", ""))
         label = payment.name(_lang()) if payment else p.get("payment", "")
+        if p.get("to") == FREE_PARKING:
+            return _("%(payer)s paid %(amount)s into the Free Parking pot: %(what)s.", payer=who(p.get("from")),
+                     amount=amount, what=label)
         return _("%(payer)s paid %(amount)s: %(what)s.", payer=who(p.get("from")), amount=amount, what=label)
+    if kind == "pot_collect":
+        return _("%(name)s collected the Free Parking pot: %(amount)s.", name=who(p.get("player")), amount=amount)
+    if kind == "request":
+        reason = p.get("reason")
+        line = _("%(asker)s asks %(payer)s for %(amount)s.", asker=who(p.get("to")), payer=who(p.get("from")),
+                 amount=amount)
+        return f"{line} ({reason})" if reason else line
+    if kind == "bank_request":
+        return _("%(name)s asks the bank for %(amount)s: waiting for the banker.", name=who(p.get("to")),
+                 amount=amount)
+    if kind == "pending_declined":
+        if p.get("from") == BANK:
+            return _("The banker declined %(amount)s to %(name)s.", amount=amount, name=who(p.get("to")))
+        return _("%(payer)s declined to pay %(amount)s to %(to)s.", payer=who(p.get("from")), amount=amount,
+                 to=who(p.get("to")))
+    if kind == "pending_withdrawn":
+        return _("%(name)s withdrew the request for %(amount)s.", name=who(p.get("asked_by")), amount=amount)
+    if kind == "pending_expired":
+        count = p.get("count", 1)
+        if count > 1:
+            return ngettext("%(num)d request lapsed unpaid.", "%(num)d requests lapsed unpaid.", count)
+        return _("The request for %(amount)s to %(payer)s lapsed unpaid.", amount=amount, payer=who(p.get("from")))
     if kind == "pass_go":
         return _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
     deed = _deed_name(edition, p.get("deed"))
@@ -112,6 +138,15 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind
+
+
+def account_name(account, names: dict[str, str]) -> str:
+    """An account in words: the bank, a pot, or a player's name."""
+    if account == BANK:
+        return _("the bank")
+    if account == FREE_PARKING:
+        return _("the Free Parking pot")
+    return names.get(account, "?")
 
 
 def _deed_name(edition, key) -> str:

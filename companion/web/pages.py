@@ -23,6 +23,9 @@ from .qr import qr_svg
 
 bp = Blueprint("pages", __name__)
 
+# The house rules the new-game form offers as tick boxes (game settings that are true or false).
+HOUSE_RULES = ("free_parking_pot", "strict_bank")
+
 
 def _public(path: str) -> str:
     return current_app.config["PUBLIC_URL"] + path
@@ -46,9 +49,10 @@ def _view(game, caller) -> dict:
     feed = [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
              "reversed": e.reversed_by is not None, "kind": e.kind}
             for e in services.recent_entries(game)]
+    state = services.state_of(game, deeds=False)
     return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
-            "BANK": BANK}
+            "BANK": BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings}
 
 
 # --- home and new games ----------------------------------------------------------------------
@@ -75,6 +79,7 @@ def create_game():
     edition_id = request.form.get("edition", "")
     minutes = request.form.get("time_limit", "").strip()
     plays = request.form.get("banker_plays") == "1"
+    settings = {name: request.form.get(name) == "1" for name in HOUSE_RULES}
     try:
         edition = services.editions().get(edition_id)
         if edition is not None and len(names) < edition.min_players:
@@ -86,7 +91,7 @@ def create_game():
                 flash(_("The time limit must be 1 to 1440 minutes."), "error")
                 return redirect(url_for("pages.home"))
             limit = int(minutes)
-        created = services.create_game(edition_id, names, limit, hand_out_tokens=False,
+        created = services.create_game(edition_id, names, limit, settings=settings, hand_out_tokens=False,
                                        banker_seat=0 if plays else None)
     except BancoError as error:
         flash(translate(error), "error")
