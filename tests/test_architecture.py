@@ -1,4 +1,6 @@
 """One direction of dependencies: web -> services -> core and store; store -> core; printables <- web.
+The web layer may name the core's refusals (core.errors) to catch them; everything else of the
+core reaches it through services.
 Read from the imports, so a shortcut through the layers fails here."""
 from __future__ import annotations
 
@@ -38,7 +40,10 @@ FORBIDDEN = {
                        "companion.services", "companion.web", "printables"),
     "companion/store": ("companion.services", "companion.web", "flask_babel", "printables"),
     "companion/services": ("companion.web", "flask_babel", "printables"),
-    "companion/web": ("companion.store", "sqlalchemy", "flask_sqlalchemy"),
+    "companion/web": ("companion.store", "sqlalchemy", "flask_sqlalchemy", "companion.core.changes",
+                      "companion.core.commands", "companion.core.editions", "companion.core.ledger",
+                      "companion.core.money", "companion.core.pending", "companion.core.rules",
+                      "companion.core.settings", "companion.core.state", "companion.core.policies"),
     "printables": ("flask", "sqlalchemy", "companion"),
 }
 

@@ -10,6 +10,10 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``clock``: the game clock
 - ``reads``: the read model the API and pages show
 """
+from ..core.ledger import BANK
+from ..core.rules import lift_cost
+from ..core.rules.common import is_past
+from ..core.settings import FREE_PARKING
 from ..store import now_utc
 from .actions import ACTIONS, CLOCK_ACTIONS, act, preview
 from .catalog import edition_of, editions
@@ -22,8 +26,9 @@ from .reads import can_see_cash, current_version, game_state, pending_view, wait
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
 from .tx import WRITE_INTENT, find_game, get_game, rollback, writing
 
+# The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
-    "ACTIONS", "BANKER", "CLOCK_ACTIONS", "Caller", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
+    "ACTIONS", "BANK", "BANKER", "FREE_PARKING", "is_past", "lift_cost", "CLOCK_ACTIONS", "Caller", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",

@@ -12,8 +12,6 @@ import printables
 
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
-from ..core.rules import lift_cost
-from ..core.rules.common import is_past
 from . import forms, seats
 from .feed import trade_side
 from .templating import money
@@ -136,7 +134,7 @@ def deed_page(game_id, deed_key):
     return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names,
                            caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
                            players=[p for p in game.players if not p.bankrupt],
-                           group=edition.group(deed.group), lift=lift_cost(edition, deed), others=others,
+                           group=edition.group(deed.group), lift=services.lift_cost(edition, deed), others=others,
                            can_request_rent=edition.rules.rent_request.enabled)
 
 
@@ -168,7 +166,7 @@ def card(edition_id, deed_key):
                 seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
     return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
-                           lift=lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key))
+                           lift=services.lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key))
 
 
 @bp.get("/g/<game_id>/trade")
@@ -208,7 +206,7 @@ def auction_view(game, edition) -> dict | None:
     next_bid = auction["opening_bid"] if high is None else high + auction["min_raise"]
     deed = edition.deed(auction["deed"]) if auction.get("deed") else None
     return {**auction, "deed_obj": deed, "seconds_left": left, "next_bid": next_bid,
-            "over": is_past(services.now_utc(), auction["ends_at"])}
+            "over": services.is_past(services.now_utc(), auction["ends_at"])}
 
 
 def init_app(app) -> None:

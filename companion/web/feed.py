@@ -4,8 +4,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ..core.ledger import BANK
-from ..core.settings import FREE_PARKING
+from ..services import BANK, FREE_PARKING
 from .templating import money
 
 

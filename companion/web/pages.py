@@ -14,7 +14,6 @@ from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
-from ..core.ledger import BANK
 from . import forms, seats
 from .ratelimit import count_attempt
 from .errors import translate
@@ -52,7 +51,7 @@ def _view(game, caller) -> dict:
     state = services.state_of(game, deeds=False)
     return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
-            "BANK": BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings}
+            "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings}
 
 
 # --- home and new games ----------------------------------------------------------------------
