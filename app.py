@@ -2,11 +2,13 @@
 
 It prints the address phones should open, and the same address as a QR code, then serves
 with waitress (a production WSGI server in pure Python) until stopped with Ctrl+C.
+
+The app is made on import, which also brings the database's tables up to date, so the Flask
+command line works from here too: ``flask --app app banco verify``, ``flask --app app db ...``.
 """
 from __future__ import annotations
 
 import logging
-
 import sys
 
 from companion import SchemaMismatch, create_app

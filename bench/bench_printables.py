@@ -21,7 +21,8 @@ BASE_URL = "http://192.168.1.23:5000"
 
 
 def main(repetitions: int = 5) -> None:
-    editions = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "companion" / "editions").glob("*.json"))]
+    editions = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "companion" / "editions").glob("*.json"))
+                if not p.name.endswith(".schema.json")]
     edition = max(editions, key=lambda e: len(e["deeds"]))
     print(f"edition {edition['id']}: {len(edition['deeds'])} deeds, {repetitions} repetitions per paper")
     for paper in ("a4", "letter"):

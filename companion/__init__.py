@@ -10,19 +10,21 @@ from pathlib import Path
 
 from flask import Flask, request
 from flask_babel import Babel
+from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
 
 from . import config
-from .core.editions import load_editions
+from .core.editions import EDITIONS_DIR, load_editions
 from .live import Broker
 from .services import WRITE_INTENT
-from .store import db
+from .store import db, migrations
 from .web.ratelimit import RateLimiter
 
 LANGUAGES = ("it", "en")
 csrf = CSRFProtect()
 babel = Babel()
+migrate = Migrate()  # `flask --app app db ...`: see docs/migrations.md
 
 
 def select_locale() -> str:
@@ -54,14 +56,19 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
 
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(migrations.DIRECTORY))
     with app.app_context():
         _tune_database(db.engine)
         prepare_schema()
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
+    # A bad edition file is reported and left out; the other editions still play.
+    editions, problems = load_editions(Path(app.config.get("EDITIONS_DIR", EDITIONS_DIR)))
+    for problem in problems:
+        app.logger.warning("edition file skipped: %s", problem)
     app.extensions["banco"] = {
-        "editions": load_editions(),
+        "editions": editions,
         "broker": Broker(),
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
@@ -77,6 +84,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(printing.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
+    from .cli import banco
+    app.cli.add_command(banco)
 
     @app.after_request
     def _security_headers(response):
@@ -91,30 +100,52 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 class SchemaMismatch(RuntimeError):
-    """The database was made by another version of Banco's tables."""
+    """The database was made by a version of Banco's tables this one cannot upgrade."""
 
 
 def prepare_schema() -> None:
-    """Creates the tables in an empty database; refuses (``SchemaMismatch``) a database whose
-    tables another version of Banco made, naming the way out, instead of failing mid-game."""
-    from sqlalchemy import inspect, select
+    """Brings the database's tables up to date at every start, keeping every game: an empty
+    database gets the current tables; one the releases before migrations made (``banco_schema``
+    version 2) is stamped at the first revision and upgraded; one Alembic stamped is upgraded.
 
-    from .store.models import SCHEMA_VERSION, SchemaVersion
-    tables = set(inspect(db.engine).get_table_names())
-    if "game" in tables:
-        found = db.session.execute(select(SchemaVersion.version)).scalar() if "banco_schema" in tables else None
-        if found != SCHEMA_VERSION:
-            url = db.engine.url
-            way_out = (f"move the file {url.database} away" if url.get_backend_name() == "sqlite"
-                       else "empty that database")
-            raise SchemaMismatch(
-                f"The database {url.render_as_string(hide_password=True)} was made by another version of "
-                f"Banco (tables version {found or 1}, this one needs {SCHEMA_VERSION}). Start with a new "
-                f"database: {way_out}, or set DATABASE_URL to an empty one.")
-        return
-    db.create_all()
-    db.session.add(SchemaVersion(version=SCHEMA_VERSION))
-    db.session.commit()
+    Refuses (``SchemaMismatch``, naming the way out) tables of any other version, and a
+    revision this Banco does not know (a newer one's). Runs in one transaction that one process
+    at a time holds (``migrations.schema_transaction``): servers starting together upgrade once.
+    """
+    from sqlalchemy import inspect, text
+
+    token = WRITE_INTENT.set(True)  # SQLite: BEGIN IMMEDIATE, the write lock before the first read
+    try:
+        with migrations.schema_transaction(db.engine) as connection:
+            tables = set(inspect(connection).get_table_names())
+            revision = migrations.current(connection) if "alembic_version" in tables else None
+            if revision is not None:
+                if not migrations.known(revision):
+                    raise _mismatch(f"revision {revision}")
+            elif not tables & {"game", "banco_schema"}:
+                # Built from the models, not replayed from revision 1: the same tables (the
+                # migration tests check it) at a fraction of the cost of every new database.
+                db.metadata.create_all(connection)
+                migrations.stamp(connection, "head")
+                return
+            else:
+                found = (connection.execute(text("SELECT max(version) FROM banco_schema")).scalar()
+                         if "banco_schema" in tables else None)
+                if found != migrations.RELEASED_SCHEMA_VERSION:
+                    raise _mismatch(f"tables version {found or 1}")
+                migrations.stamp(connection, migrations.RELEASED)
+            migrations.upgrade(connection)
+    finally:
+        WRITE_INTENT.reset(token)
+
+
+def _mismatch(found: str) -> SchemaMismatch:
+    url = db.engine.url
+    way_out = f"move the file {url.database} away" if url.get_backend_name() == "sqlite" else "empty that database"
+    return SchemaMismatch(
+        f"The database {url.render_as_string(hide_password=True)} was made by another version of Banco "
+        f"({found}), which this one cannot upgrade. Start with a new database: {way_out}, or set "
+        f"DATABASE_URL to an empty one.")
 
 
 def _tune_database(engine) -> None:

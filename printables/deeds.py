@@ -221,8 +221,10 @@ def _building_lines(edition: dict, deed: dict, group: dict, lang: str) -> list[t
         rows.append((label("small_cost", lang, **words), _money(edition, cost, lang)))
     if has_big:
         value = _money(edition, cost, lang)
-        if max_small > 0:
-            value = label("big_cost_plus", lang, cost=value, n=max_small, **words)
+        # The small buildings a big one takes back: all of them, or the edition's small_per_big.
+        needs = int((edition.get("buildings") or {}).get("small_per_big") or max_small)
+        if needs > 0:
+            value = label("big_cost_plus", lang, cost=value, n=needs, **words)
         rows.append((label("big_cost", lang, **words), value))
     return rows
 

@@ -42,14 +42,14 @@ def starting_split(edition: dict, players: int) -> dict[int, int]:
 
 def starting_cash(edition: dict, players: int) -> int:
     """The cash each player starts with at a table of ``players``; refuses (``ValueError``) a
-    count outside the edition's player range or missing from its ``starting_cash``."""
+    count outside the edition's player range or missing from its ``start.cash``."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"the number of players must be a whole number, not {players!r}")
     limits = edition.get("players") or {}
     low, high = limits.get("min", 1), limits.get("max", players)
     if not low <= players <= high:
         raise ValueError(f"{edition.get('id')!r} is played by {low} to {high} players, not {players}")
-    table = edition.get("starting_cash")
+    table = (edition.get("start") or {}).get("cash")
     cash = table.get(str(players), table.get(players)) if isinstance(table, dict) else table
     if isinstance(cash, bool) or not isinstance(cash, int) or cash <= 0:
         raise ValueError(f"{edition.get('id')!r} has no starting cash for {players} players")

@@ -9,8 +9,11 @@ from .changes import read
 from .errors import N_, BadInput, NotFound, RuleViolation
 from .ledger import BANK, balanced, move, reverse
 from .money import parse_amount
+from .policies import mortgage
+from .policies.salary import salary
+from .policies.start import dealt
 from .settings import FREE_PARKING
-from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState
+from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState, document_change
 
 MAX_REASON = 80
 
@@ -58,7 +61,9 @@ def clean_reason(reason) -> str:
 
 
 def start(state: GameState) -> Outcome:
-    """Pays every player the edition's starting cash from the bank and starts the game.
+    """Pays every player the edition's starting cash from the bank and starts the game; the
+    deeds the edition's start policy deals go to their players, paid to the bank at their
+    printed price.
 
     Refuses a game already started or finished, and a table with fewer players than the
     edition needs.
@@ -74,11 +79,17 @@ def start(state: GameState) -> Outcome:
         raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."),
                             max=edition.max_players)
     cash = edition.starting_cash_for(len(players))
-    postings = []
+    postings, changes = [], [Change("game", None, "status", SETUP, RUNNING)]
     for p in players:
         postings += move(BANK, p.id, cash)
-    return Outcome("start", balanced(postings), (Change("game", None, "status", SETUP, RUNNING),),
-                   params={"cash": cash, "players": len(players)})
+    deals = dealt(edition, [p.id for p in players])
+    for player_id, deed_key in deals:
+        changes.append(Change("deed", deed_key, "owner", None, player_id))
+        postings += move(player_id, BANK, edition.deed(deed_key).price)
+    params = {"cash": cash, "players": len(players)}
+    if deals:
+        params["dealt"] = [list(pair) for pair in deals]
+    return Outcome("start", balanced(postings), tuple(changes), params=params)
 
 
 def fines_account(state: GameState) -> str:
@@ -140,31 +151,38 @@ def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
 
 
 def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
-    """Pays the edition's GO salary: a flat amount, or the dice total times a multiplier.
+    """Pays the GO salary the edition's salary policy gives (a flat amount, or the dice total
+    times a multiplier) and counts a lap for the player. Under a mortgage with a lap deadline,
+    the player's mortgaged deeds whose deadline has now passed go back to the bank
+    (``result["forfeited"]``).
 
-    Refuses a game not running, an unknown or bankrupt player, and, when the salary goes by
-    the dice, a missing or impossible dice total (2 to 12).
+    Refuses a game not running, an unknown or bankrupt player, when the salary goes by the
+    dice a missing or impossible dice total, and an edition that pays nothing at GO.
     """
     require_running(state)
     player = require_player(state, player_id)
-    salary = state.edition.salary
-    if salary.dice_multiplier is not None:
-        if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12:
-            raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to 12."))
-        amount = salary.dice_multiplier * dice
-    else:
-        amount = salary.amount
+    amount = salary(state.edition, dice)
     if amount == 0:
         raise RuleViolation("no_salary", N_("This edition pays nothing at GO."))
-    return Outcome("pass_go", move(BANK, player.id, amount),
-                   params={"to": player.id, "amount": amount, "dice": dice})
+    laps = player.laps + 1
+    changes = [Change("player", player.id, "laps", player.laps, laps)]
+    forfeited = mortgage.overdue(state, player, laps)
+    for ds in forfeited:
+        changes += mortgage.forfeit_changes(ds)
+    params = {"to": player.id, "amount": amount, "dice": dice}
+    if forfeited:
+        params["forfeited"] = [ds.key for ds in forfeited]
+    return Outcome("pass_go", move(BANK, player.id, amount), tuple(changes), params=params,
+                   result={"laps": laps, "forfeited": [ds.key for ds in forfeited]})
 
 
 def end(state: GameState) -> Outcome:
-    """Ends the game. Refuses a game that is already over."""
+    """Ends the game; money still waiting for a yes is dropped with it (undoing the end brings
+    it back). Refuses a game that is already over."""
     if state.status == FINISHED:
         raise RuleViolation("game_finished", N_("The game is over."))
-    return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED),))
+    dropped = tuple(document_change("pending", p.id, p, None) for p in state.pending.values())
+    return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED), *dropped))
 
 
 def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcome:

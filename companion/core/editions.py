@@ -1,8 +1,15 @@
-"""Edition files: one JSON file per rule set, validated at load into frozen dataclasses.
+"""Edition files: one JSON file per rule set, checked against ``editions.schema.json`` and
+loaded into frozen dataclasses.
 
-Rules read these values (``edition.mortgage.interest_percent``), never the edition's id.
-An edition file that does not validate is refused as a whole with ``EditionError`` naming the
-first bad field, so a hand-edited file cannot start a game with half its numbers missing.
+The rules are one section per concern (``start``, ``salary``, ``rent``, ``mortgaged_rent``,
+``buildings``, ``mortgage``, ``auction``, ``jail``, ``bankruptcy``, ``valuation``,
+``tiebreak``), each naming a ``policy``: a small function of ``core.policies`` picked by name.
+The numbers stay data. Rules read these values (``edition.mortgage.interest_percent``), never
+the edition's id.
+
+An edition that does not validate is refused as a whole (``EditionError`` listing every bad
+field), so a hand-edited file cannot start a game with half its numbers missing; the server
+reports a bad file at start and offers the others (``load_editions``).
 """
 from __future__ import annotations
 
@@ -10,14 +17,21 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
+
+from .edition_schema import SCHEMA_FILE, edition_problems
+from .edition_upgrade import upgrade_layout
 
 EDITIONS_DIR = Path(__file__).resolve().parent.parent / "editions"
-LANGUAGES = ("it", "en")
 
 
 class EditionError(ValueError):
-    """An edition file is missing a field or holds a value the rules cannot use."""
+    """An edition file is missing a field or holds a value the rules cannot use; ``problems``
+    lists each one, naming the field."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
 
 
 @dataclass(frozen=True)
@@ -50,6 +64,8 @@ class Deed:
     rents: tuple[int, ...] = ()
     building_cost: int | None = None
     provisional: bool = False
+    # False for a deed that takes no buildings in a street group (Che Impresa!'s restaurants).
+    buildable: bool = True
 
 
 @dataclass(frozen=True)
@@ -62,40 +78,30 @@ class FixedPayment:
 
 
 @dataclass(frozen=True)
+class Dice:
+    """``max_total``: the largest dice total a player can enter (12 with two dice, 15 with the
+    Speed Die)."""
+
+    max_total: int = 12
+
+
+@dataclass(frozen=True)
+class Start:
+    """``cash``: what each player gets from the bank, by the number of players. ``policy``: how
+    deeds are dealt at the start (``none``: every deed stays with the bank)."""
+
+    policy: str
+    cash: Mapping[int, int]
+
+
+@dataclass(frozen=True)
 class Salary:
-    """What passing GO pays: a flat ``amount``, or ``dice_multiplier`` times the dice."""
+    """What passing GO pays: ``fixed`` pays ``amount``, ``dice_times`` pays ``dice_multiplier``
+    times the dice total of that move."""
 
-    amount: int | None
-    dice_multiplier: int | None
-
-
-@dataclass(frozen=True)
-class Buildings:
-    small: Text
-    small_plural: Text
-    big: Text
-    big_plural: Text
-    max_small: int
-    supply_small: int | None
-    supply_big: int | None
-    sell_percent: int
-
-
-@dataclass(frozen=True)
-class Mortgage:
-    interest_percent: int
-
-
-@dataclass(frozen=True)
-class Auction:
-    opening_bid: int
-    min_raise: int
-
-
-@dataclass(frozen=True)
-class Jail:
-    fine: int
-    card_max_price: int | None
+    policy: str
+    amount: int | None = None
+    dice_multiplier: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,43 +118,115 @@ class RentRequest:
     lapse_seconds: int | None = None
 
 
-DOUBLE_RENT = ("unmortgaged_deeds", "none_mortgaged", "none_mortgaged_or_built", "never")
-AUCTION_NO_BIDS = ("deed_stays_with_bank", "richest_buys_at_opening_bid")
-AUCTION_WINNER_CANNOT_PAY = ("winner_raises_cash", "rerun_without_winner")
-HOTEL_SALE = ("group", "deed")
+@dataclass(frozen=True)
+class Rent:
+    """``policy``: when the base rent of an unbuilt street doubles because its owner holds the
+    whole group. ``sets_count_mortgaged``: a mortgaged station or utility still counts towards
+    the number its owner holds. ``request``: rent asked for by the owner."""
+
+    policy: str
+    sets_count_mortgaged: bool = True
+    request: RentRequest = RentRequest()
 
 
 @dataclass(frozen=True)
-class Rules:
-    """Rule variants that are data. The defaults are the standard Hasbro rules.
+class MortgagedRent:
+    """What a lander owes on a mortgaged deed: ``none``, or ``share_to_bank``: ``share_percent``
+    of the rent the deed would ask, paid to the bank (the owner gets nothing)."""
 
-    ``double_rent_on_group``: base rent of a street whose owner holds the whole group is
-    doubled on each unbuilt deed: ``unmortgaged_deeds`` even when another deed of the group is
-    mortgaged or built, ``none_mortgaged`` only while no deed of the group is mortgaged,
-    ``none_mortgaged_or_built`` only while none is mortgaged and none built, ``never``.
-    ``sets_count_mortgaged``: a mortgaged station or utility still counts towards the number
-    the owner holds. ``dice_max``: the largest dice total a player can enter (12 with two
-    dice, 15 with the Speed Die). ``auction_no_bids``: the deed stays with the bank, or the
-    richest player buys it at the opening bid. ``auction_winner_cannot_pay``: the auction waits
-    for the winner to raise the cash, or runs again without them.
-    ``mortgaged_transfer_fee_percent``: what a player receiving a mortgaged deed pays at once
-    unless they lift the mortgage. ``hotel_sale``: a big building is sold whole together with
-    every other one of its group (``group``) or on its own (``deed``); either way it can also be
-    broken into small buildings. ``building_shortage_auction``: the banker may auction the
-    bank's last buildings, opening at the lowest building price among the deeds concerned.
-    ``jail_cards_total``: how many get-out-of-jail cards the decks hold.
-    """
+    policy: str
+    share_percent: int | None = None
 
-    double_rent_on_group: str = "unmortgaged_deeds"
-    sets_count_mortgaged: bool = True
-    dice_max: int = 12
-    auction_no_bids: str = "deed_stays_with_bank"
-    auction_winner_cannot_pay: str = "winner_raises_cash"
-    mortgaged_transfer_fee_percent: int = 10
-    hotel_sale: str = "group"
-    building_shortage_auction: bool = False
-    rent_request: RentRequest = RentRequest()
-    jail_cards_total: int = 2
+
+@dataclass(frozen=True)
+class Buildings:
+    """``policy``: the shape of the big building (``houses_then_hotel``,
+    ``big_replaces_small``, ``small_only``). ``small_per_big``: the small buildings a big one
+    needs on each deed of its group and gives back to the bank; ``big_worth``: what a big one
+    is worth, counted in small ones. ``big_sale``: a big building is sold together with the
+    group's others or one by one. ``shortage_auction``: the banker may auction the bank's last
+    buildings."""
+
+    policy: str
+    small: Text
+    small_plural: Text
+    max_small: int
+    sell_percent: int
+    big_sale: str
+    shortage_auction: bool = False
+    supply_small: int | None = None
+    supply_big: int | None = None
+    big: Text | None = None
+    big_plural: Text | None = None
+    small_per_big: int | None = None
+    big_worth: int | None = None
+
+
+@dataclass(frozen=True)
+class Mortgage:
+    """``policy``: ``interest`` (lifting costs the value plus ``interest_percent``),
+    ``lap_deadline`` (lift within ``laps`` of the owner's laps, else the deed goes back to the
+    bank) or ``none``. ``transfer_fee_percent``: what a player receiving a mortgaged deed pays at
+    once unless they lift it."""
+
+    policy: str
+    interest_percent: int = 0
+    laps: int | None = None
+    transfer_fee_percent: int = 0
+
+
+@dataclass(frozen=True)
+class Auction:
+    """``policy``: where a deed's auction opens (``fixed_opening`` at ``opening_bid``,
+    ``printed_price``). ``no_bids`` and ``winner_cannot_pay``: how an auction ends without a
+    paying winner."""
+
+    policy: str
+    min_raise: int
+    no_bids: str
+    winner_cannot_pay: str
+    opening_bid: int | None = None
+
+
+@dataclass(frozen=True)
+class Jail:
+    """``fine``: what leaving jail costs; ``card_max_price``: the most a get-out-of-jail card
+    sells for between players; ``cards_total``: how many such cards the decks hold."""
+
+    policy: str
+    fine: int
+    card_max_price: int | None = None
+    cards_total: int = 2
+
+
+@dataclass(frozen=True)
+class Bankruptcy:
+    """``policy``: ``to_creditor`` (everything goes to whoever the debt is owed to) or
+    ``bank_pays_creditor_share`` (everything goes to the bank, which pays the creditor
+    ``share_percent`` of the debt)."""
+
+    policy: str
+    share_percent: int | None = None
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """What a player is worth in the final count: ``cash_deeds_buildings`` counts cash, deeds
+    at ``deed_percent`` of their price (``mortgaged_deed_percent`` when mortgaged) and buildings
+    at ``building_percent`` of their cost."""
+
+    policy: str
+    deed_percent: int = 100
+    mortgaged_deed_percent: int = 50
+    building_percent: int = 100
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """Who goes first among players worth the same: ``shared`` (nobody) or
+    ``unmortgaged_deeds_value`` (the higher price of their unmortgaged deeds)."""
+
+    policy: str
 
 
 @dataclass(frozen=True)
@@ -160,9 +238,7 @@ class Edition:
     currency_name: Text
     min_players: int
     max_players: int
-    starting_cash: Mapping[int, int]
     cash_private: bool
-    salary: Salary
     banknotes: tuple[int, ...]
     starting_notes: Mapping[int, int]
     fixed_payments: tuple[FixedPayment, ...]
@@ -170,14 +246,22 @@ class Edition:
     deeds: tuple[Deed, ...]
     station_rents: tuple[int, ...]
     utility_multipliers: tuple[int, ...]
+    time_limit_minutes: int | None
+    max_amount: int
+    dice: Dice
+    start: Start
+    salary: Salary
+    rent: Rent
+    mortgaged_rent: MortgagedRent
     buildings: Buildings
     mortgage: Mortgage
     auction: Auction
     jail: Jail
-    time_limit_minutes: int | None
-    max_amount: int
+    bankruptcy: Bankruptcy
+    valuation: Valuation
+    tiebreak: Tiebreak
+    provisional: bool = False
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
-    rules: Rules = Rules()
 
     def deed(self, key: str) -> Deed | None:
         return self._deeds_by_key().get(key)
@@ -194,9 +278,9 @@ class Edition:
     def starting_cash_for(self, player_count: int) -> int:
         """The cash each player starts with at this table size; refuses a size the edition lacks."""
         try:
-            return self.starting_cash[player_count]
+            return self.start.cash[player_count]
         except KeyError:
-            raise EditionError(f"{self.id}: no starting cash for {player_count} players") from None
+            raise EditionError([f"{self.id}: no starting cash for {player_count} players"]) from None
 
     def _deeds_by_key(self) -> dict[str, Deed]:
         cache = self.__dict__.get("_by_key")
@@ -206,209 +290,120 @@ class Edition:
         return cache
 
 
-# --- validation -------------------------------------------------------------------------
+# --- reading a valid file ---------------------------------------------------------------
 
-def _get(data: Mapping, name: str, kind, where: str, *, optional=False):
-    if name not in data or data[name] is None:
-        if optional:
-            return None
-        raise EditionError(f"{where}.{name} is missing")
-    value = data[name]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise EditionError(f"{where}.{name} must be a whole number, not {value!r}")
-    if kind is not int and not isinstance(value, kind):
-        raise EditionError(f"{where}.{name} has the wrong type ({type(value).__name__})")
-    return value
+def _text(value) -> Text | None:
+    if value is None:
+        return None
+    return Text(value, value) if isinstance(value, str) else Text(value["it"], value["en"])
 
 
-def _positive(data, name, where, *, optional=False, zero=False):
-    value = _get(data, name, int, where, optional=optional)
-    if value is not None and (value < 0 or (value == 0 and not zero)):
-        raise EditionError(f"{where}.{name} must be {'zero or more' if zero else 'positive'}")
-    return value
+def _counts(value: Mapping) -> Mapping[int, int]:
+    return MappingProxyType({int(k): v for k, v in value.items()})
 
 
-def _text(data, name, where) -> Text:
-    value = _get(data, name, (dict, str), where)
-    if isinstance(value, str):
-        return Text(value, value)
-    for lang in LANGUAGES:
-        if not isinstance(value.get(lang), str) or not value[lang].strip():
-            raise EditionError(f"{where}.{name}.{lang} is missing")
-    return Text(value["it"], value["en"])
+def _section(kind, data: Mapping, **read):
+    """A section's dataclass from its JSON object: plain fields as they are, ``read`` for the
+    ones that need converting."""
+    plain = {k: v for k, v in data.items() if k not in read}
+    return kind(**plain, **{k: convert(data[k]) for k, convert in read.items() if k in data})
 
 
-def _int_map(data, name, where) -> Mapping[int, int]:
-    value = _get(data, name, dict, where)
-    try:
-        out = {int(k): v for k, v in value.items()}
-    except ValueError:
-        raise EditionError(f"{where}.{name} keys must be whole numbers") from None
-    for k, v in out.items():
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise EditionError(f"{where}.{name}[{k}] must be a whole number")
-    return MappingProxyType(out)
+def _buildings(data: Mapping) -> Buildings:
+    texts = ("small", "small_plural", "big", "big_plural")
+    return _section(Buildings, data, **{name: _text for name in texts})
 
 
-def _choice(data, name, where, choices, default):
-    value = data.get(name, default)
-    if value not in choices:
-        raise EditionError(f"{where}.{name} must be one of {', '.join(choices)}")
-    return value
+def _deed(data: Mapping) -> Deed:
+    return _section(Deed, data, rents=tuple)
 
 
-def _flag(data, name, where, default):
-    value = data.get(name, default)
-    if not isinstance(value, bool):
-        raise EditionError(f"{where}.{name} must be true or false")
-    return value
-
-
-def _parse_rules(data: Mapping, where: str) -> Rules:
-    rules = _get(data, "rules", dict, where, optional=True) or {}
-    rw = f"{where}.rules"
-    defaults = Rules()
-    request = _get(rules, "rent_request", dict, rw, optional=True) or {}
-    qw = f"{rw}.rent_request"
-    dice_max = _positive(rules, "dice_max", rw, optional=True)
-    if dice_max is not None and dice_max < 2:
-        raise EditionError(f"{rw}.dice_max must be at least 2")
-    fee = _positive(rules, "mortgaged_transfer_fee_percent", rw, optional=True, zero=True)
-    cards = _positive(rules, "jail_cards_total", rw, optional=True, zero=True)
-    return Rules(
-        double_rent_on_group=_choice(rules, "double_rent_on_group", rw, DOUBLE_RENT,
-                                     defaults.double_rent_on_group),
-        sets_count_mortgaged=_flag(rules, "sets_count_mortgaged", rw, defaults.sets_count_mortgaged),
-        dice_max=defaults.dice_max if dice_max is None else dice_max,
-        auction_no_bids=_choice(rules, "auction_no_bids", rw, AUCTION_NO_BIDS, defaults.auction_no_bids),
-        auction_winner_cannot_pay=_choice(rules, "auction_winner_cannot_pay", rw, AUCTION_WINNER_CANNOT_PAY,
-                                          defaults.auction_winner_cannot_pay),
-        mortgaged_transfer_fee_percent=defaults.mortgaged_transfer_fee_percent if fee is None else fee,
-        hotel_sale=_choice(rules, "hotel_sale", rw, HOTEL_SALE, defaults.hotel_sale),
-        building_shortage_auction=_flag(rules, "building_shortage_auction", rw,
-                                        defaults.building_shortage_auction),
-        rent_request=RentRequest(_flag(request, "enabled", qw, False),
-                                 _positive(request, "lapse_seconds", qw, optional=True)),
-        jail_cards_total=defaults.jail_cards_total if cards is None else cards,
-    )
+def validate_edition(data: Any) -> list[str]:
+    """Every problem of an edition's data, each naming its field
+    (``classic-it: deeds[3].price must be a whole number``); empty when the data is a valid
+    edition. The edition file layout of before rule policies is read in today's layout."""
+    return edition_problems(upgrade_layout(data))
 
 
 def parse_edition(data: Mapping[str, Any]) -> Edition:
     """Validates one edition's data and returns it frozen.
 
-    Refuses (``EditionError``) a missing field, a non-integer amount, a deed in an unknown
-    group, a repeated deed key, a street whose rents do not cover every building step, a
-    player range the starting cash does not cover, and a ``rules`` value outside its choices.
+    Refuses (``EditionError``, every problem listed) what ``editions.schema.json`` refuses (a
+    missing field, a non-integer amount, a policy that does not exist, a number its policy
+    needs and lacks...) and what a schema cannot see: a deed in an unknown group, a repeated
+    key, a street whose rents do not cover every building step, a player range the starting
+    cash does not cover.
     """
-    if not isinstance(data, Mapping):
-        raise EditionError("an edition must be a JSON object")
-    eid = _get(data, "id", str, "edition")
-    where = eid
-    players = _get(data, "players", dict, where)
-    min_players = _positive(players, "min", f"{where}.players")
-    max_players = _positive(players, "max", f"{where}.players")
-    if not 2 <= min_players <= max_players <= 8:
-        raise EditionError(f"{where}.players must be a range within 2..8")
-    currency = _get(data, "currency", dict, where)
-    starting_cash = _int_map(data, "starting_cash", where)
-    for n in range(min_players, max_players + 1):
-        if n not in starting_cash:
-            raise EditionError(f"{where}.starting_cash has no amount for {n} players")
-
-    salary_raw = _get(data, "salary", dict, where)
-    salary = Salary(_positive(salary_raw, "amount", f"{where}.salary", optional=True, zero=True),
-                    _positive(salary_raw, "dice_multiplier", f"{where}.salary", optional=True))
-    if (salary.amount is None) == (salary.dice_multiplier is None):
-        raise EditionError(f"{where}.salary needs exactly one of amount or dice_multiplier")
-
-    groups = []
-    for i, g in enumerate(_get(data, "groups", list, where)):
-        gw = f"{where}.groups[{i}]"
-        kind = _get(g, "kind", str, gw)
-        if kind not in ("street", "station", "utility"):
-            raise EditionError(f"{gw}.kind must be street, station or utility")
-        groups.append(Group(_get(g, "key", str, gw), _text(g, "name", gw), _get(g, "color", str, gw), kind))
-    group_kinds = {g.key: g.kind for g in groups}
-    if len(group_kinds) != len(groups):
-        raise EditionError(f"{where}.groups has a repeated key")
-
-    b = _get(data, "buildings", dict, where)
-    bw = f"{where}.buildings"
-    buildings = Buildings(_text(b, "small", bw), _text(b, "small_plural", bw), _text(b, "big", bw),
-                          _text(b, "big_plural", bw), _positive(b, "max_small", bw, zero=True),
-                          _positive(b, "supply_small", bw, optional=True, zero=True),
-                          _positive(b, "supply_big", bw, optional=True, zero=True),
-                          _positive(b, "sell_percent", bw))
-
-    deeds = []
-    for i, d in enumerate(_get(data, "deeds", list, where)):
-        dw = f"{where}.deeds[{i}]"
-        group = _get(d, "group", str, dw)
-        if group not in group_kinds:
-            raise EditionError(f"{dw}.group {group!r} is not one of the edition's groups")
-        rents = tuple(_get(d, "rents", list, dw, optional=True) or ())
-        if any(isinstance(r, bool) or not isinstance(r, int) or r < 0 for r in rents):
-            raise EditionError(f"{dw}.rents must be whole numbers")
-        if group_kinds[group] == "street" and len(rents) != buildings.max_small + 2:
-            raise EditionError(f"{dw}.rents needs {buildings.max_small + 2} values "
-                               "(no building, each small building, the big one)")
-        deeds.append(Deed(_get(d, "key", str, dw), _get(d, "name", str, dw), group,
-                          _positive(d, "position", dw, zero=True), _positive(d, "price", dw),
-                          _positive(d, "mortgage", dw, zero=True), rents,
-                          _positive(d, "building_cost", dw, optional=True),
-                          bool(d.get("provisional", False))))
-    if len({d.key for d in deeds}) != len(deeds):
-        raise EditionError(f"{where}.deeds has a repeated key")
-
-    fixed = []
-    for i, p in enumerate(_get(data, "fixed_payments", list, where)):
-        pw = f"{where}.fixed_payments[{i}]"
-        fixed.append(FixedPayment(_get(p, "key", str, pw), _text(p, "name", pw), _positive(p, "amount", pw)))
-
-    mortgage = _get(data, "mortgage", dict, where)
-    auction = _get(data, "auction", dict, where)
-    jail = _get(data, "jail", dict, where)
+    layout = upgrade_layout(data)
+    problems = edition_problems(layout)
+    if problems:
+        raise EditionError(problems)
+    d = layout
     return Edition(
-        id=eid,
-        name=_text(data, "name", where),
-        rulebook=_get(data, "rulebook", str, where),
-        currency_symbol=_get(currency, "symbol", str, f"{where}.currency"),
-        currency_name=_text(currency, "name", f"{where}.currency"),
-        min_players=min_players,
-        max_players=max_players,
-        starting_cash=starting_cash,
-        cash_private=bool(_get(data, "cash_private", bool, where)),
-        salary=salary,
-        banknotes=tuple(sorted(_get(data, "banknotes", list, where), reverse=True)),
-        starting_notes=_int_map(data, "starting_notes", where),
-        fixed_payments=tuple(fixed),
-        groups=tuple(groups),
-        deeds=tuple(deeds),
-        station_rents=tuple(_get(data, "station_rents", list, where, optional=True) or ()),
-        utility_multipliers=tuple(_get(data, "utility_multipliers", list, where, optional=True) or ()),
-        buildings=buildings,
-        mortgage=Mortgage(_positive(mortgage, "interest_percent", f"{where}.mortgage", zero=True)),
-        auction=Auction(_positive(auction, "opening_bid", f"{where}.auction"),
-                        _positive(auction, "min_raise", f"{where}.auction")),
-        jail=Jail(_positive(jail, "fine", f"{where}.jail", zero=True),
-                  _positive(jail, "card_max_price", f"{where}.jail", optional=True)),
-        time_limit_minutes=_positive(data, "time_limit_minutes", where, optional=True),
-        max_amount=_positive(data, "max_amount", where),
+        id=d["id"],
+        name=_text(d["name"]),
+        rulebook=d["rulebook"],
+        currency_symbol=d["currency"]["symbol"],
+        currency_name=_text(d["currency"]["name"]),
+        min_players=d["players"]["min"],
+        max_players=d["players"]["max"],
+        cash_private=d["cash_private"],
+        banknotes=tuple(sorted(d["banknotes"], reverse=True)),
+        starting_notes=_counts(d["starting_notes"]),
+        fixed_payments=tuple(FixedPayment(p["key"], _text(p["name"]), p["amount"]) for p in d["fixed_payments"]),
+        groups=tuple(Group(g["key"], _text(g["name"]), g["color"], g["kind"]) for g in d["groups"]),
+        deeds=tuple(_deed(x) for x in d["deeds"]),
+        station_rents=tuple(d.get("station_rents") or ()),
+        utility_multipliers=tuple(d.get("utility_multipliers") or ()),
+        time_limit_minutes=d.get("time_limit_minutes"),
+        max_amount=d["max_amount"],
+        dice=_section(Dice, d["dice"]),
+        start=_section(Start, d["start"], cash=_counts),
+        salary=_section(Salary, d["salary"]),
+        rent=_section(Rent, d["rent"], request=lambda r: _section(RentRequest, r)),
+        mortgaged_rent=_section(MortgagedRent, d["mortgaged_rent"]),
+        buildings=_buildings(d["buildings"]),
+        mortgage=_section(Mortgage, d["mortgage"]),
+        auction=_section(Auction, d["auction"]),
+        jail=_section(Jail, d["jail"]),
+        bankruptcy=_section(Bankruptcy, d["bankruptcy"]),
+        valuation=_section(Valuation, d["valuation"]),
+        tiebreak=_section(Tiebreak, d["tiebreak"]),
+        provisional=d.get("provisional", False),
         raw=MappingProxyType(dict(data)),
-        rules=_parse_rules(data, where),
     )
 
 
-def load_editions(directory: Path = EDITIONS_DIR) -> dict[str, Edition]:
-    """Loads every ``*.json`` edition in ``directory``; refuses the lot if any file is bad."""
-    editions = {}
-    for path in sorted(directory.glob("*.json")):
+class LoadedEditions(NamedTuple):
+    """The editions that loaded, by id, and one message for each file that did not."""
+
+    editions: dict[str, Edition]
+    problems: list[str]
+
+
+def edition_files(directory: Path = EDITIONS_DIR) -> list[Path]:
+    """The edition files in ``directory``: every ``*.json`` but the schema."""
+    return sorted(p for p in directory.glob("*.json") if p.name != SCHEMA_FILE.name)
+
+
+def load_editions(directory: Path = EDITIONS_DIR) -> LoadedEditions:
+    """Loads every edition file in ``directory``. A file that is not JSON, does not validate or
+    whose ``id`` is not its file name is left out and reported in ``problems``; it never stops
+    the others from loading."""
+    editions, problems = {}, []
+    for path in edition_files(directory):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise EditionError(f"{path.name}: not valid JSON ({exc})") from None
-        edition = parse_edition(data)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(f"{path.name}: not a readable JSON file ({exc})")
+            continue
+        try:
+            edition = parse_edition(data)
+        except EditionError as exc:
+            problems += [f"{path.name}: {p}" for p in exc.problems]
+            continue
         if edition.id != path.stem:
-            raise EditionError(f"{path.name}: the id {edition.id!r} must match the file name")
+            problems.append(f"{path.name}: the id {edition.id!r} must match the file name")
+            continue
         editions[edition.id] = edition
-    return editions
+    return LoadedEditions(editions, problems)

@@ -102,7 +102,7 @@ def decline(state: GameState, pending_id, by: str, now: datetime) -> Outcome:
     else:
         raise Forbidden("not_your_request", N_("Only the payer or whoever asked can close this request."))
     return Outcome(kind, changes=(document_change("pending", pending.id, pending, None),),
-                   params=_closed_params(pending))
+                   params={**_closed_params(pending), "by": by})
 
 
 def expire_due(state: GameState, now: datetime) -> Outcome | None:
@@ -123,16 +123,18 @@ def drop_for(state: GameState, account: str) -> list:
 def hold(state: GameState, outcome: Outcome, pending_id: str, asked_by: str, now: datetime) -> Outcome:
     """Money a player asks from the bank (``outcome`` pays them from it), held for the banker.
 
-    Refuses (``ValueError``, a programming error) an outcome that is not one payment from the
-    bank: only money waits, never a change of the board.
+    Only the money waits: the rest of the outcome (a lap counted at GO) happens now, and the
+    banker's yes later pays exactly the amount asked. Refuses (``ValueError``, a programming
+    error) an outcome that is not one payment from the bank to one account.
     """
     postings = outcome.postings
-    if outcome.changes or len(postings) != 2 or not any(p.account == BANK and p.amount < 0 for p in postings):
+    if len(postings) != 2 or not any(p.account == BANK and p.amount < 0 for p in postings):
         raise ValueError(f"{outcome.kind} cannot wait for the banker")
     payee = next(p for p in postings if p.amount > 0)
-    return propose(state, pending_id, payer=BANK, payee=payee.account, amount=payee.amount, needs=BANKER,
+    held = propose(state, pending_id, payer=BANK, payee=payee.account, amount=payee.amount, needs=BANKER,
                    asked_by=asked_by, kind=outcome.kind, params=outcome.params, now=now,
                    proposal="bank_request", proposal_params={**outcome.params, "original": outcome.kind})
+    return Outcome(held.kind, changes=(*outcome.changes, *held.changes), params=held.params, result=held.result)
 
 
 def request_payment(state: GameState, pending_id: str, asker_id: str, payer_id, amount, reason,

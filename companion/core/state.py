@@ -38,6 +38,8 @@ class PlayerState:
     in_jail: bool = False
     bankrupt: bool = False
     jail_cards: int = 0
+    # Times round the board (each GO): a mortgage with a lap deadline counts in them.
+    laps: int = 0
 
 
 @dataclass
@@ -49,6 +51,8 @@ class DeedState:
     hotel: bool = False
     # Received mortgaged from another player: the owner owes the transfer fee or lifts it.
     fee_due: bool = False
+    # The owner's lap count when it was mortgaged, under a mortgage with a lap deadline.
+    mortgage_lap: int | None = None
 
 
 @dataclass

@@ -75,8 +75,12 @@ def _do_transfer(state, caller, payload, game):
         if not caller.is_banker and payer not in (caller.player_id, BANK):
             raise Forbidden("not_your_account", N_("You can only pay with your own money."))
         if payer == BANK and not caller.is_banker:
-            return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"),
-                                     payload.get("reason"))
+            # A player asks the bank for money for themselves only: never paid to them in place of
+            # another payee they named.
+            me = _acting_player(caller, payload)
+            if payload.get("to", me) != me:
+                raise Forbidden("not_your_account", N_("You can only act for yourself."))
+            return commands.transfer(state, BANK, me, payload.get("amount"), payload.get("reason"))
     else:
         payer = _acting_player(caller, payload)
     if "to" not in payload:
@@ -128,6 +132,10 @@ def _deed_action(rule):
 def _player_action(rule):
     """An action of the acting player alone: the jail's."""
     return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload))
+
+
+def _do_build(state, caller, payload, game):
+    return rules.build(state, _acting_player(caller, payload), payload.get("deed"), payload.get("building"))
 
 
 def _do_sell_building(state, caller, payload, game):
@@ -189,7 +197,7 @@ def _do_trade_reject(state, caller, payload, game):
 
 
 def _do_bankrupt(state, caller, payload, game):
-    return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"))
+    return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"), payload.get("amount"))
 
 
 ACTIONS: dict[str, Action] = {
@@ -197,7 +205,7 @@ ACTIONS: dict[str, Action] = {
     "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
     "collect": Action(_do_collect, reads_deeds=False, asks_bank=True),
     "pay_fixed": Action(_do_pay_fixed, reads_deeds=False),
-    "pass_go": Action(_do_pass_go, reads_deeds=False, asks_bank=True),
+    "pass_go": Action(_do_pass_go, asks_bank=True),  # a lap can forfeit overdue mortgaged deeds
     "end": Action(_do_end, reads_deeds=False),
     "pot_collect": Action(_do_pot_collect, reads_deeds=False),
     "request": Action(_do_request, reads_deeds=False),
@@ -208,7 +216,7 @@ ACTIONS: dict[str, Action] = {
     "rent_request": Action(_do_rent_request),
     "rent_confirm": Action(_do_rent_confirm, reads_deeds=False),
     "rent_lapse": Action(_do_rent_lapse, reads_deeds=False),
-    "build": Action(_deed_action(rules.build)),
+    "build": Action(_do_build),
     "sell_building": Action(_do_sell_building),
     "mortgage": Action(_deed_action(rules.mortgage)),
     "unmortgage": Action(_deed_action(rules.unmortgage)),
@@ -241,8 +249,8 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     transaction) and returns ``{"version", "result"}``.
 
     The same ``key`` from the same caller with the same request returns the first answer
-    again and changes nothing. Requests for money that expired are cleared first, as an entry
-    of their own. Refuses: a payload that is not an object, an unknown type, a key that is
+    again and changes nothing. Requests for money that have lapsed are cleared after it, as an
+    entry of their own. Refuses: a payload that is not an object, an unknown type, a key that is
     not text of at most 100 characters, a key already used for a different request (409),
     and whatever the action itself refuses; a refusal changes nothing and is not remembered,
     so a corrected retry with the same key is judged afresh.
@@ -283,15 +291,17 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
         else:
             action = ACTIONS[kind]
             state = journal.state_of(game, deeds=action.reads_deeds)
-            lapsed = pending.expire_due(state, now_utc())
-            if lapsed is not None:
-                journal.record(game, state, lapsed, journal.BANKER)
             outcome = action.run(state, caller, payload, game)
             if action.asks_bank and not caller.is_banker and state.setting("strict_bank") \
                     and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
                 outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
                 held = True
             entry = journal.record(game, state, outcome, caller.actor)
+            # Lapsed requests are cleared after an action lands, so one that names a lapsed
+            # request is refused as lapsed rather than as unknown.
+            lapsed = pending.expire_due(state, now_utc())
+            if lapsed is not None:
+                journal.record(game, state, lapsed, journal.BANKER)
             if kind == "start":
                 clock.reset(game)
             elif kind == "end":

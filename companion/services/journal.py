@@ -134,10 +134,21 @@ def verify_game(game: Game) -> list[Finding]:
             found.append(Finding(game.id, f"the journal names {account}, which this game does not have"))
     versions = list(db.session.execute(
         select(Entry.version).where(Entry.game_id == game.id).order_by(Entry.version)).scalars())
-    if versions != list(range(1, len(versions) + 1)) or (versions and versions[-1] != game.version):
-        found.append(Finding(game.id, f"versions run {versions[:1]}..{versions[-1:]} over {len(versions)} "
-                                      f"entries, the game is at {game.version}"))
+    # Compared with the game's own version, so a journal missing its newest entries (or all of
+    # them) is caught too, not only a gap in the middle.
+    expected = range(1, game.version + 1)
+    if versions != list(expected):
+        missing = sorted(set(expected) - set(versions))
+        beyond = sorted(set(versions) - set(expected))
+        what = " and ".join(part for part in (missing and f"lacks versions {_listed(missing)}",
+                                             beyond and f"has versions past it: {_listed(beyond)}") if part)
+        found.append(Finding(game.id, f"the game is at version {game.version} but its journal {what}"))
     return found
+
+
+def _listed(numbers: list[int], most: int = 10) -> str:
+    shown = ", ".join(map(str, numbers[:most]))
+    return shown + (f" (and {len(numbers) - most} more)" if len(numbers) > most else "")
 
 
 def verify_all() -> tuple[int, list[Finding]]:

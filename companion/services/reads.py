@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
+from ..core.settings import SETTINGS
 from ..core.state import GameState, PendingState
 from ..store import Game, db, now_utc
 from . import clock
@@ -58,7 +59,8 @@ def game_state(game: Game, caller: Caller | None) -> dict:
         "join_code": game.join_code if caller is not None else None,
         "banker_player": game.banker_player_id,
         "cash_private": game.cash_private,
-        "settings": dict(state.settings),
+        # Every setting's value for this game: a game stored before a setting existed shows its default.
+        "settings": {name: state.setting(name) for name in SETTINGS},
         "players": players,
         "deeds": deeds,
         "bank": {"houses": state.bank_small, "hotels": state.bank_big},

@@ -1,7 +1,5 @@
 """Storage: the SQLAlchemy tables, the row <-> state mapping and the schema's migrations.
 Nothing here knows a rule; services are the only callers."""
-from .models import (EditionContent, Entry, Game, Holding, Player, Posting, Request, SchemaVersion, db,
-                     now_utc)
+from .models import EditionContent, Entry, Game, Holding, Player, Posting, Request, db, now_utc
 
-__all__ = ["EditionContent", "Entry", "Game", "Holding", "Player", "Posting", "Request", "SchemaVersion", "db",
-           "now_utc"]
+__all__ = ["EditionContent", "Entry", "Game", "Holding", "Player", "Posting", "Request", "db", "now_utc"]

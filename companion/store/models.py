@@ -1,4 +1,5 @@
-"""The tables. No rules here: ``store.mapping`` turns rows into the core's ``GameState`` and back."""
+"""The tables. No rules here: ``store.mapping`` turns rows into the core's ``GameState`` and back.
+A change to a table or column comes with a migration: see docs/migrations.md."""
 from __future__ import annotations
 
 import datetime as dt
@@ -18,16 +19,6 @@ db = SQLAlchemy(model_class=Base)
 
 def now_utc() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-
-
-# Raised whenever a table or column changes. There are no migrations yet: a database made by
-# another schema is refused at start with a clear message rather than failing mid-game.
-SCHEMA_VERSION = 3
-
-
-class SchemaVersion(db.Model):
-    __tablename__ = "banco_schema"
-    version: Mapped[int] = mapped_column(primary_key=True)
 
 
 class Game(db.Model):

@@ -59,7 +59,7 @@ def show_edition(edition_id):
     return jsonify({
         "id": edition.id, "name": edition.name(_lang()), "currency": edition.currency_symbol,
         "min_players": edition.min_players, "max_players": edition.max_players,
-        "starting_cash": {str(k): v for k, v in edition.starting_cash.items()},
+        "starting_cash": {str(k): v for k, v in edition.start.cash.items()},
         "cash_private": edition.cash_private,
         "salary": {"amount": edition.salary.amount, "dice_multiplier": edition.salary.dice_multiplier},
         "fixed_payments": [{"key": p.key, "name": p.name(_lang()), "amount": p.amount}
@@ -77,7 +77,8 @@ def show_edition(edition_id):
 def create_game():
     body = _body()
     result = services.create_game(body.get("edition"), body.get("players", []), body.get("time_limit_minutes"),
-                                  body.get("seed"), auction_seconds=body.get("auction_seconds"))
+                                  body.get("seed"), auction_seconds=body.get("auction_seconds"),
+                                  settings=body.get("settings"))
     return jsonify(result), 201
 
 
@@ -99,7 +100,9 @@ def act(game_id):
     token = _token()
     if token is None:
         _caller(game_id)  # says what is missing: the game (404) or the token (401)
-    return jsonify(services.act(game_id, None, _body(), token=token))
+    response = services.act(game_id, None, _body(), token=token)
+    # Money a player asked from a strict bank: accepted, waiting for the banker's yes.
+    return jsonify(response), 202 if response["result"].get("held") else 200
 
 
 @bp.get("/v1/games/<game_id>/events")

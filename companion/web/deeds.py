@@ -135,7 +135,7 @@ def deed_page(game_id, deed_key):
                            caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
                            players=[p for p in game.players if not p.bankrupt],
                            group=edition.group(deed.group), lift=services.lift_cost(edition, deed), others=others,
-                           can_request_rent=edition.rules.rent_request.enabled)
+                           can_request_rent=edition.rent.request.enabled)
 
 
 @bp.post("/g/<game_id>/deeds/<deed_key>")

@@ -52,6 +52,9 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "pending_declined":
         if p.get("from") == BANK:
             return _("The banker declined %(amount)s to %(name)s.", amount=amount, name=who(p.get("to")))
+        if p.get("by") == "banker":
+            return _("The banker cancelled the request of %(amount)s from %(payer)s to %(to)s.",
+                     amount=amount, payer=who(p.get("from")), to=who(p.get("to")))
         return _("%(payer)s declined to pay %(amount)s to %(to)s.", payer=who(p.get("from")), amount=amount,
                  to=who(p.get("to")))
     if kind == "pending_withdrawn":

@@ -53,6 +53,12 @@ def document() -> dict:
                     "status": {"enum": ["setup", "running", "finished"]}, "version": {"type": "integer"},
                     "join_code": {"type": ["string", "null"]}, "banker_player": {"type": ["string", "null"]},
                     "cash_private": {"type": "boolean"},
+                    "settings": _ref("Settings"),
+                    "pots": {"type": "object", "additionalProperties": {"type": "integer"},
+                             "description": "Accounts other than the bank and the players, e.g. "
+                                            "{\"free_parking\": 300}; empty when the game has none."},
+                    "pending": {"type": "array", "items": _ref("Pending"),
+                                "description": "Money waiting for a yes, oldest first."},
                     "players": {"type": "array", "items": _ref("Player")},
                     "deeds": {"type": "array", "items": {"type": "object", "properties": {
                         "key": {"type": "string"}, "owner": {"type": ["string", "null"]},
@@ -78,14 +84,23 @@ def document() -> dict:
                             "description": "Idempotency key: the same key from the same token returns the "
                                            "first answer and changes nothing."},
                     "player": {"type": "string", "description": "The banker acting for this player."},
-                    "to": {"type": "string", "description": "transfer: a player id or \"bank\"."},
-                    "from": {"type": "string", "description": "transfer (banker only): a player id or \"bank\"."},
-                    "amount": {"type": "integer", "minimum": 1},
-                    "reason": {"type": "string", "maxLength": 80},
+                    "to": {"type": "string", "description": "transfer: a player id, \"bank\" or a pot of the "
+                                                            "game (\"free_parking\")."},
+                    "from": {"type": "string", "description": "transfer: a player id or \"bank\" (a player "
+                                                              "other than oneself: banker only); request: the "
+                                                              "player asked to pay."},
+                    "amount": {"type": "integer", "minimum": 1,
+                               "description": "bankrupt: the debt, needed when the edition's bank pays the "
+                                              "creditor a share of it."},
+                    "reason": {"type": "string", "maxLength": 80, "description": "transfer, collect, request."},
+                    "pending": {"type": "string", "description": "approve, decline: the id of the money waiting "
+                                                                 "(the banker approves money asked from the bank "
+                                                                 "by leaving out `player`)."},
+                    "pot": {"type": "string", "description": "pot_collect: the pot to empty (\"free_parking\")."},
                     "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
                     "dice": {"type": "integer", "minimum": 2,
                              "description": "pass_go, pay_rent, rent_request: the dice total (up to the "
-                                            "edition's rules.dice_max)."},
+                                            "edition's dice.max_total)."},
                     "deed": {"type": "string", "description": "buy, pay_rent, build, sell_building, mortgage, "
                                                               "unmortgage, pay_mortgage_fee, auction_start, "
                                                               "rent_request; bid in a building auction."},
@@ -93,7 +108,8 @@ def document() -> dict:
                                                                       "into small ones."},
                     "payer": {"type": "string", "description": "rent_request: the player who landed."},
                     "request": {"type": "string", "description": "rent_confirm, rent_lapse."},
-                    "building": {"enum": ["small", "big"], "description": "building_auction_start."},
+                    "building": {"enum": ["small", "big"], "description": "building_auction_start; build: which one, "
+                                                                         "where the deed could take either."},
                     "deeds": {"type": "array", "items": {"type": "string"},
                               "description": "building_auction_start: the deeds that want the building."},
                     "award_to": {"type": "string",
@@ -101,6 +117,31 @@ def document() -> dict:
                     "trade": {"type": "string", "description": "trade_accept, trade_reject."},
                     "give": _ref("TradeSide"), "get": _ref("TradeSide"),
                     "creditor": {"type": "string", "description": "bankrupt: a player id or \"bank\"."}}},
+                "Settings": {"type": "object", "additionalProperties": False, "properties": {
+                    "strict_bank": {"type": "boolean", "default": False,
+                                    "description": "Money a player asks from the bank (collect, pass_go, a "
+                                                   "transfer from \"bank\") waits for the banker's approve."},
+                    "free_parking_pot": {"type": "boolean", "default": False,
+                                         "description": "Taxes and fines (pay_fixed) and transfers to "
+                                                        "\"free_parking\" go into a pot; pot_collect takes it."},
+                    "auction_seconds": {"type": "integer", "minimum": 5, "maximum": 600, "default": 20,
+                                        "description": "Seconds an auction runs after each bid."},
+                    "request_seconds": {"type": "integer", "minimum": 0, "maximum": 3600, "default": 0,
+                                        "description": "Seconds a payment request waits before it lapses "
+                                                       "(0: until answered)."}},
+                    "description": "The game's settings, fixed at creation; an unknown name is refused (400)."},
+                "Pending": {"type": "object", "description": "Money waiting for a yes: nothing has moved yet.",
+                            "properties": {
+                    "id": {"type": "string"}, "from": {"type": "string", "description": "The payer: a player id "
+                                                                                      "or \"bank\"."},
+                    "to": {"type": "string"}, "amount": {"type": "integer"}, "reason": {"type": "string"},
+                    "needs": {"enum": ["payer", "banker"], "description": "Who approves or declines it."},
+                    "asked_by": {"type": "string", "description": "A player id or \"banker\"; may withdraw it "
+                                                                  "with decline."},
+                    "kind": {"type": "string", "description": "What the payment is once approved (transfer, "
+                                                              "pay_rent, pass_go...)."},
+                    "deed": {"type": ["string", "null"]}, "at": {"type": "string", "format": "date-time"},
+                    "expires_at": {"type": ["string", "null"], "format": "date-time"}}},
                 "TradeSide": {"type": "object", "properties": {
                     "cash": {"type": "integer", "minimum": 0},
                     "deeds": {"type": "array", "items": {"type": "string"}},
@@ -127,7 +168,8 @@ def document() -> dict:
                     "edition": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
                     "time_limit_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
                     "seed": {"type": ["integer", "null"]},
-                    "auction_seconds": {"type": ["integer", "null"], "minimum": 5, "maximum": 600}}})},
+                    "auction_seconds": {"type": ["integer", "null"], "minimum": 5, "maximum": 600},
+                    "settings": _ref("Settings")}})},
                 "responses": {"201": {"description": "Created", **_json({"type": "object", "properties": {
                     "id": {"type": "string"}, "join_code": {"type": "string"}, "banker_token": {"type": "string"},
                     "players": {"type": "array", "items": {"type": "object", "properties": {
@@ -151,6 +193,11 @@ def document() -> dict:
                 "requestBody": {"required": True, **_json(_ref("Action"))},
                 "responses": {"200": {"description": "Done", **_json({"type": "object", "properties": {
                     "version": {"type": "integer"}, "result": {"type": "object"}}})},
+                    "202": {"description": "Money asked from a strict bank: held for the banker, nothing moved "
+                                           "yet; `result.pending` is the id to approve or decline.",
+                            **_json({"type": "object", "properties": {
+                                "version": {"type": "integer"}, "result": {"type": "object", "properties": {
+                                    "pending": {"type": "string"}, "held": {"const": True}}}}})},
                     **_errors(400, 401, 403, 404, 409)}}},
             "/api/v1/games/{game_id}/events": {"get": {
                 "summary": "The journal after a version", "security": bearer,

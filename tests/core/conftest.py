@@ -18,7 +18,7 @@ from companion.core.ledger import BANK
 from companion.core.settings import clean_settings, pots_for
 from companion.core.state import RUNNING, AuctionState, DeedState, GameState, PendingState, PlayerState, TradeState
 
-EDITIONS = load_editions()
+EDITIONS = load_editions().editions
 EDITION_IDS = ("classic-it", "campionato-2015")
 NOW = datetime(2015, 4, 25, 10, 0, tzinfo=timezone.utc)
 NAMES = {"a": "Anna", "b": "Bruno", "c": "Carla", "d": "Dario"}
@@ -29,12 +29,15 @@ def street_groups(edition_id):
     return [g.key for g in edition.groups if g.kind == "street"]
 
 
-def new_state(edition_id="classic-it", cash=1500, players=3, settings=None, **rules) -> GameState:
+def new_state(edition_id="classic-it", cash=1500, players=3, settings=None, edition=None, **sections) -> GameState:
     """A running game at the start: everyone has ``cash``, the bank holds every deed; the
-    game's ``settings`` as a client would send them."""
-    edition = EDITIONS[edition_id]
-    if rules:
-        edition = replace(edition, rules=replace(edition.rules, **rules))
+    game's ``settings`` as a client would send them. ``edition`` is a made-up edition to play
+    instead of ``edition_id``; ``sections`` change fields of the edition's rule sections
+    (``rent={"policy": "never_double"}``)."""
+    edition = edition or EDITIONS[edition_id]
+    if sections:
+        edition = replace(edition, **{name: replace(getattr(edition, name), **fields)
+                                      for name, fields in sections.items()})
     ids = list(NAMES)[:players]
     chosen = clean_settings(settings)
     return GameState(edition, RUNNING, {i: PlayerState(i, NAMES[i], cash) for i in ids},
@@ -83,7 +86,7 @@ def _check_invariants(state: GameState, before: GameState) -> None:
     for amount in state.pots.values():
         assert amount >= 0
     assert _buildings(state) == _buildings(before)
-    assert sum(p.jail_cards for p in state.players.values()) <= state.edition.rules.jail_cards_total
+    assert sum(p.jail_cards for p in state.players.values()) <= state.edition.jail.cards_total
     for ds in state.deeds.values():
         assert not (ds.hotel and ds.houses)
         assert not ds.fee_due or ds.mortgaged

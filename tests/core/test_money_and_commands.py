@@ -14,7 +14,7 @@ from companion.core.ledger import BANK, LedgerError, Posting, balanced, balances
 from companion.core.money import parse_amount, percent_up
 from companion.core.state import FINISHED, RUNNING, SETUP, GameState, PlayerState
 
-EDITIONS = load_editions()
+EDITIONS = load_editions().editions
 CLASSIC = EDITIONS["classic-it"]
 
 
@@ -73,14 +73,15 @@ def _raw(edition_id="classic-it"):
 
 
 @pytest.mark.parametrize("breaks, message", [
-    (lambda e: e.pop("starting_cash"), "starting_cash is missing"),
-    (lambda e: e["deeds"][0].update(price="60"), "price must be a whole number"),
+    (lambda e: e["start"].pop("cash"), "start.cash is missing"),
+    (lambda e: e["deeds"][0].update(price="60"), r"deeds\[0\].price must be a whole number"),
     (lambda e: e["deeds"][0].update(group="purple"), "is not one of the edition's groups"),
     (lambda e: e["deeds"][1].update(key=e["deeds"][0]["key"]), "repeated key"),
     (lambda e: e["deeds"][0].update(rents=[2, 10]), "rents needs 6 values"),
-    (lambda e: e["players"].update(max=9), "players must be a range"),
-    (lambda e: e["starting_cash"].pop("5"), "no amount for 5 players"),
-    (lambda e: e["salary"].update(dice_multiplier=10), "exactly one of amount or dice_multiplier"),
+    (lambda e: e["players"].update(max=9), "players.max must be at most 8"),
+    (lambda e: e["players"].update(min=5, max=4), "players must be a range"),
+    (lambda e: e["start"]["cash"].pop("5"), "start.cash has no amount for 5 players"),
+    (lambda e: e["salary"].update(dice_multiplier=10), "salary.dice_multiplier does not go with the policy fixed"),
     (lambda e: e["name"].pop("en"), "name.en is missing"),
 ])
 def test_a_broken_edition_file_is_refused_naming_the_field(breaks, message):

@@ -174,7 +174,7 @@ def test_shortage_auction_refusals():
     refused("bank_out_of_small", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 20)
     state.bank_small = None
     refused("no_shortage", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 20)
-    state = new_state(building_shortage_auction=False)
+    state = new_state(buildings={"shortage_auction": False})
     refused("no_building_auctions", building_auction_start, state, "small", ["vicolo-corto"], NOW, 20)
 
 

@@ -1,43 +1,54 @@
-"""The edition's ``rules`` section: read from the files, validated, defaulted."""
+"""The edition's rule sections: read from the files, one policy per concern, validated."""
 import json
 
 import pytest
 
-from companion.core.editions import EDITIONS_DIR, EditionError, RentRequest, Rules, parse_edition
+from companion.core.editions import EDITIONS_DIR, EditionError, RentRequest, parse_edition
 
 from conftest import EDITIONS
 
 
 def test_each_edition_reads_its_rules():
-    classic, campionato = EDITIONS["classic-it"].rules, EDITIONS["campionato-2015"].rules
-    assert classic.auction_no_bids == "deed_stays_with_bank" and classic.hotel_sale == "group"
-    assert campionato.auction_no_bids == "richest_buys_at_opening_bid"
-    assert campionato.auction_winner_cannot_pay == "rerun_without_winner"
-    assert campionato.hotel_sale == "deed" and campionato.dice_max == 15
-    assert campionato.double_rent_on_group == "unmortgaged_deeds"
-    assert campionato.rent_request == RentRequest(enabled=True, lapse_seconds=None)
+    classic, campionato = EDITIONS["classic-it"], EDITIONS["campionato-2015"]
+    assert classic.auction.no_bids == "deed_stays_with_bank" and classic.buildings.big_sale == "together_with_group"
+    assert campionato.auction.no_bids == "richest_buys_at_opening_bid"
+    assert campionato.auction.winner_cannot_pay == "rerun_without_winner"
+    assert campionato.buildings.big_sale == "one_by_one" and campionato.dice.max_total == 15
+    assert campionato.rent.policy == "double_on_unmortgaged_deeds"
+    assert campionato.rent.request == RentRequest(enabled=True, lapse_seconds=None)
+    for edition in (classic, campionato):
+        assert edition.mortgage.policy == "interest" and edition.mortgage.interest_percent == 10
+        assert edition.mortgage.transfer_fee_percent == 10 and edition.jail.cards_total == 2
+        assert edition.buildings.policy == "houses_then_hotel" and edition.buildings.shortage_auction
+        assert edition.start.policy == "none" and edition.salary.policy == "fixed"
+        assert edition.mortgaged_rent.policy == "none" and edition.bankruptcy.policy == "to_creditor"
+    assert campionato.jail.card_max_price == 50 and classic.jail.card_max_price is None
+    assert campionato.tiebreak.policy == "unmortgaged_deeds_value" and classic.tiebreak.policy == "shared"
 
 
 def _raw():
     return json.loads((EDITIONS_DIR / "classic-it.json").read_text(encoding="utf-8"))
 
 
-def test_an_edition_without_rules_gets_the_defaults():
+@pytest.mark.parametrize("section", ["start", "salary", "rent", "mortgaged_rent", "buildings", "mortgage",
+                                     "auction", "jail", "bankruptcy", "valuation", "tiebreak", "dice"])
+def test_every_rule_section_is_required(section):
     data = _raw()
-    del data["rules"]
-    assert parse_edition(data).rules == Rules()
+    del data[section]
+    with pytest.raises(EditionError, match=f"classic-it: {section} is missing"):
+        parse_edition(data)
 
 
-@pytest.mark.parametrize("name,value", [
-    ("double_rent_on_group", "sometimes"), ("auction_no_bids", None), ("hotel_sale", 1),
-    ("auction_winner_cannot_pay", "jail"), ("sets_count_mortgaged", "yes"),
-    ("building_shortage_auction", 1), ("dice_max", 1), ("dice_max", "12"),
-    ("mortgaged_transfer_fee_percent", -1), ("jail_cards_total", 2.5),
-    ("rent_request", {"enabled": "yes"}), ("rent_request", {"enabled": True, "lapse_seconds": 0}),
-    ("rent_request", []),
+@pytest.mark.parametrize("section,name,value", [
+    ("rent", "policy", "sometimes"), ("auction", "no_bids", None), ("buildings", "big_sale", 1),
+    ("auction", "winner_cannot_pay", "jail"), ("rent", "sets_count_mortgaged", "yes"),
+    ("buildings", "shortage_auction", 1), ("dice", "max_total", 1), ("dice", "max_total", "12"),
+    ("mortgage", "transfer_fee_percent", -1), ("jail", "cards_total", 2.5),
+    ("rent", "request", {"enabled": "yes"}), ("rent", "request", {"enabled": True, "lapse_seconds": 0}),
+    ("rent", "request", []),
 ])
-def test_a_bad_rule_value_refuses_the_edition(name, value):
+def test_a_bad_rule_value_refuses_the_edition(section, name, value):
     data = _raw()
-    data["rules"][name] = value
-    with pytest.raises(EditionError):
+    data[section][name] = value
+    with pytest.raises(EditionError, match=f"classic-it: {section}.{name}"):
         parse_edition(data)

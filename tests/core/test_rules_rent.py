@@ -73,14 +73,14 @@ def test_a_group_split_between_owners_pays_single_rent():
 
 
 @pytest.mark.parametrize("rule,mortgaged,built,expected", [
-    ("none_mortgaged", True, False, 22), ("none_mortgaged", False, True, 44),
-    ("none_mortgaged", False, False, 44),
-    ("none_mortgaged_or_built", False, True, 22), ("none_mortgaged_or_built", True, False, 22),
-    ("none_mortgaged_or_built", False, False, 44),
-    ("never", False, False, 22),
+    ("double_if_none_mortgaged", True, False, 22), ("double_if_none_mortgaged", False, True, 44),
+    ("double_if_none_mortgaged", False, False, 44),
+    ("double_if_none_mortgaged_or_built", False, True, 22), ("double_if_none_mortgaged_or_built", True, False, 22),
+    ("double_if_none_mortgaged_or_built", False, False, 44),
+    ("never_double", False, False, 22),
 ])
 def test_other_double_rent_variants(rule, mortgaged, built, expected):
-    state = new_state(double_rent_on_group=rule)
+    state = new_state(rent={"policy": rule})
     give(state, "a", "viale-costantino", "viale-traiano", "piazza-giulio-cesare")
     state.deeds["piazza-giulio-cesare"].mortgaged = mortgaged
     if built:
@@ -111,7 +111,7 @@ def test_mortgaged_stations_still_count_towards_the_set(edition_id):
 
 
 def test_a_setting_can_leave_mortgaged_stations_out_of_the_set():
-    state = new_state(sets_count_mortgaged=False)
+    state = new_state(rent={"sets_count_mortgaged": False})
     give(state, "a", *STATIONS)
     state.deeds["stazione-est"].mortgaged = True
     assert rent_due(state, "stazione-sud") == 100
@@ -216,7 +216,7 @@ def test_the_owner_or_the_banker_lapses_a_request():
 
 
 def test_a_request_lapses_by_itself_after_the_set_seconds():
-    state = new_state("campionato-2015", rent_request=RentRequest(enabled=True, lapse_seconds=90))
+    state = new_state("campionato-2015", rent={"request": RentRequest(enabled=True, lapse_seconds=90)})
     give(state, "a", "via-verdi")
     act(state, rent_request(state, "r1", "a", "b", "via-verdi", NOW))
     late = NOW + timedelta(seconds=90)
@@ -227,7 +227,7 @@ def test_a_request_lapses_by_itself_after_the_set_seconds():
 
 
 def test_rent_request_refusals():
-    state = new_state("campionato-2015", rent_request=RentRequest(enabled=False))
+    state = new_state("campionato-2015", rent={"request": RentRequest(enabled=False)})
     give(state, "a", "via-verdi")
     refused("rent_requests_off", rent_request, state, "r1", "a", "b", "via-verdi", NOW)
     state = new_state("campionato-2015")

@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import zxingcpp
 
 ROOT = Path(__file__).resolve().parents[2]
-EDITION_FILES = sorted((ROOT / "companion" / "editions").glob("*.json"))
+EDITION_FILES = sorted(p for p in (ROOT / "companion" / "editions").glob("*.json") if not p.name.endswith(".schema.json"))
 BASE_URL = "http://192.168.1.23:5000"
 MM_PER_PT = 25.4 / 72
 
@@ -33,7 +33,7 @@ def odd_edition() -> dict:
     edition["buildings"].update(max_small=5, small={"it": "attività produttiva", "en": "business"},
                                 small_plural={"it": "attività produttive", "en": "businesses"})
     edition["banknotes"] = [1000000, 500000, 100000, 50000, 10000, 5000, 1000]
-    edition["starting_cash"] = {str(n): 2000000 - 100000 * n for n in range(2, 9)}
+    edition["start"]["cash"] = {str(n): 2000000 - 100000 * n for n in range(2, 9)}
     edition.pop("starting_notes")
     edition["mortgage"]["interest_percent"] = 20
     for deed in edition["deeds"]:

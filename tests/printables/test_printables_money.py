@@ -61,7 +61,7 @@ def test_computed_split_refuses_an_impossible_amount():
 
 
 def test_a_split_that_does_not_match_the_cash_is_recomputed():
-    edition = dict(EDITIONS[sorted(EDITIONS)[0]], starting_cash={str(n): 2200 for n in range(2, 9)})
+    edition = dict(EDITIONS[sorted(EDITIONS)[0]], start={"policy": "none", "cash": {str(n): 2200 for n in range(2, 9)}})
     split = printables.starting_split(edition, 4)
     assert sum(n * c for n, c in split.items()) == 2200
 

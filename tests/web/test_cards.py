@@ -8,7 +8,7 @@ import printables
 from companion.core.editions import load_editions
 from tests.web.test_pages import open_table, sit_down
 
-EDITIONS = load_editions()
+EDITIONS = load_editions().editions
 DEEDS = [(e.id, d.key, d.name) for e in EDITIONS.values() for d in e.deeds]
 
 

@@ -8,8 +8,9 @@ from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, BancoError, RuleViolation
 from ..ledger import BANK, move
 from ..money import parse_amount
+from ..policies.auction import buyer_without_bids, opening_bid, waits_for_winner
 from ..state import AuctionState, Change, GameState, Outcome, PlayerState
-from .buildings import BIG, SMALL, building_changes, next_building, require_supply
+from .buildings import BIG, SMALL, building_changes, next_buildings, require_supply
 from .common import (clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
                      stamp)
 
@@ -28,7 +29,8 @@ def _require_no_auction(state: GameState) -> None:
 
 
 def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seconds: int) -> Outcome:
-    """Opens an auction of a deed nobody owns at the edition's opening bid; the countdown
+    """Opens an auction of a deed nobody owns at the opening bid the edition's auction policy
+    gives (a fixed bid, or the deed's printed price); the countdown
     (``countdown_seconds``, a table setting) starts now and restarts at each bid.
 
     Refuses: a game not running, an auction already open, an unknown deed, a deed someone owns,
@@ -41,10 +43,10 @@ def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seco
         raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
                             deed=deed.name, owner=state.players[ds.owner].name)
     countdown = clean_countdown(countdown_seconds)
-    rules = state.edition.auction
-    auction = AuctionState(str(state.auctions_held + 1), "deed", deed.key, [], rules.opening_bid,
-                           rules.min_raise, countdown, stamp(now, countdown))
-    return _opened(state, auction, "auction_start", {"deed": deed.key, "opening_bid": rules.opening_bid})
+    opening = opening_bid(state.edition, deed)
+    auction = AuctionState(str(state.auctions_held + 1), "deed", deed.key, [], opening,
+                           state.edition.auction.min_raise, countdown, stamp(now, countdown))
+    return _opened(state, auction, "auction_start", {"deed": deed.key, "opening_bid": opening})
 
 
 def building_auction_start(state: GameState, building: str, deed_keys, now: datetime,
@@ -56,9 +58,9 @@ def building_auction_start(state: GameState, building: str, deed_keys, now: date
     Refuses: an edition without shortage auctions, a game not running, an auction already open,
     a building that is neither ``small`` nor ``big``, a bank with an unlimited supply or none
     left, no deeds or a repeated deed, an unknown deed, a deed that could not take that
-    building now (``next_building``), deeds of fewer than two players, and a bad countdown.
+    building now (``next_buildings``), deeds of fewer than two players, and a bad countdown.
     """
-    if not state.edition.rules.building_shortage_auction:
+    if not state.edition.buildings.shortage_auction:
         raise RuleViolation("no_building_auctions", N_("This edition does not auction buildings."))
     require_running(state)
     _require_no_auction(state)
@@ -74,7 +76,7 @@ def building_auction_start(state: GameState, building: str, deed_keys, now: date
     for key in deed_keys:
         deed, ds = require_deed(state, key)
         owner = state.players[ds.owner] if ds.owner else None
-        if owner is None or owner.bankrupt or next_building(state, owner, deed, ds) != building:
+        if owner is None or owner.bankrupt or building not in next_buildings(state, owner, deed, ds):
             raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
                                 deed=deed.name)
         deeds.append(deed)
@@ -129,7 +131,7 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
         if deed_key not in auction.deeds:
             raise BadInput("deed_not_in_auction", N_("Name one of the deeds this auction is for."))
         deed, ds = require_deed(state, deed_key)
-        if next_building(state, player, deed, ds) != auction.lot:
+        if auction.lot not in next_buildings(state, player, deed, ds):
             raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
                                 deed=deed.name)
     after = replace(auction, high_bid=amount, high_bidder=player.id, high_deed=deed_key,
@@ -144,12 +146,12 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None) 
 
     The high bidder pays and gets the deed, or the building on the deed they named. A high
     bidder who cannot (out of cash, out of the game, or whose deed can no longer take the
-    building) is excluded and the auction runs again from the opening bid, when the edition's
-    ``auction_winner_cannot_pay`` is ``rerun_without_winner``; under ``winner_raises_cash``
-    closing is refused until they have the cash (one out of the game is always excluded).
-    With no bids the edition's ``auction_no_bids`` decides: the deed stays with the bank, or
-    the richest player still in the auction buys it at the opening bid (``award_to`` names
-    which when several are equally rich). A building nobody bid for stays with the bank.
+    building) is excluded and the auction runs again from the opening bid, unless the edition's
+    ``winner_cannot_pay`` policy waits for them (``winner_raises_cash``: closing is refused
+    until they have the cash; one out of the game is always excluded). With no bids the
+    edition's ``no_bids`` policy decides: the deed stays with the bank, or the richest player
+    still in the auction buys it at the opening bid (``award_to`` names which when several are
+    equally rich). A building nobody bid for stays with the bank.
 
     Refuses: a game not running, no open auction, a winner still raising cash, a tie for the
     richest without ``award_to``, and an ``award_to`` who is not among the richest.
@@ -163,14 +165,13 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None) 
         refusal = _cannot_take(state, auction, winner)
         if refusal is None:
             return _award(state, auction, winner, auction.high_bid)
-        if (state.edition.rules.auction_winner_cannot_pay == "winner_raises_cash"
-                and refusal.code == "insufficient_cash"):
+        if waits_for_winner(state.edition, refusal):
             raise refusal
         return _rerun(state, auction, winner, now)
-    if auction.lot == "deed" and state.edition.rules.auction_no_bids == "richest_buys_at_opening_bid":
-        richest = _richest(state, auction, award_to)
-        if richest is not None:
-            return _award(state, auction, richest, auction.opening_bid)
+    if auction.lot == "deed":
+        buyer = buyer_without_bids(state, auction, award_to)
+        if buyer is not None:
+            return _award(state, auction, buyer, auction.opening_bid)
     return Outcome("auction_unsold", changes=(Change("auction", None, "state", auction.to_dict(), None),),
                    params={"auction": auction.id, "deed": auction.deed, "building": _building(auction)})
 
@@ -185,7 +186,7 @@ def _cannot_take(state: GameState, auction: AuctionState, winner: PlayerState) -
         winner = require_player(state, winner.id)
         if auction.lot != "deed":
             deed, ds = require_deed(state, auction.high_deed)
-            if next_building(state, winner, deed, ds) != auction.lot:
+            if auction.lot not in next_buildings(state, winner, deed, ds):
                 raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
                                     deed=deed.name)
             require_supply(state, auction.lot)
@@ -193,25 +194,6 @@ def _cannot_take(state: GameState, auction: AuctionState, winner: PlayerState) -
     except BancoError as refusal:
         return refusal
     return None
-
-
-def _richest(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
-    eligible = [p for p in state.active_players()
-                if p.id not in auction.excluded and p.cash >= auction.opening_bid]
-    if not eligible:
-        return None
-    top = max(p.cash for p in eligible)
-    richest = [p for p in eligible if p.cash == top]
-    if award_to is not None:
-        chosen = next((p for p in richest if p.id == award_to), None)
-        if chosen is None:
-            raise BadInput("not_richest", N_("The deed goes to the richest player."))
-        return chosen
-    if len(richest) > 1:
-        raise RuleViolation("richest_tie",
-                            N_("%(names)s are equally rich: the banker names who gets the deed."),
-                            names=", ".join(p.name for p in richest))
-    return richest[0]
 
 
 def _award(state: GameState, auction: AuctionState, winner: PlayerState, price: int) -> Outcome:

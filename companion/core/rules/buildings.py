@@ -1,29 +1,36 @@
-"""Buildings: bought from the bank one at a time, evenly, and sold back at the edition's share."""
+"""Buildings: bought from the bank one at a time, evenly, and sold back at the edition's share.
+
+The shape of the big building (how many small ones it needs and gives back, what it is worth,
+or that there is none) is the edition's building policy (``policies.buildings``).
+"""
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
 from ..editions import Deed
-from ..errors import N_, RuleViolation
+from ..errors import N_, BadInput, RuleViolation
 from ..ledger import BANK, move
+from ..policies.buildings import big_building, sold_with
 from ..state import Change, DeedState, GameState, Outcome, PlayerState
-from .common import (bank_changes, deed_changes, group_members, group_of, has_buildings, level,
+from .common import (bank_changes, building_members, deed_changes, group_of, has_buildings, level,
                      require_deed, require_fee_settled, require_owner, sale_value)
 
 SMALL, BIG = "small", "big"
 
 
-def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedState) -> str:
-    """Which building (``"small"`` or ``"big"``) the player may put next on this deed, ignoring
-    the bank's supply.
+def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedState) -> tuple[str, ...]:
+    """The buildings (``"small"``, ``"big"``) the player may put next on this deed, ignoring
+    the bank's supply, the usual one first: a small one while the deed takes more, the big one
+    once this deed and every other of its group hold the small ones it needs.
 
     Refuses: a deed that is not the player's, one that takes no buildings, a group the player
-    does not wholly own, a group with a mortgaged deed, a deed already at its big building, and
-    a deed with more buildings than another of its group (building goes evenly).
+    does not wholly own, a group with a mortgaged deed, a deed already fully built, a deed with
+    more buildings than another of its group (building goes evenly), and a big building on a
+    deed holding more small ones than it takes back.
     """
     require_owner(player, deed, ds)
-    if group_of(state, deed).kind != "street" or deed.building_cost is None:
+    if group_of(state, deed).kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), deed=deed.name)
-    members = [m for _, m in group_members(state, deed.group)]
+    members = [m for _, m in building_members(state, deed.group)]
     if any(m.owner != player.id for m in members):
         raise RuleViolation("group_incomplete", N_("Building on %(deed)s needs its whole group."),
                             deed=deed.name)
@@ -36,7 +43,37 @@ def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedSta
     if level(state, ds) > min(level(state, m) for m in members):
         raise RuleViolation("uneven_building",
                             N_("Build evenly: first build on the deeds of the group with fewer buildings."))
-    return BIG if ds.houses == state.edition.buildings.max_small else SMALL
+    options = [SMALL] if ds.houses < state.edition.buildings.max_small else []
+    big = big_building(state.edition)
+    if big is not None and all(m.hotel or m.houses >= big.needs_small for m in members):
+        if ds.houses == big.needs_small:
+            options.append(BIG)
+        elif not options:
+            raise RuleViolation("too_many_small",
+                                N_("The big building takes back %(n)s small ones: sell the others on "
+                                   "%(deed)s first."), n=big.needs_small, deed=deed.name)
+    if not options:
+        raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
+    return tuple(options)
+
+
+def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedState,
+                  building: str | None = None) -> str:
+    """The building the player puts next on this deed: ``building`` when given, else the usual
+    next one (``next_buildings``).
+
+    Refuses everything ``next_buildings`` refuses, a ``building`` that is neither ``"small"``
+    nor ``"big"``, and one the deed cannot take now.
+    """
+    if building is not None and building not in (SMALL, BIG):
+        raise BadInput("invalid_building", N_("The building is small or big."))
+    options = next_buildings(state, player, deed, ds)
+    if building is None:
+        return options[0]
+    if building not in options:
+        raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
+                            deed=deed.name)
+    return building
 
 
 def building_changes(state: GameState, ds: DeedState, building: str) -> list[Change]:
@@ -56,9 +93,10 @@ def require_supply(state: GameState, building: str) -> None:
         raise RuleViolation("bank_out_of_big", N_("The bank has no big buildings left."))
 
 
-def build(state: GameState, player_id: str, deed_key: str) -> Outcome:
-    """One building up on a deed, bought from the bank at the deed's building price: a small
-    one, or the big one once the deed has the most small ones allowed (they go back to the bank).
+def build(state: GameState, player_id: str, deed_key: str, building: str | None = None) -> Outcome:
+    """One building up on a deed, bought from the bank at the deed's building price: the usual
+    next one, or ``building`` (``"small"`` or ``"big"``) where the deed could take either. A big
+    one gives the bank back the small ones it replaces.
 
     Refuses: a game not running, an unknown or bankrupt player, an unknown deed, everything
     ``next_building`` refuses, a building of a kind the bank is auctioning in a shortage, a
@@ -68,7 +106,7 @@ def build(state: GameState, player_id: str, deed_key: str) -> Outcome:
     require_running(state)
     player = require_player(state, player_id)
     deed, ds = require_deed(state, deed_key)
-    building = next_building(state, player, deed, ds)
+    building = next_building(state, player, deed, ds, building)
     if state.auction is not None and state.auction.lot == building:
         raise RuleViolation("building_auction_open",
                             N_("The bank's last buildings of this kind are being auctioned."))
@@ -82,19 +120,26 @@ def build(state: GameState, player_id: str, deed_key: str) -> Outcome:
                    result={"deed": deed.key, "building": building, "amount": deed.building_cost})
 
 
+def buildings_value(state: GameState, deed: Deed, ds: DeedState) -> int:
+    """What the bank pays for every building on the deed: each small one at the sale value, a
+    big one at its worth in small ones."""
+    big = big_building(state.edition)
+    units = ds.houses + (big.worth_small if ds.hotel and big else 0)
+    return units * sale_value(state, deed)
+
+
 def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: bool = False) -> Outcome:
     """One building down, sold to the bank at the edition's share of its price (rounded up).
 
     A small building goes from a deed with the most buildings of its group (selling goes
-    evenly). A big building is broken into the most small ones allowed (``break_hotel``: the
-    bank pays for the big one and hands over the small ones, if it has them) or sold whole with
-    the small ones it replaced: on its own when the edition's ``hotel_sale`` is ``deed``, or
-    together with every other big building of the group when it is ``group``.
+    evenly). A big building is broken (``break_hotel``) into the small ones it replaced, the
+    bank paying for the rest of its worth, if the bank has them; or it is sold whole at its
+    worth, on its own or with the group's others as the edition's ``big_sale`` says.
 
     Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
     not the player's, a deed without buildings, uneven selling, breaking while the bank lacks
-    the small buildings or is auctioning them in a shortage (builders come first), and, under
-    ``group``, a whole sale while a deed of the group has no big building.
+    the small buildings or is auctioning them in a shortage (builders come first), and a whole
+    sale that ``big_sale`` refuses (all of the group's big buildings go together).
     """
     require_running(state)
     player = require_player(state, player_id)
@@ -102,32 +147,27 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     require_owner(player, deed, ds)
     if not has_buildings(ds):
         raise RuleViolation("no_buildings", N_("%(deed)s has no buildings."), deed=deed.name)
-    max_small = state.edition.buildings.max_small
     unit = sale_value(state, deed)
-    members = group_members(state, deed.group)
+    members = building_members(state, deed.group)
     params = {"player": player.id, "deed": deed.key}
     if ds.hotel and break_hotel:
+        big = big_building(state.edition)
         if state.auction is not None and state.auction.lot == SMALL:
             raise RuleViolation("building_auction_open",
                                 N_("The bank's last buildings of this kind are being auctioned."))
-        if state.bank_small is not None and state.bank_small < max_small:
+        if state.bank_small is not None and state.bank_small < big.needs_small:
             raise RuleViolation("bank_short_of_small",
                                 N_("The bank has %(left)s small buildings: breaking a big one "
-                                   "needs %(needed)s."), left=state.bank_small, needed=max_small)
-        changes = (deed_changes(ds, hotel=False, houses=max_small)
-                   + bank_changes(state, small=-max_small, big=1))
-        return _sold(player, unit, changes, dict(params, building="big", broken=True))
+                                   "needs %(needed)s."), left=state.bank_small, needed=big.needs_small)
+        changes = (deed_changes(ds, hotel=False, houses=big.needs_small)
+                   + bank_changes(state, small=-big.needs_small, big=1))
+        return _sold(player, unit * (big.worth_small - big.needs_small), changes,
+                     dict(params, building="big", broken=True))
     if ds.hotel:
-        sold = [(deed, ds)]
-        if state.edition.rules.hotel_sale == "group":
-            sold = [(d, m) for d, m in members if m.hotel]
-            if len(sold) < len(members):
-                raise RuleViolation("hotels_sold_together",
-                                    N_("The big buildings of a group are sold all together: "
-                                       "break this one instead."))
+        sold = sold_with(state.edition, deed, ds, members)
         changes = [c for _, m in sold for c in deed_changes(m, hotel=False)]
         changes += bank_changes(state, big=len(sold))
-        amount = sum(sale_value(state, d) * (max_small + 1) for d, _ in sold)
+        amount = sum(buildings_value(state, d, m) for d, m in sold)
         return _sold(player, amount, changes,
                      dict(params, building="big", deeds=[d.key for d, _ in sold], broken=False))
     if level(state, ds) < max(level(state, m) for _, m in members):

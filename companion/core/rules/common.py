@@ -34,6 +34,11 @@ def group_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedStat
     return [(d, deed_state(state, d.key)) for d in state.edition.deeds_in_group(group_key)]
 
 
+def building_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedState]]:
+    """The deeds of a group that take buildings: building and selling go evenly among them."""
+    return [(d, ds) for d, ds in group_members(state, group_key) if d.buildable]
+
+
 def level(state: GameState, ds: DeedState) -> int:
     """Buildings on a deed counted in small ones: a big building is one step past the last."""
     return state.edition.buildings.max_small + 1 if ds.hotel else ds.houses
@@ -66,7 +71,8 @@ def require_fee_settled(state: GameState, player: PlayerState) -> None:
 
 
 def transfer_fee(state: GameState, deed: Deed) -> int:
-    return percent_up(deed.mortgage, state.edition.rules.mortgaged_transfer_fee_percent)
+    """What a player receiving this deed mortgaged pays at once, unless they lift it."""
+    return percent_up(deed.mortgage, state.edition.mortgage.transfer_fee_percent)
 
 
 def sale_value(state: GameState, deed: Deed) -> int:
@@ -90,8 +96,9 @@ def clean_countdown(seconds) -> int:
 
 
 def clean_dice(state: GameState, dice) -> int:
-    """A dice total entered by a player; refuses one outside 2 to the edition's ``dice_max``."""
-    top = state.edition.rules.dice_max
+    """A dice total entered by a player; refuses one outside 2 to the edition's largest
+    (``dice.max_total``)."""
+    top = state.edition.dice.max_total
     if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
         raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to %(max)s."), max=top)
     return dice

@@ -5,7 +5,7 @@ from ..commands import require_cash, require_player, require_running
 from ..editions import Deed, Edition
 from ..errors import N_, RuleViolation
 from ..ledger import BANK, move
-from ..money import percent_up
+from ..policies import mortgage as policy
 from ..state import GameState, Outcome
 from .common import (deed_changes, group_has_buildings, require_deed, require_fee_settled,
                      require_owner, transfer_fee)
@@ -13,8 +13,8 @@ from .common import (deed_changes, group_has_buildings, require_deed, require_fe
 
 def lift_cost(edition: Edition, deed: Deed) -> int:
     """What lifting the mortgage on ``deed`` costs: its value plus the edition's interest,
-    rounded up to a whole unit."""
-    return deed.mortgage + percent_up(deed.mortgage, edition.mortgage.interest_percent)
+    rounded up to a whole unit. Refuses an edition without mortgages."""
+    return policy.lift_cost(edition, deed)
 
 
 def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
@@ -41,11 +41,13 @@ def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
 
 def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
     """The bank pays the owner the deed's printed mortgage value and the deed turns face down.
+    Under a mortgage with a lap deadline the deed remembers the owner's lap count.
 
-    Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
-    not the player's, one already mortgaged, one without a mortgage value, and a deed whose
-    group still has buildings (they must be sold first).
+    Refuses: an edition without mortgages, a game not running, an unknown or bankrupt player,
+    an unknown deed, a deed that is not the player's, one already mortgaged, one without a
+    mortgage value, and a deed whose group still has buildings (they must be sold first).
     """
+    policy.require_terms(state.edition)
     require_running(state)
     player = require_player(state, player_id)
     deed, ds = require_deed(state, deed_key)
@@ -59,7 +61,8 @@ def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
                             N_("Sell the buildings of %(deed)s's group before mortgaging it."),
                             deed=deed.name)
     return Outcome("mortgage", move(BANK, player.id, deed.mortgage),
-                   tuple(deed_changes(ds, mortgaged=True)),
+                   tuple(deed_changes(ds, mortgaged=True,
+                                      mortgage_lap=policy.mortgaged_at(state.edition, player))),
                    params={"player": player.id, "deed": deed.key, "amount": deed.mortgage},
                    result={"deed": deed.key, "amount": deed.mortgage})
 
@@ -81,7 +84,7 @@ def unmortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
     amount = lift_cost(state.edition, deed)
     require_cash(player, amount)
     return Outcome("unmortgage", move(player.id, BANK, amount),
-                   tuple(deed_changes(ds, mortgaged=False, fee_due=False)),
+                   tuple(deed_changes(ds, mortgaged=False, fee_due=False, mortgage_lap=None)),
                    params={"player": player.id, "deed": deed.key, "amount": amount},
                    result={"deed": deed.key, "amount": amount})
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..commands import fines_account, require_cash, require_player, require_running
 from ..errors import N_, RuleViolation
 from ..ledger import move
+from ..policies.jail import fine as jail_fine
 from ..state import GameState, Outcome, PlayerState
 from .common import player_changes
 
@@ -25,7 +26,8 @@ def go_to_jail(state: GameState, player_id: str) -> Outcome:
 
 
 def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
-    """The player pays the edition's jail fine (to the bank, or the Free Parking pot) and leaves jail.
+    """The player pays the fine the edition's jail policy sets (to the bank, or the Free Parking
+    pot) and leaves jail.
 
     Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
     player without the cash.
@@ -33,7 +35,7 @@ def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
     require_running(state)
     player = require_player(state, player_id)
     _require_in_jail(player)
-    fine = state.edition.jail.fine
+    fine = jail_fine(state.edition, player)
     require_cash(player, fine)
     return Outcome("pay_jail_fine", move(player.id, fines_account(state), fine) if fine else (),
                    tuple(player_changes(player, in_jail=False)),
@@ -72,12 +74,12 @@ def draw_jail_card(state: GameState, player_id: str) -> Outcome:
     """The player draws a get-out-of-jail card and keeps it.
 
     Refuses: a game not running, an unknown or bankrupt player, and a draw when the players
-    already hold every card the edition's decks have (``jail_cards_total``).
+    already hold every card the edition's decks have (``jail.cards_total``).
     """
     require_running(state)
     player = require_player(state, player_id)
     held = sum(p.jail_cards for p in state.players.values())
-    if held >= state.edition.rules.jail_cards_total:
+    if held >= state.edition.jail.cards_total:
         raise RuleViolation("no_jail_cards_left", N_("Every get-out-of-jail card is already held."))
     return Outcome("draw_jail_card", changes=tuple(player_changes(player, jail_cards=player.jail_cards + 1)),
                    params={"player": player.id})

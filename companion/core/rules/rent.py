@@ -6,30 +6,42 @@ from datetime import datetime
 from ..commands import require_cash, require_player, require_running
 from ..editions import Deed
 from ..errors import N_, Forbidden, NotFound, RuleViolation
-from ..ledger import move
+from ..ledger import BANK, move
+from ..money import percent_up
 from .. import pending
+from ..policies.mortgaged_rent import bank_share_percent
+from ..policies.rent import doubles
 from ..state import PAYER, DeedState, GameState, Outcome, PendingState, document_change
-from .common import clean_dice, clean_id, group_members, group_of, has_buildings, require_deed
+from .common import clean_dice, clean_id, group_members, group_of, require_deed
 
 
 def rent_due(state: GameState, deed_key: str, dice=None) -> int:
-    """The rent a lander owes on this deed now; 0 when nobody owns it or it is mortgaged.
+    """The rent a lander owes on this deed now; 0 when nobody owns it.
 
     A street pays by its buildings; unbuilt, its base rent doubles when the owner holds the
-    whole group, as the edition's ``double_rent_on_group`` says. A station pays by how many of
-    its group the owner holds, and a utility the dice total times the multiplier for that
-    count; mortgaged ones count when the edition's ``sets_count_mortgaged`` says so (the
-    rulebooks count every one "owned"). Refuses an unknown deed and, for a utility, a missing
-    or impossible dice total (the Speed Die counts, Bus and Mr. Monopoly as 0).
+    whole group and the edition's rent policy says so. A station pays by how many of its group
+    the owner holds, and a utility the dice total times the multiplier for that count;
+    mortgaged ones count when the edition's ``sets_count_mortgaged`` says so (the rulebooks
+    count every one "owned"). A mortgaged deed asks the share of that rent the edition's
+    ``mortgaged_rent`` policy gives the bank, rounded up (usually none). Refuses an unknown
+    deed and, for a utility that asks rent, a missing or impossible dice total (the Speed Die
+    counts, Bus and Mr. Monopoly as 0).
     """
     deed, ds = require_deed(state, deed_key)
-    if ds.owner is None or ds.mortgaged:
+    if ds.owner is None:
         return 0
+    if not ds.mortgaged:
+        return _full_rent(state, deed, ds, dice)
+    share = bank_share_percent(state.edition)
+    return percent_up(_full_rent(state, deed, ds, dice), share) if share else 0
+
+
+def _full_rent(state: GameState, deed: Deed, ds: DeedState, dice) -> int:
     kind = group_of(state, deed).kind
-    if kind == "utility":
-        dice = clean_dice(state, dice)
     if kind == "street":
         return _street_rent(state, deed, ds)
+    if kind == "utility":
+        dice = clean_dice(state, dice)
     held = _held_in_group(state, deed, ds.owner)
     if kind == "station":
         rents = state.edition.station_rents
@@ -44,24 +56,20 @@ def _street_rent(state: GameState, deed: Deed, ds: DeedState) -> int:
     if ds.houses:
         return deed.rents[ds.houses]
     members = [m for _, m in group_members(state, deed.group)]
-    rule = state.edition.rules.double_rent_on_group
-    doubled = all(m.owner == ds.owner for m in members) and (
-        rule == "unmortgaged_deeds"
-        or (rule == "none_mortgaged" and not any(m.mortgaged for m in members))
-        or (rule == "none_mortgaged_or_built"
-            and not any(m.mortgaged or has_buildings(m) for m in members)))
-    return deed.rents[0] * 2 if doubled else deed.rents[0]
+    whole = all(m.owner == ds.owner for m in members)
+    return deed.rents[0] * 2 if whole and doubles(state.edition, ds, members) else deed.rents[0]
 
 
 def _held_in_group(state: GameState, deed: Deed, owner: str) -> int:
-    counts_mortgaged = state.edition.rules.sets_count_mortgaged
+    counts_mortgaged = state.edition.rent.sets_count_mortgaged
     return sum(1 for _, m in group_members(state, deed.group)
                if m.owner == owner and (counts_mortgaged or not m.mortgaged))
 
 
-def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice):
+def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice, to_bank: bool = False):
     """The payer, the owner, the deed, the amount of a rent that is really owed, and the dice
-    total when the rent went by it."""
+    total when the rent went by it. A mortgaged deed is refused unless ``to_bank`` (the lander
+    paying the bank its share)."""
     require_running(state)
     payer = require_player(state, payer_id)
     deed, ds = require_deed(state, deed_key)
@@ -70,7 +78,7 @@ def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice):
         raise RuleViolation("deed_not_owned", N_("Nobody owns %(deed)s: no rent is due."), deed=deed.name)
     if ds.owner == payer.id:
         raise RuleViolation("own_deed", N_("%(deed)s is %(name)s's own deed."), deed=deed.name, name=payer.name)
-    if ds.mortgaged:
+    if ds.mortgaged and not (to_bank and amount):
         raise RuleViolation("deed_mortgaged", N_("%(deed)s is mortgaged: no rent is due."), deed=deed.name)
     if amount == 0:
         raise RuleViolation("no_rent", N_("%(deed)s pays no rent."), deed=deed.name)
@@ -79,17 +87,19 @@ def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice):
 
 
 def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outcome:
-    """The lander pays the owner the rent ``rent_due`` gives.
+    """The lander pays the rent ``rent_due`` gives: to the owner, or on a mortgaged deed the
+    bank's share to the bank, as the edition's ``mortgaged_rent`` says.
 
     Refuses: a game not running, an unknown or bankrupt payer, an unknown deed, a deed nobody
-    owns, the payer's own deed, a mortgaged deed, a deed that pays nothing, a utility without a
-    possible dice total, and a payer without the cash.
+    owns, the payer's own deed, a mortgaged deed that asks nothing, a deed that pays nothing, a
+    utility without a possible dice total, and a payer without the cash.
     """
-    payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice)
+    payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice, to_bank=True)
     require_cash(payer, amount)
-    params = {"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice}
-    return Outcome("pay_rent", move(payer.id, owner.id, amount), params=params,
-                   result={"amount": amount, "to": owner.id})
+    payee = BANK if state.deeds[deed.key].mortgaged else owner.id
+    params = {"from": payer.id, "to": payee, "deed": deed.key, "amount": amount, "dice": dice}
+    return Outcome("pay_rent", move(payer.id, payee, amount), params=params,
+                   result={"amount": amount, "to": payee})
 
 
 def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str,
@@ -105,7 +115,7 @@ def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str
     ``pay_rent`` refuses except the payer's cash, and an owner asking on a deed that is not
     theirs.
     """
-    setting = state.edition.rules.rent_request
+    setting = state.edition.rent.request
     if not setting.enabled:
         raise RuleViolation("rent_requests_off", N_("In this edition the lander pays rent unasked."))
     request_id = clean_id(request_id, "invalid_request_id")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from ..ledger import move
+from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
 from .common import (clean_id, deed_changes, deed_state, group_has_buildings, player_changes,
                      require_deed, require_fee_settled, transfer_fee)
@@ -134,7 +135,7 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     """The player the trade was offered to accepts it: cash, deeds and cards change hands.
 
     Mortgaged deeds stay mortgaged and their receiver owes the transfer fee at once (or lifts
-    the mortgage) before spending on anything else. Refuses: a game not running, an unknown
+    the mortgage) before spending on anything else; a lap deadline keeps the laps it had left. Refuses: a game not running, an unknown
     trade, anyone but the player it was offered to, a player out of the game, a building
     auction in progress, an acceptor who owes a fee, a side that can no longer be handed over,
     and a player who could not pay the fees on the mortgaged deeds they receive.
@@ -157,12 +158,13 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
         postings += move(proposer.id, recipient.id, trade.give["cash"])
     if trade.get["cash"]:
         postings += move(recipient.id, proposer.id, trade.get["cash"])
-    fee_percent = state.edition.rules.mortgaged_transfer_fee_percent
+    fee_percent = state.edition.mortgage.transfer_fee_percent
     changes = [Change("trade", trade.id, "state", trade.to_dict(), None)]
-    for side, receiver in ((trade.give, recipient), (trade.get, proposer)):
+    for side, giver, receiver in ((trade.give, proposer, recipient), (trade.get, recipient, proposer)):
         for key in side["deeds"]:
             ds = deed_state(state, key)
-            changes += deed_changes(ds, owner=receiver.id, fee_due=ds.mortgaged and fee_percent > 0)
+            changes += deed_changes(ds, owner=receiver.id, fee_due=ds.mortgaged and fee_percent > 0,
+                                    mortgage_lap=handed_over_lap(ds, giver, receiver))
     cards = trade.get["jail_cards"] - trade.give["jail_cards"]
     changes += player_changes(proposer, jail_cards=proposer.jail_cards + cards)
     changes += player_changes(recipient, jail_cards=recipient.jail_cards - cards)

@@ -1,0 +1,172 @@
+"""An edition's data checked against ``editions.schema.json`` (JSON Schema, draft 2020-12),
+then for what a schema cannot see; every problem as a sentence that names its field.
+
+The schema is the one description of the edition file: the loader, the import of a group's
+own edition and an editor's hints all read it.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.validators import extend
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "editions" / "editions.schema.json"
+
+# JSON Schema counts 100.0 as an integer; an amount of money written with a decimal point is
+# refused, as the API refuses it.
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+_Validator = extend(Draft202012Validator, type_checker=_TYPES)
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "text", "boolean": "true or false",
+               "object": "an object", "array": "a list", "null": "null"}
+
+
+def load_schema() -> dict:
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    schema = load_schema()
+    Draft202012Validator.check_schema(schema)
+    return _Validator(schema)
+
+
+def field_path(path: Iterable) -> str:
+    """``["deeds", 3, "price"]`` as ``deeds[3].price``; keys that are numbers (a player count,
+    a banknote) in brackets too."""
+    out = ""
+    for part in path:
+        if isinstance(part, int) or (isinstance(part, str) and part.isdigit()):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _join(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _words(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _sentence(error: ValidationError) -> list[str]:
+    """jsonschema's error as sentences about the edition's fields."""
+    where = field_path(error.absolute_path)
+    kind, expected, instance = error.validator, error.validator_value, error.instance
+    subject = where or "the edition"
+    means = error.schema.get("x-pattern-means", "has the wrong form") if isinstance(error.schema, dict) else ""
+    if "propertyNames" in error.schema_path:
+        return [f"{subject} key {_words(instance)} {means}"]
+    if kind == "required":
+        return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
+    if kind == "additionalProperties":
+        known = set(error.schema.get("properties", {}))
+        return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
+    if kind == "type":
+        kinds = [expected] if isinstance(expected, str) else expected
+        return [f"{subject} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"]
+    if kind == "enum":
+        return [f"{subject} must be one of {', '.join(map(str, expected))}, not {_words(instance)}"]
+    if kind == "const":
+        return [f"{subject} must be {_words(expected)}"]
+    if kind == "minimum":
+        return [f"{subject} must be at least {expected}"]
+    if kind == "maximum":
+        return [f"{subject} must be at most {expected}"]
+    if kind == "minLength":
+        return [f"{subject} must not be empty"]
+    if kind == "maxLength":
+        return [f"{subject} must be at most {expected} characters"]
+    if kind == "minItems":
+        return [f"{subject} needs at least {expected} {'value' if expected == 1 else 'values'}"]
+    if kind == "uniqueItems":
+        return [f"{subject} has a repeated value"]
+    if kind == "pattern":
+        return [f"{subject} {means}"]
+    if kind == "not":
+        fields = expected.get("required", []) if isinstance(expected, dict) else []
+        policy = instance.get("policy") if isinstance(instance, dict) else None
+        return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] \
+            or [f"{subject} is not allowed here"]
+    return [f"{subject}: {error.message}"]
+
+
+def schema_problems(data: Any) -> list[str]:
+    """What the schema refuses in ``data``, one sentence per problem, sorted by field (list
+    items by their index)."""
+    errors = sorted(_validator().iter_errors(data),
+                    key=lambda e: [f"{p:09d}" if isinstance(p, int) else str(p) for p in e.absolute_path])
+    sentences = [s for e in errors for s in _sentence(e)]
+    return list(dict.fromkeys(sentences))
+
+
+def _repeated(items: list[Mapping], where: str) -> list[str]:
+    seen, problems = set(), []
+    for i, item in enumerate(items):
+        if item["key"] in seen:
+            problems.append(f"{where}[{i}].key {item['key']!r} is a repeated key")
+        seen.add(item["key"])
+    return problems
+
+
+def _rents_needed(data: Mapping, deed: Mapping) -> int:
+    """How many rents a street deed lists: one, or one with no building, one per small building
+    and one for the big building when the edition has one."""
+    if not deed.get("buildable", True):
+        return 1
+    buildings = data["buildings"]
+    return buildings["max_small"] + 1 + (0 if buildings["policy"] == "small_only" else 1)
+
+
+def cross_problems(data: Mapping) -> list[str]:
+    """What a schema cannot see, in data the schema accepts: a player range the starting cash
+    does not cover, repeated keys, a deed in an unknown group, a street whose rents do not
+    cover every building step, a big building needing more small ones than a deed takes."""
+    problems = []
+    players = data["players"]
+    if players["min"] > players["max"]:
+        problems.append("players must be a range within 2..8 (min at most max)")
+    cash = data["start"]["cash"]
+    for n in range(players["min"], players["max"] + 1):
+        if str(n) not in cash:
+            problems.append(f"start.cash has no amount for {n} players")
+    for section in ("groups", "deeds", "fixed_payments"):
+        problems += _repeated(data[section], section)
+    kinds = {g["key"]: g["kind"] for g in data["groups"]}
+    for i, deed in enumerate(data["deeds"]):
+        where = f"deeds[{i}]"
+        if deed["group"] not in kinds:
+            problems.append(f"{where}.group {deed['group']!r} is not one of the edition's groups")
+        elif kinds[deed["group"]] == "street":
+            needed = _rents_needed(data, deed)
+            if len(deed.get("rents", [])) != needed:
+                steps = "the base rent" if needed == 1 else "no building, each small building" + (
+                    ", the big one" if needed == data["buildings"]["max_small"] + 2 else "")
+                problems.append(f"{where}.rents needs {needed} values ({steps})")
+    buildings = data["buildings"]
+    if buildings["policy"] == "big_replaces_small":
+        if buildings["small_per_big"] > buildings["max_small"]:
+            problems.append("buildings.small_per_big must be at most buildings.max_small")
+        if buildings["big_worth"] < buildings["small_per_big"]:
+            problems.append("buildings.big_worth must be at least buildings.small_per_big")
+    return problems
+
+
+def edition_problems(data: Any) -> list[str]:
+    """Every problem of an edition's data, each starting with the edition's id
+    (``classic-it: deeds[3].price must be a whole number``); empty when it is valid."""
+    eid = data.get("id") if isinstance(data, Mapping) else None
+    prefix = eid if isinstance(eid, str) and eid else "edition"
+    problems = schema_problems(data)
+    if not problems:
+        problems = cross_problems(data)
+    return [f"{prefix}: {p}" for p in problems]
+

@@ -1,0 +1,24 @@
+"""Tiebreak: what separates players worth the same in the final count. Each policy gives a
+player a key; the higher key goes first and equal keys share the place."""
+from __future__ import annotations
+
+from ..state import GameState, PlayerState
+from . import pick
+
+
+def shared(state: GameState, player: PlayerState) -> tuple:
+    """Nothing separates them."""
+    return ()
+
+
+def unmortgaged_deeds_value(state: GameState, player: PlayerState) -> tuple[int]:
+    """The total printed price of their unmortgaged deeds (the 2015 championship)."""
+    return (sum(d.price for d in state.edition.deeds
+                if (ds := state.deeds.get(d.key)) is not None and ds.owner == player.id and not ds.mortgaged),)
+
+
+POLICIES = {"shared": shared, "unmortgaged_deeds_value": unmortgaged_deeds_value}
+
+
+def tiebreak_key(state: GameState, player: PlayerState) -> tuple:
+    return pick(POLICIES, state.edition.tiebreak.policy, "tiebreak")(state, player)
