@@ -19,26 +19,38 @@ from companion.store import db
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 
-def make_app(tmp_path, fresh=True, **overrides):
-    """The app on this test's database; ``fresh=False`` keeps what an earlier app of the same
-    test wrote (a server restart)."""
+def database_url(tmp_path) -> str:
+    """This test's database: a new SQLite file in its folder, or the PostgreSQL run database."""
     url = PG_URL or f"sqlite:///{tmp_path / 'banco.sqlite3'}"
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def empty_database(url: str) -> None:
+    """PostgreSQL: drops whatever an earlier test left (a SQLite file is new in each tmp_path)."""
+    if not url.startswith("postgresql"):
+        return
+    from sqlalchemy import create_engine, text
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        # Connections an earlier test's app left open would block the drop.
+        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def make_app(tmp_path, fresh=True, **overrides):
+    """The app on this test's database; ``fresh=False`` keeps what an earlier app of the same
+    test wrote (a server restart)."""
+    url = database_url(tmp_path)
     config = {"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
               "PUBLIC_URL": "http://banco.test", "THREADS": 64}
     config.update(overrides)
-    if PG_URL and fresh:
-        # Empty the shared database before this test's app creates its tables.
-        from sqlalchemy import create_engine, text
-        engine = create_engine(url)
-        with engine.begin() as conn:
-            # Connections an earlier test's app left open would block the drop.
-            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        engine.dispose()
+    if fresh:
+        empty_database(url)
     return create_app(config)
 
 

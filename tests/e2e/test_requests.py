@@ -2,36 +2,22 @@
 the Free Parking pot, and the strict bank's approvals on the table."""
 from __future__ import annotations
 
+import os
 import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import sit_down
+from tests.e2e.test_deeds import confirm
+from tests.e2e.test_table import open_table, sit_down
 
-SHOTS = "shots/e2e"
-
-
-def open_table_with_house_rules(host, url, names):
-    host.goto(url + "/")
-    for i, name in enumerate(names):
-        host.locator("input[name=name]").nth(i).fill(name)
-    host.locator("input[name=free_parking_pot]").check()
-    host.locator("input[name=strict_bank]").check()
-    host.locator("#new-game button").last.click()
-    host.wait_for_url(re.compile(r".*/g/\w+/table$"))
-    return host.locator(".join-code").inner_text().strip()
-
-
-def confirm(page):
-    expect(page.locator("#confirm")).to_be_visible()
-    page.click("#confirm-ok")
-    page.wait_for_load_state()
+SHOTS = "shots/e2e"  # looked at by hand; shots/ is not committed
 
 
 def test_one_phone_asks_another_for_money_and_it_is_paid_from_the_request(live_server, phone):
+    os.makedirs(SHOTS, exist_ok=True)
     url = live_server.url
     host = phone()
-    code = open_table_with_house_rules(host, url, ["Anna", "Bruno"])
+    code = open_table(host, url, ["Anna", "Bruno"], house_rules=("free_parking_pot", "strict_bank"))
     anna, bruno = phone(), phone("en-GB")
     sit_down(anna, url, code, "Anna")
     sit_down(bruno, url, code, "Bruno")

@@ -6,10 +6,12 @@ import re
 from playwright.sync_api import expect
 
 
-def open_table(host, url, names):
+def open_table(host, url, names, house_rules=()):
     host.goto(url + "/")
     for i, name in enumerate(names):
         host.locator("input[name=name]").nth(i).fill(name)
+    for rule in house_rules:
+        host.locator(f"input[name={rule}]").check()
     host.locator("#new-game button[type=submit], #new-game button").last.click()
     host.wait_for_url(re.compile(r".*/g/\w+/table$"))
     return host.locator(".join-code").inner_text().strip()
@@ -22,7 +24,7 @@ def sit_down(page, url, code, name):
 
 
 def pay(page, to, amount):
-    page.locator("label.choice", has_text=to).click()
+    page.locator("#pay-form label.choice", has_text=to).click()
     page.fill("#pay-amount", str(amount))
     page.locator("form[data-confirm] button.btn-big").click()
     expect(page.locator("#confirm")).to_be_visible()

@@ -12,7 +12,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from companion.store import migrations
-from tests.conftest import PG_URL
+from tests.conftest import database_url, empty_database
 
 EDITION = Path(__file__).resolve().parents[2] / "companion" / "editions" / "classic-it.json"
 BANKER_TOKEN, ANNA_TOKEN, BRUNO_TOKEN = "banker-secret-1", "anna-secret-1", "bruno-secret-1"
@@ -35,27 +35,6 @@ def pending_rent_request(request_id: str) -> dict:
             "at": f"2026-11-29T20:0{request_id[-1]}:00", "expires_at": None}
 
 
-def database_url(tmp_path) -> str:
-    """The test's database, as ``tests.conftest.make_app`` picks it."""
-    url = PG_URL or f"sqlite:///{tmp_path / 'banco.sqlite3'}"
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    return url
-
-
-def empty(url: str) -> None:
-    """PostgreSQL: drops whatever an earlier test left (a SQLite file is new in each tmp_path)."""
-    if not url.startswith("postgresql"):
-        return
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-
-
 def run_sql(url: str, *statements) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
@@ -66,7 +45,7 @@ def run_sql(url: str, *statements) -> None:
 
 def at_revision(url: str, revision: str) -> None:
     """An empty database brought to ``revision`` by the migrations alone."""
-    empty(url)
+    empty_database(url)
     engine = create_engine(url)
     with migrations.schema_transaction(engine) as conn:
         migrations.upgrade(conn, revision)

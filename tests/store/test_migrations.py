@@ -191,7 +191,7 @@ def test_tables_of_an_unknown_version_are_refused(tmp_path, url, version):
 
 
 def test_tables_without_any_version_are_refused(tmp_path, url):
-    released.empty(url)
+    released.empty_database(url)
     released.run_sql(url, ("CREATE TABLE game (id VARCHAR(16) PRIMARY KEY)", {}))
     with pytest.raises(SchemaMismatch, match="tables version 1.*Start with a new database"):
         make_app(tmp_path, fresh=False)
