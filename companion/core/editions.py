@@ -230,6 +230,26 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class TournamentPoints:
+    """Tournament points by place at the table and by how many players are left at the end
+    (``by_players_left[n][place - 1]``); players out of the game score 0. Beyond the table's
+    last row (more players left than it has), the last row counts and places past its length
+    score 0: the rulebook says nothing there, and the app says so."""
+
+    by_players_left: Mapping[int, tuple[int, ...]]
+
+    def points(self, place: int, players_left: int) -> int:
+        rows = self.by_players_left
+        row = rows.get(players_left) or rows[max(rows)] if rows else ()
+        return row[place - 1] if 0 < place <= len(row) else 0
+
+    @property
+    def beyond(self) -> int:
+        """The most players left the rulebook's table speaks of."""
+        return max(self.by_players_left, default=0)
+
+
+@dataclass(frozen=True)
 class Edition:
     id: str
     name: Text
@@ -260,6 +280,7 @@ class Edition:
     bankruptcy: Bankruptcy
     valuation: Valuation
     tiebreak: Tiebreak
+    tournament_points: TournamentPoints | None = None
     provisional: bool = False
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
@@ -369,9 +390,16 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         bankruptcy=_section(Bankruptcy, d["bankruptcy"]),
         valuation=_section(Valuation, d["valuation"]),
         tiebreak=_section(Tiebreak, d["tiebreak"]),
+        tournament_points=_tournament_points(d.get("tournament_points")),
         provisional=d.get("provisional", False),
         raw=MappingProxyType(dict(data)),
     )
+
+
+def _tournament_points(section) -> TournamentPoints | None:
+    if section is None:
+        return None
+    return TournamentPoints(MappingProxyType({int(k): tuple(v) for k, v in section["by_players_left"].items()}))
 
 
 class LoadedEditions(NamedTuple):

@@ -40,6 +40,8 @@ class PlayerState:
     jail_cards: int = 0
     # Times round the board (each GO): a mortgage with a lap deadline counts in them.
     laps: int = 0
+    # The order players left the game in (1 for the first out): leaving later is a better place.
+    out_order: int | None = None
 
 
 @dataclass

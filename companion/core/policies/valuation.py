@@ -17,27 +17,33 @@ def buildings_cost(state: GameState, houses: int, hotel: bool, cost: int) -> int
     return cost * (houses + (big.worth_small if hotel and big else 0))
 
 
-def cash_deeds_buildings(state: GameState, player: PlayerState) -> int:
+def cash_deeds_buildings(state: GameState, player: PlayerState) -> dict[str, int]:
     """Cash, plus each deed at ``deed_percent`` of its price (``mortgaged_deed_percent`` when
     mortgaged), plus its buildings at ``building_percent`` of their cost; each rounded up."""
     rule = state.edition.valuation
-    total = player.cash
+    deeds = buildings = 0
     for deed in state.edition.deeds:
         ds = state.deeds.get(deed.key)
         if ds is None or ds.owner != player.id:
             continue
-        total += percent_up(deed.price, rule.mortgaged_deed_percent if ds.mortgaged else rule.deed_percent)
+        deeds += percent_up(deed.price, rule.mortgaged_deed_percent if ds.mortgaged else rule.deed_percent)
         built = buildings_cost(state, ds.houses, ds.hotel, deed.building_cost or 0)
-        total += percent_up(built, rule.building_percent)
-    return total
+        buildings += percent_up(built, rule.building_percent)
+    return {"cash": player.cash, "deeds": deeds, "buildings": buildings}
 
 
 POLICIES = {"cash_deeds_buildings": cash_deeds_buildings}
 
 
+def breakdown(state: GameState, player: PlayerState) -> dict[str, int]:
+    """What ``player`` is worth by the edition's valuation policy, part by part (cash, deeds,
+    buildings...): the parts sum to their worth."""
+    return pick(POLICIES, state.edition.valuation.policy, "valuation")(state, player)
+
+
 def worth(state: GameState, player: PlayerState) -> int:
     """What ``player`` is worth by the edition's valuation policy."""
-    return pick(POLICIES, state.edition.valuation.policy, "valuation")(state, player)
+    return sum(breakdown(state, player).values())
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
                                     fee_due=ds.fee_due or (ds.mortgaged and fee_percent > 0),
                                     mortgage_lap=handed_over_lap(ds, debtor, heir))
     changes += bank_changes(state, small=small, big=big)
-    changes += player_changes(debtor, bankrupt=True, jail_cards=0)
+    out_order = 1 + sum(1 for p in state.players.values() if p.bankrupt)
+    changes += player_changes(debtor, bankrupt=True, jail_cards=0, out_order=out_order)
     postings = ()
     if to_bank:
         if debtor.cash:

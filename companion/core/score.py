@@ -1,0 +1,50 @@
+"""The score: every player's worth by the edition's own final count, their place, and the
+tournament points the edition gives for it. The same code serves the live standings during a
+game and the final result."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .policies.valuation import breakdown
+from .policies.tiebreak import tiebreak_key
+from .state import GameState
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's line: ``rank`` 1 for the first (players the tiebreak cannot separate share
+    a rank; players out of the game come after, the last out first), ``total`` the sum of
+    ``breakdown``, and ``tournament_points`` when the edition has a points table."""
+
+    player: str
+    rank: int
+    total: int
+    breakdown: dict[str, int]
+    out: bool
+    tournament_points: int | None
+
+
+def standings(state: GameState) -> list[Row]:
+    """Every player of the game, best first, by the edition's valuation and tiebreak."""
+    active = state.active_players()
+    valued = [(sum(parts.values()), tiebreak_key(state, p), p, parts)
+              for p in active for parts in (breakdown(state, p),)]
+    valued.sort(key=lambda v: (v[0], v[1]), reverse=True)
+    table = state.edition.tournament_points
+    rows = []
+    for total, key, player, parts in valued:
+        rank = 1 + sum(1 for t, k, _, _ in valued if (t, k) > (total, key))
+        points = table.points(rank, len(active)) if table else None
+        rows.append(Row(player.id, rank, total, parts, False, points))
+    out = sorted((p for p in state.players.values() if p.bankrupt),
+                 key=lambda p: p.out_order or 0, reverse=True)
+    for i, player in enumerate(out):
+        parts = {name: 0 for name in (rows[0].breakdown if rows else {"cash": 0})}
+        rows.append(Row(player.id, len(active) + i + 1, 0, parts, True, 0 if table else None))
+    return rows
+
+
+def winner(state: GameState) -> str | None:
+    """The one player left when everyone else is out of the game, else ``None``."""
+    active = state.active_players()
+    return active[0].id if len(active) == 1 and len(state.players) > 1 else None
