@@ -9,6 +9,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``journal``: entries, persistence through the core's interpreter, undo, verification
 - ``clock``: the game clock
 - ``reads``: the read model the API and pages show
+- ``results``: the score (live and final) and every player's worth through the game
 """
 from ..core.ledger import BANK
 from ..core.rules import lift_cost
@@ -22,6 +23,7 @@ from .games import (ID_ALPHABET, clean_name, create_game, game_by_join_code, joi
                     random_id)
 from .journal import (BANKER, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
                       verify_all, verify_game)
+from .results import score, worth_points
 from .reads import can_see_cash, current_version, game_state, pending_view, waiting
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
 from .tx import WRITE_INTENT, find_game, get_game, rollback, writing
@@ -32,6 +34,6 @@ __all__ = [
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",
-    "preview", "random_id", "recent_entries", "redeem_rejoin", "rollback", "state_of", "undo_target",
-    "verify_all", "verify_game", "waiting", "writing",
+    "preview", "random_id", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
+    "verify_all", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -51,7 +51,8 @@ def _view(game, caller) -> dict:
     state = services.state_of(game, deeds=False)
     return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
-            "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings}
+            "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings,
+            "final": services.score(game) if game.status == "finished" else None}
 
 
 # --- home and new games ----------------------------------------------------------------------
