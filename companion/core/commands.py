@@ -188,14 +188,17 @@ def end(state: GameState) -> Outcome:
 def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcome:
     """The compensating change for one earlier entry: its postings and changes reversed.
 
-    Refuses when the game is over (except to undo the end itself, which reopens it), and
+    Refuses when the game is over (except to undo what ended it, which reopens it: the end,
+    or the bankruptcy that left one player), and
     when the state no longer matches what that entry left (a later change depends on it), so
     undo can never leave a broken state behind. Undo goes newest first, so the cash the
     entry moved is still where it put it.
     """
-    if state.status == FINISHED and kind != "end":
+    changes = tuple(changes)
+    ended_it = any(c.target == "game" and c.field == "status" and c.after == FINISHED for c in changes)
+    if state.status == FINISHED and not ended_it:
         raise RuleViolation("game_finished", N_("The game is over."))
-    reversed_changes = tuple(c.inverse() for c in reversed(tuple(changes)))
+    reversed_changes = tuple(c.inverse() for c in reversed(changes))
     for c in reversed_changes:
         if read(state, c) != c.before:
             raise RuleViolation("undo_conflict",

@@ -230,6 +230,15 @@ class Tiebreak:
 
 
 @dataclass(frozen=True)
+class End:
+    """How a game ends besides the last player standing: at the clock's zero the banker closes
+    it (``banker_closes``), or the active player first finishes the turn
+    (``active_player_finishes_turn``)."""
+
+    time_up: str = "banker_closes"
+
+
+@dataclass(frozen=True)
 class TournamentPoints:
     """Tournament points by place at the table and by how many players are left at the end
     (``by_players_left[n][place - 1]``); players out of the game score 0. Beyond the table's
@@ -281,6 +290,7 @@ class Edition:
     valuation: Valuation
     tiebreak: Tiebreak
     tournament_points: TournamentPoints | None = None
+    end: End = End()
     provisional: bool = False
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
@@ -391,6 +401,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         valuation=_section(Valuation, d["valuation"]),
         tiebreak=_section(Tiebreak, d["tiebreak"]),
         tournament_points=_tournament_points(d.get("tournament_points")),
+        end=_section(End, d["end"]) if "end" in d else End(),
         provisional=d.get("provisional", False),
         raw=MappingProxyType(dict(data)),
     )

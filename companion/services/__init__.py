@@ -19,21 +19,21 @@ from ..store import now_utc
 from .actions import ACTIONS, CLOCK_ACTIONS, act, preview
 from .catalog import edition_of, editions
 from .clock import view as clock_view
-from .games import (ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
+from .games import (EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
                     random_id)
 from .journal import (BANKER, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
                       verify_all, verify_game)
 from .results import score, worth_points
 from .reads import can_see_cash, current_version, game_state, pending_view, waiting
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
-from .tx import WRITE_INTENT, find_game, get_game, rollback, writing
+from .tx import WRITE_INTENT, find_game, get_game, reading, rollback, writing
 
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
-    "ACTIONS", "BANK", "BANKER", "FREE_PARKING", "is_past", "lift_cost", "CLOCK_ACTIONS", "Caller", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
+    "ACTIONS", "BANK", "BANKER", "EDITION_CLOCK", "FREE_PARKING", "is_past", "lift_cost", "CLOCK_ACTIONS", "Caller", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",
-    "preview", "random_id", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
+    "preview", "random_id", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
     "verify_all", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -57,9 +57,15 @@ def game_by_join_code(code) -> Game:
     return game
 
 
-def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, auction_seconds=None, settings=None,
-                hand_out_tokens=True, banker_seat: int | None = None) -> dict:
-    """Opens a game in ``setup`` with the named players and returns its secrets.
+# ``time_limit_minutes`` not given at all: the edition's own clock (90 minutes in the
+# championship, none in the classic game). ``None`` given: no clock.
+EDITION_CLOCK = object()
+
+
+def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, *, auction_seconds=None,
+                settings=None, hand_out_tokens=True, banker_seat: int | None = None) -> dict:
+    """Opens a game in ``setup`` with the named players and returns its secrets. Without a
+    ``time_limit_minutes`` the game takes its edition's clock; ``None`` means no clock.
 
     With ``hand_out_tokens`` every player gets a token now (API clients); without, players
     claim their seats from their phones. ``banker_seat`` gives the host that seat too.
@@ -78,6 +84,8 @@ def create_game(edition_id, names, time_limit_minutes=None, seed=None, *, auctio
         raise BadInput("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
     if len({n.casefold() for n in names}) != len(names):
         raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
+    if time_limit_minutes is EDITION_CLOCK:
+        time_limit_minutes = edition.time_limit_minutes
     if time_limit_minutes is not None and (isinstance(time_limit_minutes, bool)
                                            or not isinstance(time_limit_minutes, int)
                                            or not 1 <= time_limit_minutes <= 1440):

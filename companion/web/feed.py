@@ -120,7 +120,11 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "trade_withdraw":
         return _("%(from)s withdrew the trade offered to %(to)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
     if kind == "bankrupt":
-        return _("%(name)s is bankrupt to %(creditor)s and leaves the game.", name=player, creditor=who(p.get("creditor")))
+        line = _("%(name)s is bankrupt to %(creditor)s and leaves the game.", name=player,
+                 creditor=who(p.get("creditor")))
+        if p.get("winner"):
+            line += " " + _("%(name)s is the last player left and wins: the game is over.", name=who(p["winner"]))
+        return line
     if kind == "go_to_jail":
         return _("%(name)s went to jail.", name=player)
     if kind == "pay_jail_fine":

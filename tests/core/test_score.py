@@ -75,3 +75,15 @@ def test_players_out_of_the_game_come_last_and_score_nothing():
     act(state, rules.bankrupt(state, "b", "a"))
     assert winner(state) == "a"
     assert standings(state)[0].tournament_points == 28
+
+
+def test_the_last_player_standing_wins_and_the_game_ends_by_itself():
+    state = new_state("classic-it", players=3)
+    act(state, rules.bankrupt(state, "c", "bank"))
+    assert state.status == "running"
+    give(state, "b", "vicolo-corto")
+    outcome = act(state, rules.bankrupt(state, "b", "a"))  # act() also proves undo reopens it
+    assert state.status == "finished"
+    assert outcome.params["winner"] == outcome.result["winner"] == "a"
+    assert outcome.result["to_auction"] == []
+    assert winner(state) == "a" and standings(state)[0].player == "a"

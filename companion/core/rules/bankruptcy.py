@@ -8,7 +8,7 @@ from ..money import parse_amount
 from .. import pending
 from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap
-from ..state import Change, GameState, Outcome
+from ..state import FINISHED, Change, GameState, Outcome, document_change
 from .buildings import buildings_value
 from .common import bank_changes, deed_changes, player_changes
 
@@ -27,6 +27,9 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     fee at once or lifts them) and the cards go to the creditor. Either way the player's
     pending trades and requests for money (rent requests among them) are dropped; if they hold
     the high bid, the auction's close runs it again without them.
+
+    When only one player is left, that player has won and the game ends with it
+    (``result["winner"]``).
 
     Refuses: a game not running, an unknown or already bankrupt player, an unknown or bankrupt
     creditor, a player going bankrupt to themselves, an amount that is not a whole number from
@@ -80,6 +83,13 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     params = {"player": debtor.id, "creditor": creditor, "cash": handed, "deeds": deeds}
     if debt is not None:
         params.update(debt=debt, creditor_paid=estate.bank_pays)
-    return Outcome("bankrupt", postings, tuple(changes), params=params,
-                   result={"to_auction": deeds if to_bank else [], "fees_due": fees_due,
-                           "creditor_paid": estate.bank_pays})
+    result = {"to_auction": deeds if to_bank else [], "fees_due": fees_due, "creditor_paid": estate.bank_pays}
+    left = [p for p in state.active_players() if p.id != debtor.id]
+    if len(left) == 1:
+        # The last player standing has won: the game ends by itself, with nothing left to auction.
+        dropped = {c.ref for c in changes if c.target == "pending"}
+        changes += [Change("game", None, "status", state.status, FINISHED)]
+        changes += [document_change("pending", p.id, p, None) for p in state.pending.values() if p.id not in dropped]
+        params["winner"] = result["winner"] = left[0].id
+        result["to_auction"] = []
+    return Outcome("bankrupt", postings, tuple(changes), params=params, result=result)
