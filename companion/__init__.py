@@ -75,6 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from .web import api, deeds, errors, live, pages, templating
     from .web import printing, results
+    from .web import calculator
     templating.init_app(app)
     errors.init_app(app)
     deeds.init_app(app)
@@ -84,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(printing.bp)
     app.register_blueprint(results.bp)
+    app.register_blueprint(calculator.bp)
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
     from .cli import banco
     app.cli.add_command(banco)

@@ -12,7 +12,7 @@ import printables
 
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
-from . import forms, seats
+from . import calculator, forms, seats
 from .feed import trade_side
 from .templating import money
 from .errors import translate
@@ -166,7 +166,8 @@ def card(edition_id, deed_key):
                 seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
     return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
-                           lift=services.lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key))
+                           lift=services.lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key),
+                           calculator=calculator.card_offer(edition, deed))
 
 
 @bp.get("/g/<game_id>/trade")
