@@ -2,10 +2,11 @@
 
 Pure rendering: plain data in (an edition as the dict of its JSON file, URLs, names), PDF or
 PNG bytes out. No Flask, no database, no import of the application: the web layer calls in.
-Every sheet has ``*_pages`` (Pillow images at 300 dpi), ``*_pdf`` (for printing at 100 %)
-and ``*_png`` (the first page, scaled for a preview), all drawn by the same code.
+Every sheet has ``*_pdf`` (a vector PDF, for printing at 100 %), ``*_png`` (the first page,
+scaled for a preview) and ``*_pages`` (Pillow images, 300 dpi by default), all drawn by the
+same code.
 """
-from ._draw import DPI, PAPER_SIZES
+from ._draw import DPI, PAPER_SIZES, SAFE_MM
 from .deeds import (
     CARD_MM,
     CODE_ALPHABET,
@@ -26,6 +27,7 @@ from .money import (
     money_pdf,
     money_png,
     note_counts,
+    note_image,
     starting_cash,
     starting_split,
     usable_split,
@@ -41,10 +43,10 @@ from .table import (
 )
 
 __all__ = [
-    "CARD_MM", "CODE_ALPHABET", "DPI", "NOTE_MM", "PAPER_SIZES", "REJOIN_CARD_MM",
+    "CARD_MM", "CODE_ALPHABET", "DPI", "NOTE_MM", "PAPER_SIZES", "REJOIN_CARD_MM", "SAFE_MM",
     "deed_card_image", "deed_card_png", "deed_cards_pages", "deed_cards_pdf", "deed_cards_png",
     "deed_code", "deed_codes", "deed_key_for_code", "deed_url", "lift_value",
-    "money_pages", "money_pdf", "money_png", "note_counts", "starting_cash", "starting_split",
+    "money_pages", "money_pdf", "money_png", "note_counts", "note_image", "starting_cash", "starting_split",
     "usable_split",
     "poster_pages", "poster_pdf", "poster_png",
     "rejoin_cards_pages", "rejoin_cards_pdf", "rejoin_cards_png",

@@ -9,6 +9,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "title_deed": {"it": "CONTRATTO DI PROPRIETÀ", "en": "TITLE DEED"},
     "price": {"it": "Prezzo", "en": "Price"},
     "rent": {"it": "Rendita", "en": "Rent"},
+    "rent_site_only": {"it": "Rendita (solo terreno)", "en": "Rent (site only)"},
     "with_one": {"it": "con 1 {small}", "en": "with 1 {small}"},
     "with_many": {"it": "con {n} {small_plural}", "en": "with {n} {small_plural}"},
     "with_big": {"it": "con {big}", "en": "with {big}"},
@@ -18,6 +19,27 @@ _LABELS: dict[str, dict[str, str]] = {
     "owned_1": {"it": "Se ne possiedi 1", "en": "If 1 is owned"},
     "owned_n": {"it": "Se ne possiedi {n}", "en": "If {n} are owned"},
     "times_dice": {"it": "{k} × i dadi", "en": "{k} × dice"},
+    # The rulebook's double rent on a whole colour group, one sentence per rent policy.
+    "double_rent": {
+        "it": "Se possiedi tutto il gruppo di colore, la rendita raddoppia sui terreni senza edifici.",
+        "en": "If you own the whole colour group, the rent doubles on its sites without buildings.",
+    },
+    "double_on_unmortgaged_deeds": {
+        "it": "Se possiedi tutto il gruppo di colore, la rendita raddoppia su ogni terreno senza edifici, "
+              "anche se un altro è ipotecato.",
+        "en": "If you own the whole colour group, the rent doubles on each of its sites without buildings, "
+              "even if another is mortgaged.",
+    },
+    "double_if_none_mortgaged": {
+        "it": "Se possiedi tutto il gruppo di colore e nessun terreno è ipotecato, la rendita raddoppia sui "
+              "terreni senza edifici.",
+        "en": "If you own the whole colour group and none of it is mortgaged, the rent doubles on its sites "
+              "without buildings.",
+    },
+    "double_if_none_mortgaged_or_built": {
+        "it": "Se possiedi tutto il gruppo di colore, senza edifici né ipoteche, la rendita raddoppia.",
+        "en": "If you own the whole colour group, with no buildings and no mortgages, the rent doubles.",
+    },
     "mortgage_value": {"it": "Valore ipotecario", "en": "Mortgage value"},
     "lift": {"it": "Per togliere l'ipoteca", "en": "To lift the mortgage"},
     "mortgaged": {"it": "IPOTECATA", "en": "MORTGAGED"},

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from . import _draw as d
 from ._labels import label, text_in
@@ -16,10 +16,15 @@ NOTE_MM = (90.0, 50.0)
 NOTE_GRID_COLS, NOTE_GRID_ROWS = 2, 5
 DEFAULT_BANK_SETS = 2
 
-# Light fills, one per denomination from the smallest up, in the spirit of the box's money;
-# all light enough for black print. An edition with more denominations starts over.
-_NOTE_FILLS = ["#f3efe4", "#f7c6d9", "#fff0a0", "#c4e8bc", "#bcd4f4", "#dcc7f0", "#f9b98a",
-               "#a9e2dc", "#f5d9a6", "#d6d6d6", "#f0b8b8", "#d9e89c"]
+# One colour per denomination from the smallest up, as the box's money has them (1 white,
+# 5 pink, 10 yellow, 20 green, 50 blue, 100 beige, 500 orange, then more for editions with
+# more notes; an edition with more still starts over): a light fill, light enough for black
+# print, and a strong accent for frames and corner figures.
+_NOTE_COLOURS = [("#f7f5ee", "#6d6d6d"), ("#f7c6d9", "#c2417a"), ("#fff0a0", "#a08400"), ("#c4e8bc", "#2e8b3e"),
+                 ("#bcd4f4", "#2f66b3"), ("#e8d6ad", "#98743a"), ("#f9b98a", "#cc5a14"), ("#a9e2dc", "#1f8a82"),
+                 ("#dcc7f0", "#7a4fb0"), ("#d6d6d6", "#555555"), ("#f0b8b8", "#b53838"), ("#d9e89c", "#6a8a12")]
+#: Ink saver: how far towards white a note's fill is lightened.
+_INK_SAVER_TINT = 0.8
 
 
 def starting_split(edition: dict, players: int) -> dict[int, int]:
@@ -136,38 +141,65 @@ def note_counts(edition: dict, players: int, bank_sets: int = DEFAULT_BANK_SETS)
 
 
 def money_pages(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-                bank_sets: int = DEFAULT_BANK_SETS) -> list[Image.Image]:
-    """A summary page (each player's split, how many of each note to cut), then the notes.
-
-    Refuses (``ValueError``): what ``starting_split`` and ``note_counts`` refuse, an unknown
-    paper or language, a currency symbol missing from the edition.
-    """
-    d.check_lang(lang)
-    counts = note_counts(edition, players, bank_sets)
-    symbol = (edition.get("currency") or {}).get("symbol")
-    if not isinstance(symbol, str) or not symbol:
-        raise ValueError(f"{edition.get('id')!r} has no currency symbol")
-    fills = _fills(list(counts))
-    grid = d.Grid(paper, *NOTE_MM, NOTE_GRID_COLS, NOTE_GRID_ROWS)
-    cells = []
-    for note, row in counts.items():
-        image = _note(edition, note, symbol, fills[note], lang)
-        cells.extend([image] * row["total"])
-    summary = _summary(edition, players, counts, symbol, fills, paper, lang, bank_sets)
-    return [summary] + grid.pages(cells)
+                bank_sets: int = DEFAULT_BANK_SETS, *, ink_saver: bool = True, dpi: int = d.DPI) -> list[Image.Image]:
+    """The money sheets (see ``money_pdf``) painted as Pillow images at ``dpi``."""
+    return [d.page_image(paper, page, dpi) for page in _sheet(edition, players, paper, lang, bank_sets, ink_saver)]
 
 
 def money_pdf(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-              bank_sets: int = DEFAULT_BANK_SETS) -> bytes:
-    """The money sheets as a PDF (single-sided); refuses what ``money_pages`` refuses."""
-    pages = money_pages(edition, players, paper, lang, bank_sets)
-    return d.pdf_bytes(pages, f"Banco – {label('money_title', lang)} – {text_in(edition.get('name'), lang)}")
+              bank_sets: int = DEFAULT_BANK_SETS, *, ink_saver: bool = True) -> bytes:
+    """A summary page (each player's split, how many of each note to cut), then the notes, ten
+    a page with cut marks, as a vector PDF (single-sided).
+
+    ``ink_saver`` (the default, for home printers) prints each note as coloured outlines on a
+    light tint of its colour; ``False`` fills each note with its colour.
+    Refuses (``ValueError``): what ``starting_split`` and ``note_counts`` refuse, an unknown
+    paper or language, a currency symbol missing from the edition.
+    """
+    pages = _sheet(edition, players, paper, lang, bank_sets, ink_saver)
+    return d.pdf_bytes(paper, pages, f"Banco – {label('money_title', lang)} – {text_in(edition.get('name'), lang)}",
+                       lang)
 
 
 def money_png(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-              bank_sets: int = DEFAULT_BANK_SETS, width: int = 600) -> bytes:
-    """The money summary page as a PNG ``width`` pixels wide; refuses what ``money_pages`` refuses."""
-    return d.png_bytes(money_pages(edition, players, paper, lang, bank_sets)[0], width)
+              bank_sets: int = DEFAULT_BANK_SETS, width: int = 600, *, ink_saver: bool = True) -> bytes:
+    """The money summary page as a PNG ``width`` pixels wide; refuses what ``money_pdf`` refuses."""
+    return d.preview_png(paper, _sheet(edition, players, paper, lang, bank_sets, ink_saver)[0], width)
+
+
+def note_image(edition: dict, value: int, lang: str = "it", *, ink_saver: bool = True,
+               dpi: int = d.DPI) -> Image.Image:
+    """One banknote of ``value``, 90×50 mm, painted at ``dpi``; refuses a value the edition has no note of."""
+    notes = _banknotes(edition)
+    if value not in notes:
+        raise ValueError(f"{edition.get('id')!r} has no note of {value}")
+    return d.box_image(*NOTE_MM, _Note(edition, value, _symbol(edition), _palette(notes)[value], lang, ink_saver).draw,
+                       dpi)
+
+
+def _sheet(edition: dict, players: int, paper: str, lang: str, bank_sets: int, ink_saver: bool) -> list[d.Page]:
+    d.check_lang(lang)
+    d.paper_mm(paper)
+    if not isinstance(ink_saver, bool):
+        raise ValueError(f"ink_saver must be True or False, not {ink_saver!r}")
+    counts = note_counts(edition, players, bank_sets)
+    symbol = _symbol(edition)
+    palette = _palette(list(counts))
+    grid = d.Grid(paper, *NOTE_MM, NOTE_GRID_COLS, NOTE_GRID_ROWS)
+    cells: list[d.Page] = []
+    for note, row in counts.items():
+        drawing = _Note(edition, note, symbol, palette[note], lang, ink_saver)
+        cells.extend([drawing.reused] * row["total"])
+    swatches = {n: (d.tint(fill, _INK_SAVER_TINT) if ink_saver else fill, accent) for n, (fill, accent) in palette.items()}
+    summary = _Summary(edition, players, counts, symbol, swatches, paper, lang, bank_sets)
+    return [summary.draw] + grid.pages(cells)
+
+
+def _symbol(edition: dict) -> str:
+    symbol = (edition.get("currency") or {}).get("symbol")
+    if not isinstance(symbol, str) or not symbol:
+        raise ValueError(f"{edition.get('id')!r} has no currency symbol")
+    return symbol
 
 
 def _banknotes(edition: dict) -> list[int]:
@@ -179,99 +211,104 @@ def _banknotes(edition: dict) -> list[int]:
     return sorted(set(notes), reverse=True)
 
 
-def _fills(notes: list[int]) -> dict[int, tuple[int, int, int]]:
-    return {n: d.parse_colour(_NOTE_FILLS[i % len(_NOTE_FILLS)]) for i, n in enumerate(sorted(notes))}
+def _palette(notes: list[int]) -> dict[int, tuple[d.Colour, d.Colour]]:
+    """Each denomination's (fill, accent), from the smallest note up."""
+    return {n: tuple(d.parse_colour(c) for c in _NOTE_COLOURS[i % len(_NOTE_COLOURS)])  # type: ignore[misc]
+            for i, n in enumerate(sorted(notes))}
 
 
-def _shade(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    return tuple(round(c * (1 - amount)) for c in rgb)  # type: ignore[return-value]
+class _Note:
+    """One banknote, 90×50 mm: its value big in an oval, in the corners, the edition's name
+    and currency. Full colour fills it; the ink saver draws outlines on a light tint."""
+
+    def __init__(self, edition: dict, value: int, symbol: str, colours: tuple[d.Colour, d.Colour], lang: str,
+                 ink_saver: bool):
+        self.value, self.ink_saver = value, ink_saver
+        fill, self.accent = colours
+        self.fill = d.tint(fill, _INK_SAVER_TINT) if ink_saver else fill
+        self.medallion = d.WHITE if ink_saver else d.tint(fill, 0.55)
+        width, _ = NOTE_MM
+        self.text = d.format_money(value, symbol, lang)
+        self.size = d.fit_size(self.text, width - 44, 34, 12, bold=True)
+        self.corner = d.format_amount(value, lang)
+        self.corner_size = d.fit_size(self.corner, 14, 11, 6, bold=True)
+        self.name = text_in(edition.get("name"), lang)
+        self.name_size = d.fit_size(self.name, width - 40, 6, 4.5)
+        self.currency = (text_in((edition.get("currency") or {}).get("name"), lang) or "Banco").upper()
+        self.currency_size = d.fit_size(self.currency, width - 40, 6, 4.5, bold=True)
+
+    def reused(self, s: d.Surface) -> None:
+        """The note in its cell, drawn once per sheet and repeated (one PDF form per note)."""
+        s.reuse(("note", self.value, self.ink_saver), 0, 0, *NOTE_MM, self.draw)
+
+    def draw(self, s: d.Surface) -> None:
+        w, h = NOTE_MM
+        accent = self.accent
+        d.cut_outline(s, w, h)
+        s.rect(2.3, 2.3, w - 4.6, h - 4.6, fill=self.fill, stroke=accent, width=0.45 if self.ink_saver else 0.6,
+               radius=1.2)
+        s.rect(3.6, 3.6, w - 7.2, h - 7.2, stroke=accent, width=0.2, radius=0.6)
+        # An oval medallion behind the value, as on printed money.
+        s.ellipse(17, 9.5, w - 34, h - 19, fill=self.medallion, stroke=accent, width=0.35)
+        s.text(w / 2, h / 2 + d.cap_mm(self.size) / 2, self.text, self.size, bold=True, fill=d.BLACK, align="centre")
+        pad, cap = 5.2, d.cap_mm(self.corner_size)
+        for x, baseline, align in ((pad, pad + cap, "left"), (w - pad, pad + cap, "right"),
+                                   (pad, h - pad, "left"), (w - pad, h - pad, "right")):
+            s.text(x, baseline, self.corner, self.corner_size, bold=True, fill=accent, align=align)
+        s.text_top(w / 2, 5.4, self.name, self.name_size, fill=d.BLACK, align="centre")
+        s.text(w / 2, h - 5.4, self.currency, self.currency_size, bold=True, fill=accent, align="centre")
 
 
-def _note(edition: dict, value: int, symbol: str, fill: tuple[int, int, int], lang: str) -> Image.Image:
-    size = (d.mm(NOTE_MM[0]), d.mm(NOTE_MM[1]))
-    note = Image.new("RGB", size, d.WHITE)
-    draw = ImageDraw.Draw(note)
-    d.cut_outline(draw, size)
-    ink = _shade(fill, 0.6)
-    inset = d.mm(2)
-    draw.rectangle([inset, inset, size[0] - 1 - inset, size[1] - 1 - inset], fill=fill, outline=ink, width=d.mm(0.6))
-    inner = d.mm(3.4)
-    draw.rectangle([inner, inner, size[0] - 1 - inner, size[1] - 1 - inner], outline=ink, width=d.mm(0.2))
-    centre_x, width = size[0] / 2, size[0] - d.mm(44)
-    # An oval medallion behind the value, as on printed money.
-    draw.ellipse([d.mm(17), d.mm(9.5), size[0] - d.mm(17), size[1] - d.mm(9.5)], fill=d.tint(fill, 0.55), outline=ink, width=d.mm(0.3))
-    text = d.format_money(value, symbol, lang)
-    face = d.fit_font(text, width, d.pt(34), d.pt(12), bold=True)
-    draw.text((centre_x, size[1] / 2), text, font=face, fill=d.BLACK, anchor="mm")
-    corner = d.format_amount(value, lang)
-    small = d.fit_font(corner, d.mm(14), d.pt(11), d.pt(6), bold=True)
-    pad = d.mm(5)
-    for x, y, anchor in ((pad, pad, "la"), (size[0] - pad, pad, "ra"),
-                         (pad, size[1] - pad, "ld"), (size[0] - pad, size[1] - pad, "rd")):
-        draw.text((x, y), corner, font=small, fill=ink, anchor=anchor)
-    name = text_in(edition.get("name"), lang)
-    head = d.fit_font(name, size[0] - d.mm(40), d.pt(6), d.pt(4.5))
-    draw.text((centre_x, d.mm(5)), name, font=head, fill=ink, anchor="ma")
-    currency = text_in((edition.get("currency") or {}).get("name"), lang) or "Banco"
-    foot = d.fit_font(currency.upper(), size[0] - d.mm(40), d.pt(6), d.pt(4.5), bold=True)
-    draw.text((centre_x, size[1] - d.mm(5)), currency.upper(), font=foot, fill=ink, anchor="md")
-    return note
+class _Summary:
+    """The first page: each player's split, and how many of each note to cut."""
 
+    def __init__(self, edition: dict, players: int, counts: dict, symbol: str, palette: dict, paper: str,
+                 lang: str, bank_sets: int):
+        self.counts, self.palette, self.lang = counts, palette, lang
+        page_w, _ = d.paper_mm(paper)
+        self.left, self.right = 20.0, page_w - 20.0
+        width = self.right - self.left
+        money = lambda amount: d.format_money(amount, symbol, lang)  # noqa: E731
+        self.money = money
+        self.title_lines, self.title_size = d.wrap_to_fit(
+            f"{label('money_title', lang)} – {text_in(edition.get('name'), lang)}", width, 20, 11, bold=True)
+        self.cash = sum(n * row["each"] for n, row in counts.items())
+        self.intro = label("money_intro", lang, players=players, cash=money(self.cash),
+                           w=int(NOTE_MM[0]), h=int(NOTE_MM[1]))
+        self.intro_lines, self.intro_size = d.wrap_to_fit(self.intro, width, 11, 8, max_lines=3)
+        self.columns = [(label("money_note", lang), self.left + 8), (label("money_per_player", lang), self.left + 68),
+                        (f"{label('money_players', lang)} ({players})", self.left + 105),
+                        (label("money_bank", lang), self.left + 135), (label("money_print", lang), self.right)]
+        parts = [f"{row['each']}\u00a0×\u00a0{money(n)}" for n, row in counts.items() if row["each"]]
+        self.sentence = d.wrap_lines(" + ".join(parts) + f" = {money(self.cash)}", width, 11)
+        self.hints = [d.wrap_lines(label(key, lang, sets=bank_sets), width, 11)
+                      for key in ("money_bank_hint", "money_print_hint")]
 
-def _summary(edition: dict, players: int, counts: dict, symbol: str, fills: dict, paper: str, lang: str,
-             bank_sets: int) -> Image.Image:
-    page = d.blank_page(paper)
-    draw = ImageDraw.Draw(page)
-    left, right = d.mm(20), page.width - d.mm(20)
-    width = right - left
-    y = d.mm(20)
-    title = f"{label('money_title', lang)} – {text_in(edition.get('name'), lang)}"
-    lines, face = d.wrap_to_fit(title, width, d.pt(20), d.pt(11), bold=True)
-    for line in lines:
-        draw.text((left, y), line, font=face, fill=d.BLACK)
-        y += face.size * 1.2
-    y += d.mm(3)
-    cash = sum(n * row["each"] for n, row in counts.items())
-    intro = label("money_intro", lang, players=players, cash=d.format_money(cash, symbol, lang),
-                  w=int(NOTE_MM[0]), h=int(NOTE_MM[1]))
-    draw.text((left, y), intro, font=d.fit_font(intro, width, d.pt(11), d.pt(7)), fill=d.BLACK)
-    y += d.mm(10)
-
-    body, bold = d.font(d.pt(11)), d.font(d.pt(11), True)
-    columns = [(label("money_note", lang), left + d.mm(8)), (label("money_per_player", lang), left + d.mm(75)),
-               (f"{label('money_players', lang)} ({players})", left + d.mm(105)),
-               (label("money_bank", lang), left + d.mm(135)), (label("money_print", lang), right)]
-    for i, (text, x) in enumerate(columns):
-        draw.text((x, y), text, font=bold, fill=d.BLACK, anchor="la" if i == 0 else "ra")
-    y += d.mm(7)
-    draw.line([(left, y), (right, y)], fill=d.BLACK, width=3)
-    y += d.mm(2)
-    row_h = d.mm(8)
-    for note, row in counts.items():
-        draw.rectangle([left, y, left + d.mm(6), y + d.mm(5)], fill=fills[note], outline=d.BLACK, width=2)
-        draw.text((columns[0][1], y), d.format_money(note, symbol, lang), font=bold, fill=d.BLACK)
-        for (_, x), key in zip(columns[1:], ("each", "players", "bank", "total")):
-            draw.text((x, y), str(row[key]), font=bold if key == "total" else body, fill=d.BLACK, anchor="ra")
-        y += row_h
-    draw.line([(left, y), (right, y)], fill=d.BLACK, width=3)
-    y += d.mm(2)
-    draw.text((columns[0][1], y), label("money_total", lang), font=bold, fill=d.BLACK)
-    draw.text((columns[1][1], y), d.format_money(cash, symbol, lang), font=bold, fill=d.BLACK, anchor="ra")
-    draw.text((right, y), str(sum(row["total"] for row in counts.values())), font=bold, fill=d.BLACK, anchor="ra")
-    y += d.mm(14)
-
-    each = label("money_each", lang) + ":"
-    draw.text((left, y), each, font=bold, fill=d.BLACK)
-    y += d.mm(7)
-    parts = [f"{row['each']}\u00a0×\u00a0{d.format_money(n, symbol, lang)}" for n, row in counts.items() if row["each"]]
-    sentence = " + ".join(parts) + f" = {d.format_money(cash, symbol, lang)}"
-    for line in d.wrap_lines(sentence, width, body):
-        draw.text((left, y), line, font=body, fill=d.BLACK)
-        y += d.mm(6)
-    y += d.mm(6)
-    for key in ("money_bank_hint", "money_print_hint"):
-        text = label(key, lang, sets=bank_sets)
-        for line in d.wrap_lines(text, width, body):
-            draw.text((left, y), line, font=body, fill=(70, 70, 70))
-            y += d.mm(6)
-    return page
+    def draw(self, s: d.Surface) -> None:
+        left, right, lang = self.left, self.right, self.lang
+        y = s.lines(left, 20, self.title_lines, self.title_size, bold=True, align="left")
+        y = s.lines(left, y + 3, self.intro_lines, self.intro_size, align="left", leading=1.3)
+        y += 4
+        for i, (text, x) in enumerate(self.columns):
+            s.text_top(x, y, text, 11, bold=True, align="left" if i == 0 else "right")
+        y += 6
+        s.line(left, y, right, y, width=0.25)
+        y += 2.5
+        for note, row in self.counts.items():
+            s.rect(left, y, 6, 5, fill=self.palette[note][0], stroke=self.palette[note][1], width=0.25)
+            baseline = y + 2.5 + d.cap_mm(11) / 2
+            s.text(self.columns[0][1], baseline, self.money(note), 11, bold=True)
+            for (_, x), key in zip(self.columns[1:], ("each", "players", "bank", "total")):
+                s.text(x, baseline, str(row[key]), 11, bold=key == "total", align="right")
+            y += 8
+        s.line(left, y, right, y, width=0.25)
+        y += 2.5
+        baseline = y + 2.5 + d.cap_mm(11) / 2
+        s.text(self.columns[0][1], baseline, label("money_total", lang), 11, bold=True)
+        s.text(self.columns[1][1], baseline, self.money(self.cash), 11, bold=True, align="right")
+        s.text(right, baseline, str(sum(row["total"] for row in self.counts.values())), 11, bold=True, align="right")
+        y += 16
+        s.text_top(left, y, label("money_each", lang) + ":", 11, bold=True)
+        y = s.lines(left, y + 7, self.sentence, 11, align="left", leading=1.5) + 5
+        for lines in self.hints:
+            y = s.lines(left, y, lines, 11, fill=d.GREY, align="left", leading=1.5)

@@ -6,8 +6,8 @@ own sheets are the banker's: the table poster (join QR and code) and the rejoin 
 printing issues fresh rejoin secrets and so is a POST with a CSRF token.
 
 Refusals are the core's: an unknown edition or game is a 404 page, a bad paper size, language
-or table size a 400, in the reader's language. Rendering a deed set takes about a second, so
-the edition sheets (immutable while the server runs) are kept in memory once drawn.
+or table size a 400, in the reader's language. Drawing a deed set takes a few tenths of a
+second, so the edition sheets (immutable while the server runs) are kept in memory once drawn.
 """
 from __future__ import annotations
 
@@ -62,16 +62,26 @@ def _players(edition, value) -> int:
     refuses a number outside the edition's range (400)."""
     if value is None or value == "":
         return min(max(DEFAULT_PLAYERS, edition.min_players), edition.max_players)
-    if not value.isdigit() or not edition.min_players <= int(value) <= edition.max_players:
+    if not (value.isascii() and value.isdigit()) or not edition.min_players <= int(value) <= edition.max_players:
         raise BadInput("bad_players", N_("This game takes %(min)s to %(max)s players."),
                        min=edition.min_players, max=edition.max_players)
     return int(value)
 
 
+def _ink_saver(value) -> bool:
+    """How the money is printed: ``saver`` (the default: outlines and a light tint, for home
+    printers) or ``full`` colour; refuses anything else (400)."""
+    if value in (None, "", "saver"):
+        return True
+    if value == "full":
+        return False
+    raise BadInput("unknown_ink", N_("Unknown ink choice: choose the ink saver or full colour."))
+
+
 def _page_players(edition, value) -> int:
     """The print page is forgiving where the sheet addresses are not: a table size the newly
     chosen edition lacks is brought into its range instead of refused."""
-    wanted = int(value) if value and value.isdigit() and len(value) < 4 else DEFAULT_PLAYERS
+    wanted = int(value) if value and value.isascii() and value.isdigit() and len(value) < 4 else DEFAULT_PLAYERS
     return min(max(wanted, edition.min_players), edition.max_players)
 
 
@@ -105,13 +115,14 @@ def _deeds_png(edition_id: str, paper: str, lang: str, base_url: str) -> bytes:
 
 
 @lru_cache(maxsize=8)
-def _money_pdf(edition_id: str, players: int, paper: str, lang: str) -> bytes:
-    return printables.money_pdf(_edition_data(edition_id), players, paper, lang)
+def _money_pdf(edition_id: str, players: int, paper: str, lang: str, ink_saver: bool = True) -> bytes:
+    return printables.money_pdf(_edition_data(edition_id), players, paper, lang, ink_saver=ink_saver)
 
 
 @lru_cache(maxsize=16)
-def _money_png(edition_id: str, players: int, paper: str, lang: str) -> bytes:
-    return printables.money_png(_edition_data(edition_id), players, paper, lang, width=PREVIEW_WIDTH)
+def _money_png(edition_id: str, players: int, paper: str, lang: str, ink_saver: bool = True) -> bytes:
+    return printables.money_png(_edition_data(edition_id), players, paper, lang, width=PREVIEW_WIDTH,
+                                ink_saver=ink_saver)
 
 
 def _pdf(data: bytes, filename: str, private: bool = False) -> Response:
@@ -143,7 +154,7 @@ def print_page():
             games.append({"game": game, "edition": services.edition_of(game)})
     editions = list(services.editions().values())
     return render_template("print.html", editions=editions, edition=edition, paper=paper, sheet_lang=sheet_lang,
-                           players=players, games=games,
+                           players=players, games=games, ink="full" if request.args.get("ink") == "full" else "saver",
                            table_sizes=range(min(e.min_players for e in editions),
                                              max(e.max_players for e in editions) + 1))
 
@@ -167,8 +178,9 @@ def money_pdf(edition_id):
     edition = _edition(edition_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
     players = _players(edition, request.args.get("players"))
-    return _pdf(_money_pdf(edition.id, players, paper, lang),
-                f"banco-{edition.id}-money-{players}-players-{paper}-{lang}.pdf")
+    ink_saver = _ink_saver(request.args.get("ink"))
+    return _pdf(_money_pdf(edition.id, players, paper, lang, ink_saver),
+                f"banco-{edition.id}-money-{players}-players-{paper}-{lang}{'' if ink_saver else '-full-colour'}.pdf")
 
 
 @bp.get("/print/<edition_id>/money.png")
@@ -176,7 +188,7 @@ def money_png(edition_id):
     edition = _edition(edition_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
     players = _players(edition, request.args.get("players"))
-    return _png(_money_png(edition.id, players, paper, lang))
+    return _png(_money_png(edition.id, players, paper, lang, _ink_saver(request.args.get("ink"))))
 
 
 # --- a game's own sheets: the banker's --------------------------------------------------------

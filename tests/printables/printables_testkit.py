@@ -1,11 +1,16 @@
-"""Helpers for the printables tests: the built-in editions, odd editions, PDF rasterising, QR decoding."""
+"""Helpers for the printables tests: the built-in editions, odd editions, PDF rasterising, QR decoding,
+the text a PDF holds, the paper's unprintable border."""
 from __future__ import annotations
 
 import copy
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 import zxingcpp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,3 +76,35 @@ def render_pages(pdf: bytes, dpi: int = 200):
 
 def decode_qr(image) -> list[str]:
     return [r.text for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)]
+
+
+def pdf_text(pdf: bytes) -> str:
+    """The text ``pdftotext`` (Debian's poppler-utils) reads from ``pdf``, whitespace folded to
+    single spaces, so a name wrapped over two lines is found whole. Skips the test where
+    pdftotext is missing, except in CI (``CI=true``), where it must run."""
+    tool = shutil.which("pdftotext")
+    if tool is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("pdftotext is missing: install poppler-utils")
+        pytest.skip("pdftotext is missing (apt-get install poppler-utils)")
+    text = subprocess.run([tool, "-enc", "UTF-8", "-", "-"], input=pdf, capture_output=True, check=True).stdout
+    return " ".join(text.decode("utf-8").replace("\u00a0", " ").split())
+
+
+def unprintable_border_ink(image, dpi: int, border_mm: float) -> int:
+    """How many pixels of ``image`` (a page rendered at ``dpi``) carry ink within
+    ``border_mm`` of the paper's edge."""
+    grey = image.convert("L")
+    band = int(border_mm * dpi / 25.4)
+    width, height = grey.size
+    boxes = [(0, 0, width, band), (0, height - band, width, height), (0, 0, band, height),
+             (width - band, 0, width, height)]
+    return sum(sum(grey.crop(box).point(lambda v: 255 if v < 245 else 0).histogram()[255:]) for box in boxes)
+
+
+def ink_coverage(image) -> float:
+    """Roughly how much ink ``image`` takes: the mean of its cyan, magenta and yellow (255
+    minus red, green, blue), from 0 (white paper) to 1 (all black)."""
+    histogram = image.convert("RGB").histogram()
+    pixels = image.width * image.height
+    return sum((255 - i % 256) * count for i, count in enumerate(histogram)) / (3 * 255 * pixels)

@@ -1,4 +1,5 @@
-"""Deed cards: every deed of every edition printed once, scannable, at playing-card size, with its back."""
+"""Deed cards: every deed of every edition printed once, scannable, at playing-card size, with its back,
+its words and amounts in the PDF as text, in colours that read."""
 from __future__ import annotations
 
 import io
@@ -6,11 +7,12 @@ import math
 from functools import lru_cache
 
 import pytest
+import zxingcpp
 from PIL import Image
 
 import printables
 from printables_testkit import (BASE_URL, EDITION_FILES, decode_qr, load_edition, no_mortgage_edition,
-                                odd_edition, render_pages)
+                                odd_edition, pdf_text, render_pages)
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -63,7 +65,7 @@ def test_short_code_collision_is_refused_loudly():
 @pytest.mark.parametrize("edition_id", sorted(EDITIONS) + ["odd-test", "no-mortgage-test"])
 def test_every_deed_url_scans_exactly_once_and_every_front_has_a_back(edition_id, paper):
     edition = _edition(edition_id)
-    pages = render_pages(_sheet(edition_id, paper))
+    pages = render_pages(_sheet(edition_id, paper), dpi=150)  # the QR codes decode at 150 dpi
     fronts_needed = math.ceil(len(edition["deeds"]) / 9)
     assert len(pages) == 2 * fronts_needed, "one back page after each front page"
 
@@ -71,33 +73,30 @@ def test_every_deed_url_scans_exactly_once_and_every_front_has_a_back(edition_id
         assert width == pytest.approx(PAPER_PT[paper][0], abs=1)
         assert height == pytest.approx(PAPER_PT[paper][1], abs=1)
 
-    found = []
-    for image, _ in pages[0::2]:
-        found.extend(decode_qr(image))
-    expected = sorted(printables.deed_url(BASE_URL, edition["id"], d["key"]) for d in edition["deeds"])
-    assert sorted(found) == expected
-    for image, _ in pages[1::2]:
-        assert decode_qr(image) == [], "backs carry no QR code"
-
-    # Each back lands behind its front: the back page holds a card exactly in the mirrored
-    # slots of the front page's cards (flip on the long edge).
-    grid_px = _grid_slots(paper, dpi=200)
+    # Each card's QR, decoded from its own slot at 150 dpi, is its own deed's, in the
+    # edition's order; the backs carry none. Each back lands behind its front: the back page
+    # holds a card exactly in the mirrored slots of the front page's cards (flip on the long edge).
+    cells = _grid_slots(paper, dpi=150, inset=0)
+    inner = _grid_slots(paper, dpi=150)
+    urls = [printables.deed_url(BASE_URL, edition["id"], d["key"]) for d in edition["deeds"]]
     for page_no in range(fronts_needed):
         front, back = pages[2 * page_no][0], pages[2 * page_no + 1][0]
-        on_page = min(9, len(edition["deeds"]) - 9 * page_no)
-        for slot, box in enumerate(grid_px):
+        on_page = urls[9 * page_no:9 * page_no + 9]
+        assert [decode_qr(front.crop(cells[slot])) for slot in range(len(on_page))] == [[url] for url in on_page]
+        assert decode_qr(back) == [], "backs carry no QR code"
+        for slot, box in enumerate(inner):
             row, col = divmod(slot, 3)
-            mirrored = grid_px[row * 3 + (2 - col)]
-            assert _inked(front, box) == (slot < on_page)
-            assert _inked(back, mirrored) == (slot < on_page)
+            mirrored = inner[row * 3 + (2 - col)]
+            assert _inked(front, box) == (slot < len(on_page))
+            assert _inked(back, mirrored) == (slot < len(on_page))
 
 
-def _grid_slots(paper: str, dpi: int) -> list[tuple[int, int, int, int]]:
+def _grid_slots(paper: str, dpi: int, inset: float = 10) -> list[tuple[int, int, int, int]]:
     width, height = printables.PAPER_SIZES[paper]
     left, top = (width - 3 * 63) / 2, (height - 3 * 88) / 2
     px = dpi / 25.4
-    return [(round((left + c * 63 + 10) * px), round((top + r * 88 + 10) * px),
-             round((left + (c + 1) * 63 - 10) * px), round((top + (r + 1) * 88 - 10) * px))
+    return [(round((left + c * 63 + inset) * px), round((top + r * 88 + inset) * px),
+             round((left + (c + 1) * 63 - inset) * px), round((top + (r + 1) * 88 - inset) * px))
             for r in range(3) for c in range(3)]
 
 
@@ -116,9 +115,10 @@ def test_cards_measure_63_by_88_mm(paper):
     width_mm, height_mm = printables.PAPER_SIZES[paper]
     top = (height_mm - 3 * 88) / 2
     left = (width_mm - 3 * 63) / 2
-    # The cut marks, in the margins, are in line with the card edges.
-    xs = _dark_runs([grey.getpixel((x, round((top - 3) * px_per_mm))) for x in range(grey.width)])
-    ys = _dark_runs([grey.getpixel((round((left - 3) * px_per_mm), y)) for y in range(grey.height)])
+    # The cut marks, in the margins, are in line with the card edges (Letter leaves them only
+    # 1.7 mm between the card grid and the 5 mm the printer cannot reach).
+    xs = _dark_runs([grey.getpixel((x, round((top - 1.8) * px_per_mm))) for x in range(grey.width)])
+    ys = _dark_runs([grey.getpixel((round((left - 1.8) * px_per_mm), y)) for y in range(grey.height)])
     assert len(xs) == 4 and len(ys) == 4
     for a, b in zip(xs, xs[1:]):
         assert (b - a) / px_per_mm == pytest.approx(63, abs=0.5)
@@ -219,8 +219,103 @@ def test_refusals(call, error):
 def test_card_qr_modules_are_at_least_0_4_mm_with_a_quiet_zone(edition_id):
     edition = EDITIONS[edition_id]
     longest = max((printables.deed_url(BASE_URL, edition_id, d["key"]) for d in edition["deeds"]), key=len)
-    modules = len(printables._draw.qr_matrix(longest)) + 2 * printables._draw.QR_QUIET_MODULES
-    image = printables._draw.qr_image(longest, printables._draw.mm(19.5))
-    module_mm = image.width / modules / 300 * 25.4
-    assert module_mm >= 0.4
-    assert image.getpixel((0, 0)) == (255, 255, 255)
+    qr = printables._draw.qr_code(longest, printables.deeds._QR_SIDE)
+    assert qr.module >= 0.4 and qr.quiet == 2 and qr.side <= 20.5 + 1e-9
+    image = printables.deed_card_image(edition, edition["deeds"][0]["key"], BASE_URL)
+    [found] = zxingcpp.read_barcodes(image)
+    side_px = found.position.top_right.x - found.position.top_left.x
+    assert side_px / 300 * 25.4 == pytest.approx(qr.side - 2 * qr.quiet * qr.module, abs=0.3)
+
+
+def test_a_url_too_long_for_a_readable_card_qr_is_refused():
+    with pytest.raises(ValueError, match="too long"):
+        printables._draw.qr_code("https://banco.example.org/" + "x" * 200, printables.deeds._QR_SIDE)
+
+
+# --- the words on the cards ---------------------------------------------------------------
+
+def _money(edition: dict, amount: int, lang: str = "it") -> str:
+    return printables._draw.format_money(amount, edition["currency"]["symbol"], lang).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("edition_id", sorted(EDITIONS) + ["odd-test", "no-mortgage-test"])
+def test_every_deed_name_and_amount_is_text_in_the_pdf(edition_id):
+    edition = _edition(edition_id)
+    text = pdf_text(_sheet(edition_id, "a4"))
+    interest = edition["mortgage"]["interest_percent"]
+    for deed in edition["deeds"]:
+        assert deed["name"] in text, deed["name"]
+        amounts = [deed["price"], *deed.get("rents", []), deed.get("building_cost"), deed["mortgage"] or None,
+                   printables.lift_value(deed["mortgage"], interest) if deed["mortgage"] else None]
+        for amount in filter(None, amounts):
+            assert _money(edition, amount) in text, (deed["name"], amount)
+        assert printables.deed_code(edition["id"], deed["key"]) in text
+    for amount in edition.get("station_rents", []):
+        assert _money(edition, amount) in text
+    assert text.count("CONTRATTO DI PROPRIETÀ") == len(edition["deeds"])
+    assert text.count("IPOTECATA") == sum(1 for deed in edition["deeds"] if deed["mortgage"])
+
+
+def test_the_base_rent_is_the_sites_alone_and_the_double_rent_note_follows_the_rules():
+    classic = EDITIONS["classic-it"]
+    text = pdf_text(_sheet("classic-it", "a4"))
+    streets = [d for d in classic["deeds"] if d.get("rents")]
+    assert text.count("Rendita (solo terreno)") == len(streets)
+    note = "Se possiedi tutto il gruppo di colore, la rendita raddoppia su ogni terreno senza edifici"
+    assert text.count(note) == len(streets), "the rulebook's double rent, on every street"
+    english = pdf_text(_sheet("classic-it", "a4", "en"))
+    assert english.count("Rent (site only)") == len(streets)
+    assert english.count("If you own the whole colour group, the rent doubles") == len(streets)
+
+    strict = dict(classic, rent=dict(classic["rent"], policy="double_if_none_mortgaged"))
+    strict_text = pdf_text(printables.deed_cards_pdf(strict, BASE_URL))
+    assert strict_text.count("e nessun terreno è ipotecato, la rendita raddoppia") == len(streets)
+    never = dict(classic, rent=dict(classic["rent"], policy="never_double"))
+    assert "raddoppia" not in pdf_text(printables.deed_cards_pdf(never, BASE_URL))
+    # An edition without mortgages does not mention them.
+    plain = pdf_text(_sheet("no-mortgage-test", "a4"))
+    assert "la rendita raddoppia sui terreni senza edifici" in plain and "ipotecat" not in plain
+
+
+def test_stations_and_utilities_show_a_drawing_not_a_grey_band():
+    classic = EDITIONS["classic-it"]
+    assert {d["key"]: printables.deeds.symbol_for(g["kind"], d)
+            for d in classic["deeds"] for g in classic["groups"]
+            if g["key"] == d["group"] and g["kind"] != "street"} == {
+        "stazione-sud": "train", "stazione-ovest": "train", "stazione-nord": "train", "stazione-est": "train",
+        "societa-elettrica": "bulb", "societa-acqua-potabile": "tap"}
+    assert printables.deeds.symbol_for("utility", {"key": "gas", "name": "Gasdotto"}) == "gear"
+    px = 300 / 25.4
+    for key in ("stazione-sud", "societa-elettrica", "societa-acqua-potabile"):
+        for side in ("front", "back"):
+            card = printables.deed_card_image(classic, key, BASE_URL, side=side)
+            band = card.crop((round(4.5 * px), round(4.5 * px), round(58.5 * px), round(17 * px)))
+            symbol = band.crop((0, 0, round(12 * px), band.height)).convert("L")
+            white = sum(band.convert("L").point(lambda v: 255 if v > 235 else 0).histogram()[255:])
+            dark = sum(symbol.point(lambda v: 255 if v < 100 else 0).histogram()[255:])
+            assert white > 0.6 * band.width * band.height, (key, side, "the band is white, not grey")
+            assert dark > 0.08 * symbol.width * symbol.height, (key, side, "a drawing on the left")
+
+
+@pytest.mark.parametrize("edition_id", sorted(EDITIONS))
+def test_the_text_on_every_colour_band_meets_contrast(edition_id):
+    edition = EDITIONS[edition_id]
+    for group in edition["groups"]:
+        band, ink = printables._draw.band_colours(printables._draw.parse_colour(group["color"]))
+        assert printables._draw.contrast(band, ink) >= 4.5, group["key"]
+
+
+def test_the_pink_band_carries_black_text_at_4_5_to_1():
+    classic = EDITIONS["classic-it"]
+    pink = next(g for g in classic["groups"] if g["key"] == "pink")
+    deed = next(d for d in classic["deeds"] if d["group"] == "pink")
+    band, ink = printables._draw.band_colours(printables._draw.parse_colour(pink["color"]))
+    assert ink == (0, 0, 0) and printables._draw.contrast(band, ink) >= 4.5
+    card = printables.deed_card_image(classic, deed["key"], BASE_URL)
+    px = 300 / 25.4
+    region = card.crop((round(5 * px), round(5 * px), round(58 * px), round(16.5 * px)))
+    colours = region.getcolors(maxcolors=1 << 16)
+    fill = max(colours)[1]
+    assert all(abs(a - b) <= 2 for a, b in zip(fill, band)), "the band is the checked colour"
+    assert not any(count > 50 and min(c) > 230 for count, c in colours), "no white text on pink"
+    assert sum(count for count, c in colours if max(c) < 60) > 2000, "black text"

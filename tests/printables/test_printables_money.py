@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 import printables
-from printables_testkit import EDITION_FILES, load_edition, odd_edition, render_pages
+from printables_testkit import EDITION_FILES, ink_coverage, load_edition, odd_edition, pdf_text, render_pages
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -82,24 +82,70 @@ def test_money_sheets_hold_every_note_to_cut(edition, paper):
         assert size == pytest.approx(PAPER_PT[paper], abs=1)
 
 
-def test_notes_measure_90_by_50_mm_and_denominations_differ_in_colour():
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_notes_measure_90_by_50_mm(paper):
     edition = EDITIONS[sorted(EDITIONS)[0]]
-    pages = printables.money_pages(edition, 2)
-    note_page = pages[1]
-    width_mm, height_mm = printables.PAPER_SIZES["a4"]
+    image, _ = render_pages(printables.money_pdf(edition, 2, paper), dpi=300)[1]
+    width_mm, height_mm = printables.PAPER_SIZES[paper]
     px = 300 / 25.4
-    top = (height_mm - 5 * 50) / 2
-    grey = note_page.convert("L")
-    row = [grey.getpixel((x, round((top - 3) * px))) for x in range(grey.width)]
+    top, left = (height_mm - 5 * 50) / 2, (width_mm - 2 * 90) / 2
+    grey = image.convert("L")
+    row = [grey.getpixel((x, round((top - 2) * px))) for x in range(grey.width)]
+    column = [grey.getpixel((round((left - 2) * px), y)) for y in range(grey.height)]
     marks = [x for x in range(1, len(row)) if row[x] < 128 <= row[x - 1]]
-    assert len(marks) == 3
-    assert (marks[1] - marks[0]) / px == pytest.approx(90, abs=0.5)
+    rows = [y for y in range(1, len(column)) if column[y] < 128 <= column[y - 1]]
+    assert len(marks) == 3 and len(rows) == 6
+    for a, b in zip(marks, marks[1:]):
+        assert (b - a) / px == pytest.approx(90, abs=0.5)
+    for a, b in zip(rows, rows[1:]):
+        assert (b - a) / px == pytest.approx(50, abs=0.5)
+
+
+@pytest.mark.parametrize("ink_saver", [True, False])
+def test_denominations_differ_in_colour(ink_saver):
+    edition = EDITIONS[sorted(EDITIONS)[0]]
+    px = 300 / 25.4
     fills = set()
-    for note in printables.starting_split(edition, 2):
-        image = printables.money._note(edition, note, "€", printables.money._fills(edition["banknotes"])[note], "it")
+    for note in edition["banknotes"]:
+        image = printables.note_image(edition, note, ink_saver=ink_saver)
         assert image.size == (round(90 * px), round(50 * px))
         fills.add(image.getpixel((round(8 * px), round(25 * px))))
     assert len(fills) == len(edition["banknotes"])
+
+
+def test_the_ink_saver_is_the_default_and_spends_far_less_ink():
+    edition = EDITIONS["classic-it"]
+    assert printables.money_pdf(edition, 4) == printables.money_pdf(edition, 4, ink_saver=True)
+    assert printables.money_pdf(edition, 4) != printables.money_pdf(edition, 4, ink_saver=False)
+    saved = spent = 0.0
+    for note in edition["banknotes"]:
+        saver = ink_coverage(printables.note_image(edition, note, ink_saver=True, dpi=100))
+        full = ink_coverage(printables.note_image(edition, note, ink_saver=False, dpi=100))
+        assert saver < 0.75 * full, note  # the white €1 note has little colour to save
+        saved, spent = saved + saver, spent + full
+    assert saved < 0.55 * spent
+    with pytest.raises(ValueError):
+        printables.money_pdf(edition, 4, ink_saver="yes")
+
+
+def test_the_100_note_is_beige_like_the_boxs():
+    import colorsys
+
+    fill, _accent = printables.money._palette(EDITIONS["classic-it"]["banknotes"])[100]
+    hue, lightness, saturation = colorsys.rgb_to_hls(*(c / 255 for c in fill))
+    assert 30 <= hue * 360 <= 50 and 0.7 <= lightness <= 0.9 and 0.3 <= saturation <= 0.7
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_note_and_count_is_text_in_the_pdf(lang):
+    edition = EDITIONS["classic-it"]
+    text = pdf_text(printables.money_pdf(edition, 8, lang=lang))
+    for note, row in printables.note_counts(edition, 8).items():
+        amount = printables._draw.format_money(note, "€", lang)
+        assert text.count(amount) >= row["total"] + 2, note  # each note, and twice on the summary
+        assert f"{row['each']} × {amount}" in text
+    assert printables._draw.format_money(1500, "€", lang) in text
+    assert ("Banconote" if lang == "it" else "Banknotes") in text
 
 
 def test_summary_png_and_refusals():

@@ -7,8 +7,8 @@ from pathlib import Path
 import printables
 
 PACKAGE = Path(printables.__file__).resolve().parent
-ALLOWED = {"__future__", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "qrcode", "PIL",
-           "printables"}
+ALLOWED = {"__future__", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "contextlib",
+           "threading", "typing", "re", "qrcode", "PIL", "reportlab", "printables"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -21,7 +21,7 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def test_printables_imports_only_pillow_qrcode_and_the_standard_library():
+def test_printables_imports_only_pillow_qrcode_reportlab_and_the_standard_library():
     for path in PACKAGE.glob("*.py"):
         assert _imports(path) <= ALLOWED, f"{path.name} imports {_imports(path) - ALLOWED}"
 
@@ -30,4 +30,8 @@ def test_fonts_are_shipped_with_their_licence():
     fonts = PACKAGE / "fonts"
     assert (fonts / "DejaVuSans.ttf").is_file() and (fonts / "DejaVuSans-Bold.ttf").is_file()
     assert "Bitstream" in (fonts / "LICENSE").read_text(encoding="utf-8")
-    assert printables._draw.font(40).path == str(fonts / "DejaVuSans.ttf")
+    from reportlab.pdfbase import pdfmetrics
+
+    for bold, name in ((False, "DejaVuSans.ttf"), (True, "DejaVuSans-Bold.ttf")):
+        assert printables._draw.font_path(bold) == fonts / name
+        assert pdfmetrics.getFont(printables._draw.font_name(bold)).face.filename == str(fonts / name)

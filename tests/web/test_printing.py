@@ -132,6 +132,26 @@ def test_the_money_pdf_is_for_four_players_unless_told(client):
     assert is_png(client.get("/print/classic-it/money.png?players=2&paper=letter"))
 
 
+def test_the_money_saves_ink_unless_full_colour_is_chosen(client):
+    page = client.get("/print", headers=ENGLISH).get_data(as_text=True)
+    assert re.search(r'name="ink" value="saver" checked', page) and "Full colour" in page
+    assert "/print/classic-it/money.pdf?players=4&amp;paper=a4&amp;lang=en&amp;ink=saver" in page
+    full_page = client.get("/print?ink=full&players=6", headers=ITALIAN).get_data(as_text=True)
+    assert re.search(r'name="ink" value="full" checked', full_page)
+    assert "/print/classic-it/money.png?players=6&amp;paper=a4&amp;lang=it&amp;ink=full" in full_page
+    assert "Risparmio d" in full_page and "A colori pieni" in full_page
+
+    saver = client.get("/print/classic-it/money.pdf?paper=a4&lang=en")
+    assert saver.data == client.get("/print/classic-it/money.pdf?paper=a4&lang=en&ink=saver").data
+    full = client.get("/print/classic-it/money.pdf?paper=a4&lang=en&ink=full")
+    assert is_pdf(full, "classic-it-money-4-players-a4-en-full-colour") and full.data != saver.data
+    assert is_png(client.get("/print/classic-it/money.png?ink=full"))
+    for sheet in ("money.pdf", "money.png"):
+        refused = client.get(f"/print/classic-it/{sheet}?ink=rainbow", headers=ENGLISH)
+        assert refused.status_code == 400
+        assert "Unknown ink choice: choose the ink saver or full colour." in refused.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("players", ["1", "9", "0", "-3", "four", "4.5", "99999999999"])
 def test_money_for_a_table_size_the_edition_lacks_is_refused(client, players):
     for sheet in ("money.pdf", "money.png"):
