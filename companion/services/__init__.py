@@ -23,6 +23,8 @@ from .games import (EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, game_by
                     random_id)
 from .journal import (BANKER, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
                       verify_all, verify_game)
+from .printed import moved_since_printing
+from .printed import record as record_printing
 from .results import score, worth_points
 from .reads import can_see_cash, current_version, game_state, pending_view, waiting
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
@@ -34,6 +36,6 @@ __all__ = [
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",
-    "preview", "random_id", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
+    "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
     "verify_all", "verify_game", "waiting", "worth_points", "writing",
 ]

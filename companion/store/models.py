@@ -102,6 +102,17 @@ class EditionContent(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
+class PrintedAddress(db.Model):
+    """The server address printed into QR codes, per kind of sheet (``deeds``: deed cards of
+    any edition), and when it was last printed: the table warns when phones now reach another
+    address, since those printed codes no longer open."""
+
+    __tablename__ = "printed_address"
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    base_url: Mapped[str] = mapped_column(String(300))
+    at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+
 class Entry(db.Model):
     """One change to a game: a line of the journal and of the feed. Never updated but for
     ``reversed_by``, never deleted."""

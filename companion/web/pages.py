@@ -87,7 +87,9 @@ def create_game():
             return redirect(url_for("pages.home"))
         limit = None
         if minutes:
-            if not minutes.isdigit():
+            # ASCII digits, a few: "²" is a digit to isdigit() but not a number to int(), and
+            # int() refuses thousands of digits.
+            if not (minutes.isascii() and minutes.isdigit() and len(minutes) <= 4):
                 flash(_("The time limit must be 1 to 1440 minutes."), "error")
                 return redirect(url_for("pages.home"))
             limit = int(minutes)
@@ -112,7 +114,8 @@ def switch_language(code):
     target = _safe_next(request.args.get("next"), url_for("pages.home"))
     response = make_response(redirect(target))
     if code in ("it", "en"):
-        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax",
+                            secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
 
 
@@ -170,6 +173,11 @@ def redeem_rejoin(secret):
 
 @bp.get("/g/<game_id>/me")
 def wallet(game_id):
+    with services.reading():  # cash, feed and requests of one instant
+        return _wallet(game_id)
+
+
+def _wallet(game_id):
     game = services.get_game(game_id)
     me = seats.caller(game.id, seats.PLAYER)
     if me is None:
@@ -193,6 +201,11 @@ def wallet_action(game_id):
 
 @bp.get("/g/<game_id>/table")
 def table(game_id):
+    with services.reading():  # cash, feed and requests of one instant
+        return _table(game_id)
+
+
+def _table(game_id):
     game = services.get_game(game_id)
     banker = seats.caller(game.id, seats.BANKER)
     if banker is None:
@@ -209,7 +222,8 @@ def table(game_id):
     if undo_target is not None:
         undo_text = describe(undo_target, {p.id: p.name for p in game.players}, view["edition"])
     return render_template("table.html", join_url=join_url, join_qr=qr_svg(join_url), undo_text=undo_text,
-                           plays=seats.caller(game.id, seats.PLAYER) is not None, **view)
+                           plays=seats.caller(game.id, seats.PLAYER) is not None,
+                           moved=services.moved_since_printing(current_app.config["PUBLIC_URL"]), **view)
 
 
 @bp.post("/g/<game_id>/table")

@@ -57,12 +57,21 @@ def _sheet_lang(value) -> str:
     return value
 
 
+def _count(value) -> int | None:
+    """A small count typed in the address (ASCII digits, at most three), else ``None``:
+    ``"²"`` is a digit to ``isdigit()`` but not a number to ``int()``, which also refuses
+    thousands of digits."""
+    if value and value.isascii() and value.isdigit() and len(value) <= 3:
+        return int(value)
+    return None
+
+
 def _players(edition, value) -> int:
     """How many players the money is for: 4 by default (within the edition's range);
     refuses a number outside the edition's range (400)."""
     if value is None or value == "":
         return min(max(DEFAULT_PLAYERS, edition.min_players), edition.max_players)
-    if not (value.isascii() and value.isdigit()) or not edition.min_players <= int(value) <= edition.max_players:
+    if _count(value) is None or not edition.min_players <= int(value) <= edition.max_players:
         raise BadInput("bad_players", N_("This game takes %(min)s to %(max)s players."),
                        min=edition.min_players, max=edition.max_players)
     return int(value)
@@ -81,7 +90,9 @@ def _ink_saver(value) -> bool:
 def _page_players(edition, value) -> int:
     """The print page is forgiving where the sheet addresses are not: a table size the newly
     chosen edition lacks is brought into its range instead of refused."""
-    wanted = int(value) if value and value.isascii() and value.isdigit() and len(value) < 4 else DEFAULT_PLAYERS
+    wanted = _count(value)
+    if wanted is None:
+        wanted = DEFAULT_PLAYERS
     return min(max(wanted, edition.min_players), edition.max_players)
 
 
@@ -163,7 +174,9 @@ def print_page():
 def deeds_pdf(edition_id):
     edition = _edition(edition_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
-    return _pdf(_deeds_pdf(edition.id, paper, lang, _base_url()), f"banco-{edition.id}-deeds-{paper}-{lang}.pdf")
+    pdf = _deeds_pdf(edition.id, paper, lang, _base_url())
+    services.record_printing("deeds", _base_url())
+    return _pdf(pdf, f"banco-{edition.id}-deeds-{paper}-{lang}.pdf")
 
 
 @bp.get("/print/<edition_id>/deeds.png")
