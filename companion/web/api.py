@@ -1,6 +1,11 @@
 """The JSON API of ../shared/API.md, version 1: a thin layer over the services."""
 from __future__ import annotations
 
+import json
+import math
+import re
+from itertools import accumulate
+
 from flask import Blueprint, jsonify, request
 
 from .. import services
@@ -8,14 +13,54 @@ from ..core.errors import N_, BadInput, NotFound, Unauthorized
 from . import openapi
 from .feed import describe
 from .live import stream_response
+from .results import visible_score
 from .ratelimit import count_attempt
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+MAX_JSON_DEPTH = 32  # the deepest request (a trade: body, side, deed list) is 3 levels
+_JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)  # an unfinished one runs to the end
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``text`` nests arrays and objects, counted without parsing (so without
+    recursing): brackets inside strings do not count. Linear in the length of ``text``."""
+    brackets = _NOT_BRACKETS.sub("", _JSON_STRINGS.sub("", text))
+    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
+
+
+def _finite(number: str) -> float:
+    value = float(number)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise ValueError(number)
+    return value
+
+
+def _not_json(constant: str):
+    raise ValueError(constant)  # NaN, Infinity, -Infinity: Python's extension, not JSON
+
+
 def _body() -> dict:
-    """The request's JSON object; refuses a body that is not JSON or not an object (400)."""
-    data = request.get_json(silent=True, force=True)
+    """The request's JSON object. Refuses (400 ``invalid_json``) a body that is not JSON, not an
+    object, nested deeper than ``MAX_JSON_DEPTH`` (checked before parsing, which recurses), or
+    holding NaN, an infinite number or text that is not Unicode (a lone surrogate such as
+    ``"\\ud800"``, which no database can store). A body over the app's size limit is refused
+    (413) before it is read."""
+    raw = request.get_data(cache=True)
+    try:
+        text = raw.decode(json.detect_encoding(raw))
+    except (UnicodeDecodeError, LookupError):
+        raise BadInput("invalid_json", N_("Send a JSON object.")) from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise BadInput("invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."),
+                       depth=MAX_JSON_DEPTH)
+    try:
+        data = json.loads(text, parse_float=_finite, parse_constant=_not_json)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeEncodeError are ValueErrors
+        raise BadInput("invalid_json", N_("Send a JSON object.")) from None
     if not isinstance(data, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     return data
@@ -76,7 +121,9 @@ def show_edition(edition_id):
 @bp.post("/v1/games")
 def create_game():
     body = _body()
-    result = services.create_game(body.get("edition"), body.get("players", []), body.get("time_limit_minutes"),
+    # Leaving time_limit_minutes out gives the edition's own clock; null gives none.
+    minutes = body["time_limit_minutes"] if "time_limit_minutes" in body else services.EDITION_CLOCK
+    result = services.create_game(body.get("edition"), body.get("players", []), minutes,
                                   body.get("seed"), auction_seconds=body.get("auction_seconds"),
                                   settings=body.get("settings"))
     return jsonify(result), 201
@@ -91,8 +138,9 @@ def join_game(game_id):
 
 @bp.get("/v1/games/<game_id>")
 def game_state(game_id):
-    caller = _caller(game_id)
-    return jsonify(services.game_state(services.get_game(game_id), caller))
+    with services.reading():  # one snapshot: the cash shown is the cash at the version shown
+        caller = _caller(game_id)
+        return jsonify(services.game_state(services.get_game(game_id), caller))
 
 
 @bp.post("/v1/games/<game_id>/actions")
@@ -107,6 +155,11 @@ def act(game_id):
 
 @bp.get("/v1/games/<game_id>/events")
 def events(game_id):
+    with services.reading():  # one snapshot: the journal and the names of one instant
+        return _events(game_id)
+
+
+def _events(game_id):
     _caller(game_id)
     game = services.get_game(game_id)
     edition = services.edition_of(game)
@@ -129,3 +182,12 @@ def stream(game_id):
 def _lang() -> str:
     from .templating import lang
     return lang()
+
+
+@bp.get("/v1/games/<game_id>/score")
+def score(game_id):
+    """The standings by the edition's own final count: live during play, ``final`` after the
+    end. In an edition that keeps cash private, during play each player sees only their own
+    count (the banker sees all)."""
+    caller = _caller(game_id)
+    return jsonify(visible_score(services.get_game(game_id), caller))

@@ -85,8 +85,10 @@ def create_game():
         if edition is not None and len(names) < edition.min_players:
             flash(_("Enter at least %(min)s players.", min=edition.min_players), "error")
             return redirect(url_for("pages.home"))
-        limit = None
-        if minutes:
+        limit = services.EDITION_CLOCK  # left empty: the rulebook's own clock (90 minutes in the championship)
+        if minutes == "0":
+            limit = None
+        elif minutes:
             # ASCII digits, a few: "²" is a digit to isdigit() but not a number to int(), and
             # int() refuses thousands of digits.
             if not (minutes.isascii() and minutes.isdigit() and len(minutes) <= 4):

@@ -47,3 +47,10 @@ def test_games_of_the_same_content_share_one_stored_copy(app, api):
         from companion.store import EditionContent, db
         assert services.get_game(a.id).edition_hash == services.get_game(b.id).edition_hash
         assert db.session.query(EditionContent).count() == 1
+
+
+def test_a_game_takes_its_editions_clock_unless_told_otherwise(api):
+    assert api.new_game(edition="campionato-2015").state()["clock"]["limit_seconds"] == 90 * 60
+    assert api.new_game(edition="campionato-2015", time_limit_minutes=None).state()["clock"] is None
+    assert api.new_game(edition="campionato-2015", time_limit_minutes=30).state()["clock"]["limit_seconds"] == 1800
+    assert api.new_game(edition="classic-it").state()["clock"] is None

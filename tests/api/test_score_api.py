@@ -1,0 +1,37 @@
+"""GET /api/v1/games/{id}/score: live standings during play, the final count after the end,
+each row with its breakdown; private cash stays private until the end."""
+from __future__ import annotations
+
+
+def test_the_score_during_play_and_after_the_end(api):
+    game = api.new_game().start()
+    game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 300})
+    game.act("Carla", {"type": "buy", "deed": "vicolo-corto"})
+    status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Anna"])
+    assert status == 200 and body["final"] is False
+    rows = {r["name"]: r for r in body["standings"]}
+    assert rows["Bruno"]["rank"] == 1 and rows["Bruno"]["total"] == 1800
+    assert rows["Carla"]["breakdown"] == {"cash": 1440, "deeds": 60, "buildings": 0} and rows["Carla"]["total"] == 1500
+    assert rows["Anna"]["rank"] == 3 and rows["Anna"]["tournament_points"] is None
+    game.act("banker", {"type": "end"})
+    status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Carla"])
+    assert body["final"] is True and [r["name"] for r in body["standings"]] == ["Bruno", "Carla", "Anna"]
+
+
+def test_championship_cash_stays_private_until_the_end(api):
+    game = api.new_game(edition="campionato-2015").start()
+    game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 300})
+    status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Anna"])
+    rows = {r["name"]: r for r in body["standings"]}
+    assert rows["Anna"]["total"] == 1200 and rows["Bruno"]["total"] is None and rows["Bruno"]["rank"] is None
+    banker = {r["name"]: r for r in api.get(f"/api/v1/games/{game.id}/score", game.banker)[1]["standings"]}
+    assert banker["Bruno"]["total"] == 1800 and banker["Bruno"]["tournament_points"] == 22
+    game.act("banker", {"type": "end"})
+    rows = {r["name"]: r for r in api.get(f"/api/v1/games/{game.id}/score", game.tokens["Anna"])[1]["standings"]}
+    assert rows["Bruno"]["total"] == 1800 and rows["Anna"]["tournament_points"] == 6
+
+
+def test_the_score_needs_a_token_of_the_game(api):
+    game = api.new_game()
+    assert api.get(f"/api/v1/games/{game.id}/score")[0] == 401
+    assert api.get("/api/v1/games/nope/score", game.banker)[0] == 404
