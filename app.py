@@ -20,8 +20,7 @@ except SchemaMismatch as error:
 
 
 def main() -> None:
-    from waitress import serve
-
+    from companion.web.errors import create_server
     from companion.web.qr import qr_terminal
 
     url = app.config["PUBLIC_URL"] + "/"
@@ -29,8 +28,13 @@ def main() -> None:
     print(qr_terminal(url))
     print("Stop the server with Ctrl+C.\n", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    serve(app, host=app.config["HOST"], port=app.config["PORT"], threads=app.config["THREADS"],
-          connection_limit=app.config["CONNECTION_LIMIT"], channel_timeout=120, ident="Banco")
+    # waitress, reading no body over the app's limit (BANCO_MAX_BODY_BYTES, chunked or not) and
+    # answering what it refuses itself in the app's words (413 as the usual error body).
+    server = create_server(app, host=app.config["HOST"], port=app.config["PORT"], threads=app.config["THREADS"],
+                           connection_limit=app.config["CONNECTION_LIMIT"], channel_timeout=120, ident="Banco",
+                           max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 1)
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 if __name__ == "__main__":

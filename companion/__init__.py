@@ -45,9 +45,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.update({"PUBLIC_URL": "http://localhost:5000", "THREADS": 16, "CONNECTION_LIMIT": 100})
         app.config.update(test_config)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # every body is bounded, in tests too
+        app.config["MAX_CONTENT_LENGTH"] = config.MAX_BODY_BYTES
     app.config.update(
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SECURE=bool(app.config.get("SECURE_COOKIES")),  # BANCO_SECURE_COOKIES: behind HTTPS
         PERMANENT_SESSION_LIFETIME=dt.timedelta(days=30),
         WTF_CSRF_TIME_LIMIT=None,  # a wallet page stays open all evening
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),

@@ -12,6 +12,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The largest request body the server reads (API JSON and forms alike); anything larger is
+# refused (413) before it is read. The largest legitimate request (a trade, a new game of 8)
+# is a few kilobytes; an edition file is about 12 KB.
+MAX_BODY_BYTES = 64 * 1024
+
 
 def lan_address() -> str:
     """The address other devices on the LAN can reach this machine at; loopback if none.
@@ -62,4 +67,8 @@ def from_environment(instance: Path) -> dict:
         "PUBLIC_URL": public.rstrip("/"),
         "THREADS": int(os.environ.get("BANCO_THREADS", "400")),
         "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", "1000")),
+        "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
+        # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
+        # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
+        "SECURE_COOKIES": os.environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in ("1", "true", "yes", "on"),
     }

@@ -16,7 +16,6 @@ from sqlalchemy import select
 from ..core import commands, pending, rules
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
-from ..core.rules.common import is_past
 from ..core.state import BANKER as NEEDS_BANKER
 from ..core.state import GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
@@ -176,11 +175,11 @@ def _do_bid(state, caller, payload, game):
 
 
 def _do_auction_close(state, caller, payload, game):
-    """The banker closes an auction at any time; anyone may once its countdown has run out."""
-    auction = state.auction
-    if not caller.is_banker and auction is not None and not is_past(now_utc(), auction.ends_at):
-        raise Forbidden("auction_running", N_("The auction is still running: only the banker can close it now."))
-    return rules.auction_close(state, now_utc(), payload.get("award_to"))
+    """The banker closes an auction at any time and alone names who buys among the equally
+    rich; a player closes only an auction whose countdown ran out and whose buyer nobody has
+    to choose (``rules.auction_close`` says which)."""
+    return rules.auction_close(state, now_utc(), payload.get("award_to"),
+                               by=None if caller.is_banker else caller.player_id)
 
 
 def _do_trade_propose(state, caller, payload, game):

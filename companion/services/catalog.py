@@ -10,6 +10,7 @@ import json
 from typing import Any, Mapping
 
 from flask import current_app
+from sqlalchemy.exc import IntegrityError
 
 from ..core.editions import Edition, parse_edition
 from ..store import EditionContent, Game, db
@@ -31,7 +32,13 @@ def pin(edition: Edition) -> str:
     """Stores the edition's content (once per hash) and returns the hash a game keeps."""
     digest = content_hash(edition.raw)
     if db.session.get(EditionContent, digest) is None:
-        db.session.add(EditionContent(hash=digest, edition_id=edition.id, data=_plain(edition.raw)))
+        try:
+            # In a savepoint: a game opened at the same instant may store the same content first
+            # (PostgreSQL then refuses this row as a duplicate, and the one stored is the same).
+            with db.session.begin_nested():
+                db.session.add(EditionContent(hash=digest, edition_id=edition.id, data=_plain(edition.raw)))
+        except IntegrityError:
+            pass
     return digest
 
 

@@ -19,6 +19,8 @@ from .catalog import edition_of
 from .tx import announce
 
 BANKER = "banker"
+MAX_VERSION = 2**31 - 1  # the largest version the journal's column holds on every database
+SINCE_LIMIT = 2**63 - 1  # the largest ``since`` taken: what a signed 64-bit integer holds
 
 
 def state_of(game: Game, deeds: bool = True) -> GameState:
@@ -77,13 +79,18 @@ def undo(game: Game) -> Entry:
 
 def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
     """The journal after version ``since``, oldest first; refuses a ``since`` that is not a
-    whole number of zero or more."""
+    whole number of zero or more, or one beyond 64 bits (no database holds it)."""
     if isinstance(since, str):
-        if not since.isdigit():
+        # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
+        if not (since.isascii() and since.isdigit()):
             raise BadInput("invalid_since", N_("since must be a whole number."))
-        since = int(since)
+        since = int(since) if len(since) <= 20 else SINCE_LIMIT + 1  # int() refuses 4,300 digits
     if isinstance(since, bool) or not isinstance(since, int) or since < 0:
         raise BadInput("invalid_since", N_("since must be a whole number."))
+    if since > SINCE_LIMIT:
+        raise BadInput("invalid_since", N_("since must be a whole number from 0 to %(max)s."), max=SINCE_LIMIT)
+    # No game reaches a version this high; past it the database's integers would overflow.
+    since = min(since, MAX_VERSION)
     return list(db.session.execute(
         select(Entry).where(Entry.game_id == game.id, Entry.version > since)
         .order_by(Entry.version).limit(limit)).scalars())

@@ -79,13 +79,15 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
         raise Forbidden("invalid_rejoin", N_("This rejoin code is not valid. Ask the banker for a new one."))
     digest = hash_secret(secret)
     with writing():
-        # The game's lock first, as every action takes it, then the player read again under it:
-        # locking the player row first would deadlock against a payment on PostgreSQL.
+        # The game's lock first, as every write takes it (see tx), then the player read again
+        # under it: locking the player's row first would deadlock against a payment to that
+        # player on PostgreSQL, which holds the game and waits for the player. Read again,
+        # the secret may be gone (redeemed, or replaced by a new one, in the meantime).
         game_id = db.session.execute(select(Player.game_id).where(Player.rejoin_hash == digest)).scalar_one_or_none()
         game = lock_game(game_id) if game_id is not None else None
         player = None
         if game is not None:
-            player = db.session.execute(select(Player).where(Player.rejoin_hash == digest)
+            player = db.session.execute(select(Player).where(Player.game_id == game.id, Player.rejoin_hash == digest)
                                         .execution_options(populate_existing=True)).scalar_one_or_none()
         if player is None or player.rejoin_expires is None or player.rejoin_expires < now_utc():
             raise Forbidden("invalid_rejoin", N_("This rejoin code is not valid. Ask the banker for a new one."))

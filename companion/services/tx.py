@@ -3,6 +3,17 @@
 Every change takes the game's write lock first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT ...
 FOR UPDATE`` on PostgreSQL), so two phones acting at the same instant are serialised: both
 land, or the second is refused by the rules on the state the first left. Never a lost update.
+
+**One lock order:** a write locks the game's row (``lock_game``) before it reads or writes any
+other row of that game, and locks no other row itself. A transaction that locked a player
+first and then waited for the game would deadlock on PostgreSQL against an action holding the
+game and updating that player. A write that has to find its game from another row (a rejoin
+secret) looks the game's id up without a lock, locks the game, then reads the row again.
+
+**One snapshot per read:** ``reading()`` makes the reads of a page or an API answer see the
+database at one instant (``REPEATABLE READ`` on PostgreSQL, whose default gives each statement
+the latest commit; a deferred ``BEGIN`` on SQLite, whose WAL keeps the first read's snapshot),
+so a game's cash is never from a later version than the ``version`` shown beside it.
 """
 from __future__ import annotations
 
@@ -52,6 +63,25 @@ def writing():
     broker = current_app.extensions["banco"]["broker"]
     for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
         broker.publish(game_id, version)
+
+
+@contextmanager
+def reading():
+    """The reads inside see the database as it was at one instant: the game's row, its
+    players, its deeds and its journal all of the same version. Leaving the block ends the
+    snapshot. Inside a write it changes nothing: the game's lock already holds the game still.
+    """
+    if WRITE_INTENT.get():
+        yield
+        return
+    db.session.rollback()  # whatever the request read so far came from an earlier instant
+    if db.engine.dialect.name == "postgresql":
+        # Before the transaction's first statement: PostgreSQL takes the snapshot at it.
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    try:
+        yield
+    finally:
+        db.session.rollback()
 
 
 def announce(game: Game) -> None:

@@ -22,6 +22,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_JSON_DEPTH = 32  # the deepest request (a trade: body, side, deed list) is 3 levels
 _JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)  # an unfinished one runs to the end
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_OUT_OF_JSON = N_("Send valid JSON: numbers within range (no NaN or Infinity) and text in valid Unicode.")
 
 
 def json_depth(text: str) -> int:
@@ -52,15 +53,20 @@ def _body() -> dict:
     try:
         text = raw.decode(json.detect_encoding(raw))
     except (UnicodeDecodeError, LookupError):
-        raise BadInput("invalid_json", N_("Send a JSON object.")) from None
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
     if json_depth(text) > MAX_JSON_DEPTH:
         raise BadInput("invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."),
                        depth=MAX_JSON_DEPTH)
     try:
         data = json.loads(text, parse_float=_finite, parse_constant=_not_json)
-        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
-    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeEncodeError are ValueErrors
+    except (json.JSONDecodeError, RecursionError):
         raise BadInput("invalid_json", N_("Send a JSON object.")) from None
+    except ValueError:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
+    except UnicodeEncodeError:
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
     if not isinstance(data, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     return data
@@ -189,5 +195,6 @@ def score(game_id):
     """The standings by the edition's own final count: live during play, ``final`` after the
     end. In an edition that keeps cash private, during play each player sees only their own
     count (the banker sees all)."""
-    caller = _caller(game_id)
-    return jsonify(visible_score(services.get_game(game_id), caller))
+    with services.reading():  # one snapshot: the cash and the deeds counted are of one instant
+        caller = _caller(game_id)
+        return jsonify(visible_score(services.get_game(game_id), caller))

@@ -100,7 +100,9 @@ def board(game_id):
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
-    code = request.args.get("code", "").strip()
+    # A typed code is five characters; a page of text is cut short, not echoed whole (into the
+    # session cookie that carries the message).
+    code = request.args.get("code", "").strip()[:20]
     if code:
         key = printables.deed_key_for_code(dict(edition.raw), code)
         if key is not None:

@@ -25,7 +25,7 @@ BUSY_RETRY_MS = 3000
 
 
 def _since(raw) -> int | None:
-    if isinstance(raw, str) and raw.isdigit() and len(raw) < 12:
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 12:
         return int(raw)
     return None
 

@@ -1,7 +1,7 @@
 """The API described as OpenAPI 3.1, served at ``/api/openapi.json``."""
 from __future__ import annotations
 
-from ..services import ACTIONS, CLOCK_ACTIONS
+from ..services import ACTIONS, CLOCK_ACTIONS, editions
 
 ACTION_TYPES = sorted([*ACTIONS, "undo", *CLOCK_ACTIONS])
 
@@ -20,6 +20,9 @@ def _errors(*codes: int) -> dict:
 
 def document() -> dict:
     bearer = [{"bearer": []}]
+    offered = editions()
+    edition_ids = sorted(offered)
+    most_players = max((e.max_players for e in offered.values()), default=8)
     game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
     return {
         "openapi": "3.1.0",
@@ -146,6 +149,16 @@ def document() -> dict:
                     "cash": {"type": "integer", "minimum": 0},
                     "deeds": {"type": "array", "items": {"type": "string"}},
                     "jail_cards": {"type": "integer", "minimum": 0}}},
+                "Score": {"type": "object", "properties": {
+                    "final": {"type": "boolean"}, "currency": {"type": "string"},
+                    "points_table_rows": {"type": ["integer", "null"]},
+                    "hidden": {"type": "boolean", "description": "Others' counts are left out (null)."},
+                    "standings": {"type": "array", "items": {"type": "object", "properties": {
+                        "player": {"type": "string"}, "name": {"type": "string"},
+                        "rank": {"type": ["integer", "null"]}, "total": {"type": ["integer", "null"]},
+                        "breakdown": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
+                        "out": {"type": "boolean"},
+                        "tournament_points": {"type": ["integer", "null"]}}}}}},
                 "Event": {"type": "object", "properties": {
                     "version": {"type": "integer"}, "type": {"type": "string"}, "actor": {"type": "string"},
                     "summary": {"type": "string"}, "params": {"type": "object"},
@@ -159,13 +172,18 @@ def document() -> dict:
                     "editions": {"type": "array", "items": _ref("EditionSummary")}}})}}}},
             "/api/v1/editions/{edition}": {"get": {
                 "summary": "One edition with its deeds",
-                "parameters": [{"name": "edition", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "parameters": [{"name": "edition", "in": "path", "required": True,
+                                "schema": {"type": "string", "enum": edition_ids}}],
                 "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
                     "deeds": {"type": "array", "items": _ref("Deed")}}})}, **_errors(404)}}},
             "/api/v1/games": {"post": {
                 "summary": "Open a game in setup",
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["edition"], "properties": {
-                    "edition": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+                    "edition": {"enum": edition_ids, "description": "An id from /api/v1/editions."},
+                    "players": {"type": "array", "maxItems": most_players,
+                                "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "description": "Names, each once (without regard to case), without control "
+                                               "characters; as many as the edition seats."},
                     "time_limit_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
                     "seed": {"type": ["integer", "null"]},
                     "auction_seconds": {"type": ["integer", "null"], "minimum": 5, "maximum": 600},
@@ -204,6 +222,12 @@ def document() -> dict:
                 "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
                 "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
                     "events": {"type": "array", "items": _ref("Event")}}})}, **_errors(400, 401, 404)}}},
+            "/api/v1/games/{game_id}/score": {"get": {
+                "summary": "The standings by the edition's own final count",
+                "description": "Live during play, `final` after the end. In an edition that keeps cash private, "
+                               "during play a player sees only their own count (`hidden`); the banker sees all.",
+                "security": bearer, "parameters": [game_id],
+                "responses": {"200": {"description": "OK", **_json(_ref("Score"))}, **_errors(401, 404)}}},
             "/api/v1/games/{game_id}/stream": {"get": {
                 "summary": "Server-Sent Events: one `version` event per change",
                 "description": "Each event's id and data carry the new version; fetch the state or the events "
@@ -211,7 +235,13 @@ def document() -> dict:
                 "security": bearer,
                 "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer"}}],
                 "responses": {"200": {"description": "An event stream",
-                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                                      "content": {"text/event-stream": {"schema": {
+                                          "type": "object", "description": "One event of the stream.",
+                                          "properties": {
+                                              "event": {"const": "version"}, "id": {"type": "string"},
+                                              "data": {"type": "string", "contentMediaType": "application/json",
+                                                       "description": "{\"version\": n}"},
+                                              "retry": {"type": "integer"}}}}}},
                               **_errors(401, 404)}}},
         },
     }

@@ -1,6 +1,7 @@
 """A small in-memory limiter for guessable secrets (join codes, rejoin codes)."""
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import defaultdict, deque
@@ -9,7 +10,15 @@ from ..core.errors import N_, BancoError
 
 
 class TooManyAttempts(BancoError):
+    """429; ``retry_after`` is the whole seconds until the window frees a slot, which the
+    answer's ``Retry-After`` header carries."""
+
     status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("too_many_attempts", N_("Too many attempts. Try again in %(seconds)s seconds."),
+                         seconds=retry_after)
+        self.retry_after = retry_after
 
 
 class RateLimiter:
@@ -29,9 +38,8 @@ class RateLimiter:
             while hits and hits[0] <= now - self.window:
                 hits.popleft()
             if len(hits) >= self.limit:
-                wait = int(hits[0] + self.window - now) + 1
-                raise TooManyAttempts("too_many_attempts",
-                                      N_("Too many attempts. Try again in %(seconds)s seconds."), seconds=wait)
+                # The oldest attempt leaves the window at hits[0] + window: a slot is free then.
+                raise TooManyAttempts(max(1, math.ceil(hits[0] + self.window - now)))
             hits.append(now)
             if len(self._hits) > 10000:  # forget idle clients so memory stays bounded
                 for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window]:

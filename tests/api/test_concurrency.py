@@ -91,3 +91,24 @@ def test_the_same_key_sent_at_once_pays_once(live_server):
     assert len(answers) == 6 and all(a == answers[0] for a in answers) and answers[0][0] == 200
     status, state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])
     assert {p["name"]: p["cash"] for p in state["players"]} == {"Anna": 1400, "Bruno": 1600}
+
+
+def test_games_opened_at_once_on_a_new_database(live_server):
+    """The first game of an edition stores the edition's content; two opened at the same
+    instant both store it (once answered 500 on PostgreSQL: a duplicate row)."""
+    answers = Counter()
+    lock = threading.Lock()
+    barrier = threading.Barrier(12)
+
+    def host(i):
+        barrier.wait()
+        status, _ = call(f"{live_server.url}/api/v1/games", "POST",
+                         {"edition": "campionato-2015" if i % 2 else "classic-it", "players": ["Anna", "Bruno"]})
+        with lock:
+            answers[status] += 1
+
+    run_threads(12, host)
+    assert answers == Counter({201: 12})
+    with live_server.app.app_context():
+        checked, found = services.verify_all()
+        assert checked == 12 and found == []

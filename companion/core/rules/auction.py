@@ -5,7 +5,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from ..commands import require_cash, require_player, require_running
-from ..errors import N_, BadInput, BancoError, RuleViolation
+from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
 from ..ledger import BANK, move
 from ..money import parse_amount
 from ..policies.auction import buyer_without_bids, opening_bid, waits_for_winner
@@ -141,8 +141,9 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
                    result={"auction": auction.id, "high_bid": amount, "ends_at": after.ends_at})
 
 
-def auction_close(state: GameState, now: datetime, award_to: str | None = None) -> Outcome:
-    """The banker closes the open auction, at any time.
+def auction_close(state: GameState, now: datetime, award_to: str | None = None, by: str | None = None) -> Outcome:
+    """Closes the open auction: the banker (``by`` ``None``) at any time, a player (``by``
+    their id) only once the countdown has run out, and only where nobody has to choose.
 
     The high bidder pays and gets the deed, or the building on the deed they named. A high
     bidder who cannot (out of cash, out of the game, or whose deed can no longer take the
@@ -151,15 +152,23 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None) 
     until they have the cash; one out of the game is always excluded). With no bids the
     edition's ``no_bids`` policy decides: the deed stays with the bank, or the richest player
     still in the auction buys it at the opening bid (``award_to`` names which when several are
-    equally rich). A building nobody bid for stays with the bank.
+    equally rich: the banker's choice alone). A building nobody bid for stays with the bank.
 
-    Refuses: a game not running, no open auction, a winner still raising cash, a tie for the
-    richest without ``award_to``, and an ``award_to`` who is not among the richest.
+    Refuses: a game not running, no open auction, a player closing before the countdown ran
+    out, a player naming ``award_to``, a player closing an auction whose buyer the banker must
+    choose among the equally rich (403), a winner still raising cash, a tie for the richest
+    without ``award_to``, and an ``award_to`` who is not among the richest.
     """
     require_running(state)
     auction = state.auction
     if auction is None:
         raise RuleViolation("no_auction", N_("No auction is open."))
+    if by is not None:
+        if not is_past(now, auction.ends_at):
+            raise Forbidden("auction_running",
+                            N_("The auction is still running: only the banker can close it now."))
+        if award_to is not None:
+            raise Forbidden("banker_decides", N_("Only the banker names who buys the deed."))
     if auction.high_bidder is not None:
         winner = state.players[auction.high_bidder]
         refusal = _cannot_take(state, auction, winner)
@@ -169,7 +178,14 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None) 
             raise refusal
         return _rerun(state, auction, winner, now)
     if auction.lot == "deed":
-        buyer = buyer_without_bids(state, auction, award_to)
+        try:
+            buyer = buyer_without_bids(state, auction, award_to)
+        except RuleViolation as refusal:
+            if by is not None and refusal.code == "richest_tie":
+                raise Forbidden("banker_decides",
+                                N_("%(names)s are equally rich: only the banker can close this auction "
+                                   "and name who buys the deed."), **refusal.params) from None
+            raise
         if buyer is not None:
             return _award(state, auction, buyer, auction.opening_bid)
     return Outcome("auction_unsold", changes=(Change("auction", None, "state", auction.to_dict(), None),),
