@@ -3,6 +3,8 @@ many evenings; if the laptop gets another address on the Wi-Fi, their codes stop
 the table says so."""
 from __future__ import annotations
 
+from sqlalchemy.exc import IntegrityError
+
 from ..store import PrintedAddress, db, now_utc
 from .tx import writing
 
@@ -12,10 +14,17 @@ DEEDS = "deeds"
 def record(kind: str, base_url: str) -> None:
     """Remembers that sheets of ``kind`` were just printed with ``base_url`` in their codes."""
     with writing():
-        row = db.session.get(PrintedAddress, kind)
-        if row is None:
-            db.session.add(PrintedAddress(kind=kind, base_url=base_url, at=now_utc()))
-        else:
+        row = db.session.get(PrintedAddress, kind, with_for_update=True)
+        if row is not None:
+            row.base_url, row.at = base_url, now_utc()
+            return
+        try:
+            # In a savepoint: two first printings at the same instant both insert; the second
+            # finds the row taken (PostgreSQL refuses the duplicate) and updates it instead.
+            with db.session.begin_nested():
+                db.session.add(PrintedAddress(kind=kind, base_url=base_url, at=now_utc()))
+        except IntegrityError:
+            row = db.session.get(PrintedAddress, kind, with_for_update=True, populate_existing=True)
             row.base_url, row.at = base_url, now_utc()
 
 
