@@ -17,7 +17,7 @@ from ..core import commands, pending, rules
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
-from ..core.state import GameState, Outcome
+from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from . import clock, journal
 from .games import random_id
@@ -303,7 +303,7 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
                 journal.record(game, state, lapsed, journal.BANKER)
             if kind == "start":
                 clock.reset(game)
-            elif kind == "end":
+            elif game.status == FINISHED:  # ended by the banker, or by the last player standing
                 clock.stop(game)
         response = {"version": game.version, "result": _result(game, caller, entry)}
         if held:

@@ -35,3 +35,14 @@ def test_the_score_needs_a_token_of_the_game(api):
     game = api.new_game()
     assert api.get(f"/api/v1/games/{game.id}/score")[0] == 401
     assert api.get("/api/v1/games/nope/score", game.banker)[0] == 404
+
+
+def test_the_last_player_standing_ends_the_game_and_its_clock(api):
+    game = api.new_game(players=("Anna", "Bruno"), time_limit_minutes=60).start()
+    status, body = game.act("Bruno", {"type": "bankrupt", "creditor": game.ids["Anna"]})
+    assert status == 200 and body["result"]["winner"] == game.ids["Anna"]
+    state = game.state()
+    assert state["status"] == "finished" and state["clock"]["running"] is False
+    score = api.get(f"/api/v1/games/{game.id}/score", game.banker)[1]
+    assert score["final"] is True and score["standings"][0]["name"] == "Anna"
+    assert [r["out"] for r in score["standings"]] == [False, True]
