@@ -15,13 +15,15 @@ the paper's edge, where a home inkjet cannot print.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import io
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, ContextManager, Iterator, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 from reportlab import rl_config
@@ -312,7 +314,7 @@ def _qr_runs(matrix) -> list[tuple[int, int, int]]:
 
 # --- surfaces --------------------------------------------------------------------------------
 
-class Surface:
+class Surface(ABC):
     """What a sheet draws on: millimetres from the top-left corner, y going down.
 
     Strokes are centred on the outline, as in PDF. ``text`` takes the baseline's y and
@@ -322,35 +324,39 @@ class Surface:
     width: float
     height: float
 
+    @abstractmethod
     def rect(self, x: float, y: float, w: float, h: float, fill: Colour | None = None,
              stroke: Colour | None = None, width: float = 0.2, radius: float = 0.0) -> None:
-        raise NotImplementedError
+        """A rectangle, its corners rounded by ``radius``."""
 
+    @abstractmethod
     def line(self, x0: float, y0: float, x1: float, y1: float, stroke: Colour = BLACK, width: float = 0.2,
              dash: tuple[float, float] | None = None) -> None:
-        raise NotImplementedError
+        """A straight line, dashed by ``dash`` (on, off)."""
 
+    @abstractmethod
     def ellipse(self, x: float, y: float, w: float, h: float, fill: Colour | None = None,
                 stroke: Colour | None = None, width: float = 0.2) -> None:
-        raise NotImplementedError
+        """An ellipse in the box."""
 
+    @abstractmethod
     def polygon(self, points: Sequence[tuple[float, float]], fill: Colour | None = None,
                 stroke: Colour | None = None, width: float = 0.2) -> None:
-        raise NotImplementedError
+        """A closed polygon through ``points``."""
 
+    @abstractmethod
     def text(self, x: float, y: float, text: str, size: float, bold: bool = False, fill: Colour = BLACK,
              align: str = "left") -> None:
-        raise NotImplementedError
+        """One line of text on the baseline ``y``."""
 
+    @abstractmethod
     def qr(self, matrix, x: float, y: float, module: float, fill: Colour = PURE_BLACK) -> None:
-        raise NotImplementedError
+        """A QR code from its module matrix, each module ``module`` wide."""
 
-    @contextmanager
-    def region(self, x: float, y: float, w: float, h: float, rotate: int = 0) -> Iterator["Surface"]:
+    @abstractmethod
+    def region(self, x: float, y: float, w: float, h: float, rotate: int = 0) -> ContextManager["Surface"]:
         """Draws in a box whose top-left corner is (``x``, ``y``), turned by ``rotate`` (0 or 180)
         degrees. A turned box must be drawn before anything else that overlaps it."""
-        raise NotImplementedError
-        yield self
 
     def reuse(self, key, x: float, y: float, w: float, h: float, draw: Callable[["Surface"], None]) -> None:
         """Draws ``draw`` (in a ``w``×``h`` box) at (``x``, ``y``); the same ``key`` again repeats

@@ -136,10 +136,11 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """The real application under waitress, on a free local port, in this process."""
+    """The real application under waitress, made as ``app.py`` makes it, on a free local port,
+    in this process."""
 
     def __init__(self, app, port=None):
-        from waitress.server import create_server
+        from companion.web.errors import create_server
         self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"

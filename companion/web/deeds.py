@@ -20,13 +20,6 @@ from .errors import translate
 bp = Blueprint("deeds", __name__)
 
 
-def _seat(game_id):
-    """The game and this phone's caller (player first, else banker); a stranger is sent to join."""
-    game = services.get_game(game_id)
-    caller = seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)
-    return game, caller
-
-
 def _holdings(game) -> dict:
     return {h.deed_key: h for h in game.holdings}
 
@@ -96,7 +89,7 @@ def _needs_dice(game, caller, deed, state) -> bool:
 
 @bp.get("/g/<game_id>/deeds")
 def board(game_id):
-    game, caller = _seat(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
@@ -116,7 +109,7 @@ def board(game_id):
 
 @bp.get("/g/<game_id>/deeds/<deed_key>")
 def deed_page(game_id, deed_key):
-    game, caller = _seat(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("deeds.card", edition_id=game.edition_id, deed_key=deed_key))
     edition = services.edition_of(game)
@@ -142,7 +135,7 @@ def deed_page(game_id, deed_key):
 
 @bp.post("/g/<game_id>/deeds/<deed_key>")
 def deed_action(game_id, deed_key):
-    game, caller = _seat(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         abort(403)
     data = forms.payload()
@@ -174,7 +167,7 @@ def card(edition_id, deed_key):
 
 @bp.get("/g/<game_id>/trade")
 def trade_form(game_id):
-    game, caller = _seat(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None or caller.player_id is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
@@ -188,7 +181,7 @@ def trade_form(game_id):
 
 @bp.post("/g/<game_id>/trade")
 def trade_action(game_id):
-    game, caller = _seat(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         abort(403)
     response = forms.run(game.id, caller, forms.payload())

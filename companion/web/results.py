@@ -19,13 +19,6 @@ bp = Blueprint("results", __name__)
 PARTS = {"cash": lambda: _("Cash"), "deeds": lambda: _("Deeds"), "buildings": lambda: _("Buildings")}
 
 
-def _seated(game_id):
-    """The game and this browser's caller in it (player first, else banker); ``None`` for a
-    stranger, who is sent to join."""
-    game = services.get_game(game_id)
-    return game, seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)
-
-
 def part_name(part: str) -> str:
     return PARTS[part]() if part in PARTS else part
 
@@ -46,7 +39,7 @@ def visible_score(game, caller) -> dict:
 
 @bp.get("/g/<game_id>/results")
 def results(game_id):
-    game, caller = _seated(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
@@ -65,7 +58,7 @@ def results(game_id):
 
 @bp.get("/g/<game_id>/results.json")
 def results_json(game_id):
-    game, caller = _seated(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     return jsonify({"game": game.id, "edition": game.edition_id, **visible_score(game, caller)})
@@ -73,7 +66,7 @@ def results_json(game_id):
 
 @bp.get("/g/<game_id>/results.csv")
 def results_csv(game_id):
-    game, caller = _seated(game_id)
+    game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     score = visible_score(game, caller)

@@ -61,3 +61,10 @@ def caller(game_id: str, role: str):
 
 def known_games() -> list[str]:
     return list(_games())
+
+
+def seated(game_id):
+    """The game and this browser's caller in it (its player first, else its banker); the
+    caller is ``None`` for a stranger, whom the pages send to join."""
+    game = services.get_game(game_id)
+    return game, caller(game.id, PLAYER) or caller(game.id, BANKER)

@@ -13,7 +13,6 @@ import select
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -23,9 +22,9 @@ from sqlalchemy import func, select as sql_select
 from companion import config, services
 from companion.store import Game, Player, db
 from companion.web import api as api_module
-from companion.web import errors, live
+from companion.web import live
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
-from tests.conftest import LiveServer, free_port, make_app
+from tests.conftest import free_port, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = config.MAX_BODY_BYTES
@@ -132,29 +131,6 @@ def test_a_lower_limit_applies_to_the_api(tmp_path):
 
 # --- through waitress, as app.py serves ---------------------------------------------------
 
-class GuardedServer(LiveServer):
-    """The app under waitress made by ``errors.create_server``, as ``app.py`` serves it."""
-
-    def __init__(self, app):
-        self.app = app
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        app.config["PUBLIC_URL"] = self.url
-        self.server = errors.create_server(app, host="127.0.0.1", port=self.port, threads=app.config["THREADS"],
-                                           connection_limit=1000, ident="Banco-test")
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-
-@pytest.fixture
-def served(tmp_path):
-    app = make_app(tmp_path)
-    server = GuardedServer(app).start()
-    yield server
-    server.stop()
-    with app.app_context():
-        db.engine.dispose()
-
-
 def exchange(port: int, head: bytes, chunks=(), pause: float = 0.0) -> tuple[int, dict, bytes, int]:
     """Sends a raw request: ``head`` then each of ``chunks`` until the server answers; returns
     the status, the headers (lower-case names), the body, and how many body bytes were sent."""
@@ -192,54 +168,54 @@ def _json_error(headers, body, status, code):
     return error
 
 
-def test_waitress_refuses_a_200_mb_body_by_its_length_with_the_usual_error_body(served):
-    before = counts(served.app)
+def test_waitress_refuses_a_200_mb_body_by_its_length_with_the_usual_error_body(live_server):
+    before = counts(live_server.app)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: 209715200\r\n\r\n")
-    status, headers, body, sent = exchange(served.port, head, [b" " * 1024])
+    status, headers, body, sent = exchange(live_server.port, head, [b" " * 1024])
     assert status == 413
     error = _json_error(headers, body, 413, "too_large")
     assert error["message"] == "The request is too large."
     assert headers.get("connection") == "close"
-    assert counts(served.app) == before
+    assert counts(live_server.app) == before
 
 
-def test_waitress_cuts_a_chunked_body_at_the_limit(served):
+def test_waitress_cuts_a_chunked_body_at_the_limit(live_server):
     """Chunked, no length: waitress stops reading at the limit and answers 413 as the app."""
-    before = counts(served.app)
+    before = counts(live_server.app)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n")
     chunk = b"%x\r\n%s\r\n" % (8192, b" " * 8192)
-    status, headers, body, sent = exchange(served.port, head, [chunk] * 1000, pause=0.005)  # up to 8 MB
+    status, headers, body, sent = exchange(live_server.port, head, [chunk] * 1000, pause=0.005)  # up to 8 MB
     assert status == 413
     _json_error(headers, body, 413, "too_large")
     assert sent < 1024 * 1024  # refused long before the 8 MB were sent
-    assert counts(served.app) == before
+    assert counts(live_server.app) == before
 
 
-def test_waitress_answers_a_person_with_the_error_page_in_their_language(served):
+def test_waitress_answers_a_person_with_the_error_page_in_their_language(live_server):
     head = (b"POST /games HTTP/1.1\r\nHost: x\r\nAccept-Language: it\r\n"
             b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n\r\n")
-    status, headers, body, _sent = exchange(served.port, head, [b"name=Anna&"])
+    status, headers, body, _sent = exchange(live_server.port, head, [b"name=Anna&"])
     assert status == 413 and headers["content-type"].startswith("text/html")
     page = body.decode()
     assert "<!doctype html>" in page.lower() and "La richiesta è troppo grande." in page
     assert "content-security-policy" in headers  # the app's own headers, as on every page
 
 
-def test_waitress_never_answers_5xx_to_a_transfer_coding_it_does_not_know(served):
+def test_waitress_never_answers_5xx_to_a_transfer_coding_it_does_not_know(live_server):
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
-    status, headers, body, _sent = exchange(served.port, head)
+    status, headers, body, _sent = exchange(live_server.port, head)
     assert status == 400
     _json_error(headers, body, 400, "bad_request")
 
 
-def test_waitress_still_serves_requests_within_the_limit(served):
+def test_waitress_still_serves_requests_within_the_limit(live_server):
     body = padded_game(LIMIT)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
-    status, _headers, answer, _sent = exchange(served.port, head + body)
+    status, _headers, answer, _sent = exchange(live_server.port, head + body)
     assert status == 201 and json.loads(answer)["join_code"]
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import printables
 
 PACKAGE = Path(printables.__file__).resolve().parent
-ALLOWED = {"__future__", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "contextlib",
+ALLOWED = {"__future__", "abc", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "contextlib",
            "threading", "typing", "re", "qrcode", "PIL", "reportlab", "printables"}
 
 
