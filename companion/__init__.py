@@ -79,7 +79,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import api, deeds, errors, live, pages, templating
     from .web import printing, results
     from .web import calculator
+    from .web import dice as dice_pages
     templating.init_app(app)
+    dice_pages.init_app(app)
     errors.init_app(app)
     deeds.init_app(app)
     app.register_blueprint(pages.bp)

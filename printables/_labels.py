@@ -47,6 +47,8 @@ _LABELS: dict[str, dict[str, str]] = {
         "it": "Tieni la carta su questo lato finché la proprietà resta ipotecata.",
         "en": "Keep the card this side up while the property is mortgaged.",
     },
+    "penalty": {"it": "Penale esproprio", "en": "Expropriation penalty"},
+    "lot_penalty": {"it": "Penale esproprio del lotto", "en": "Penalty on the whole lot"},
     "provisional": {"it": "PROVVISORIO", "en": "PROVISIONAL"},
     "provisional_hint": {"it": "verifica con la tua scatola", "en": "check your box"},
     "scan_code": {"it": "codice", "en": "code"},

@@ -256,6 +256,17 @@ def _building_lines(edition: dict, deed: dict, group: dict, lang: str) -> list[t
     return rows
 
 
+def _penalty_lines(edition: dict, deed: dict, lang: str) -> list[tuple[str, str]]:
+    """What a failed expropriation costs (Che Impresa! prints it on the contract): of the deed
+    alone and of its whole lot."""
+    if deed.get("penalty") is None:
+        return []
+    rows = [(label("penalty", lang), _money(edition, int(deed["penalty"]), lang))]
+    if deed.get("lot_penalty") is not None:
+        rows.append((label("lot_penalty", lang), _money(edition, int(deed["lot_penalty"]), lang)))
+    return rows
+
+
 # --- drawing ------------------------------------------------------------------------------
 # Millimetres from the card's top-left corner (its cut line).
 
@@ -351,7 +362,7 @@ class _Card:
         heading = label("title_deed", lang)
         price = (label("price", lang), _money(edition, int(deed["price"]), lang))
         rents = _rent_lines(edition, deed, self.group, lang)
-        costs = _building_lines(edition, deed, self.group, lang)
+        costs = _building_lines(edition, deed, self.group, lang) + _penalty_lines(edition, deed, lang)
         note = _double_rent_note(edition, self.group, lang)
 
         # The QR and its typed code sit bottom right; the mortgage values beside them.

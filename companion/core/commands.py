@@ -63,7 +63,8 @@ def clean_reason(reason) -> str:
 def start(state: GameState) -> Outcome:
     """Pays every player the edition's starting cash from the bank and starts the game; the
     deeds the edition's start policy deals go to their players, paid to the bank at their
-    printed price.
+    printed price. Where the edition counts turns, the first seat plays first (the banker
+    may hand the first turn to whoever the dice choose).
 
     Refuses a game already started or finished, and a table with fewer players than the
     edition needs.
@@ -82,10 +83,12 @@ def start(state: GameState) -> Outcome:
     postings, changes = [], [Change("game", None, "status", SETUP, RUNNING)]
     for p in players:
         postings += move(BANK, p.id, cash)
-    deals = dealt(edition, [p.id for p in players])
+    deals = dealt(edition, [p.id for p in players], state.seed)
     for player_id, deed_key in deals:
         changes.append(Change("deed", deed_key, "owner", None, player_id))
         postings += move(player_id, BANK, edition.deed(deed_key).price)
+    from .turns import first_turn_changes  # turns builds on these commands
+    changes += first_turn_changes(state, players[0].id)
     params = {"cash": cash, "players": len(players)}
     if deals:
         params["dealt"] = [list(pair) for pair in deals]
@@ -182,6 +185,8 @@ def end(state: GameState) -> Outcome:
     if state.status == FINISHED:
         raise RuleViolation("game_finished", N_("The game is over."))
     dropped = tuple(document_change("pending", p.id, p, None) for p in state.pending.values())
+    if state.expropriation is not None:
+        dropped += (document_change("expropriation", None, state.expropriation, None),)
     return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED), *dropped))
 
 

@@ -128,7 +128,7 @@ def _rents_needed(data: Mapping, deed: Mapping) -> int:
 
 def cross_problems(data: Mapping) -> list[str]:
     """What a schema cannot see, in data the schema accepts: a player range the starting cash
-    does not cover, repeated keys, a deed in an unknown group, a street whose rents do not
+    (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes."""
     problems = []
     players = data["players"]
@@ -138,8 +138,17 @@ def cross_problems(data: Mapping) -> list[str]:
     for n in range(players["min"], players["max"] + 1):
         if str(n) not in cash:
             problems.append(f"start.cash has no amount for {n} players")
+    dealt = data["start"].get("deeds")
+    if dealt is not None:
+        dealable = sum(1 for deed in data["deeds"] if deed.get("dealable", True))
+        for n in range(players["min"], players["max"] + 1):
+            if str(n) not in dealt:
+                problems.append(f"start.deeds has no count for {n} players")
+            elif n * dealt[str(n)] > dealable:
+                problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
     for section in ("groups", "deeds", "fixed_payments"):
         problems += _repeated(data[section], section)
+    problems += _repeated(data.get("squares", []), "squares")
     kinds = {g["key"]: g["kind"] for g in data["groups"]}
     for i, deed in enumerate(data["deeds"]):
         where = f"deeds[{i}]"

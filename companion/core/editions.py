@@ -66,6 +66,11 @@ class Deed:
     provisional: bool = False
     # False for a deed that takes no buildings in a street group (Che Impresa!'s restaurants).
     buildable: bool = True
+    # False for a deed never dealt at the start (Petropolis's Saudi Arabia).
+    dealable: bool = True
+    # What a failed expropriation costs the buyer: of this deed alone, of its whole lot.
+    penalty: int | None = None
+    lot_penalty: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,12 @@ class Dice:
 @dataclass(frozen=True)
 class Start:
     """``cash``: what each player gets from the bank, by the number of players. ``policy``: how
-    deeds are dealt at the start (``none``: every deed stays with the bank)."""
+    deeds are dealt at the start (``none``: every deed stays with the bank; ``dealt_at_random``:
+    ``deeds[n]`` each at a table of n, at random from the dealable ones)."""
 
     policy: str
     cash: Mapping[int, int]
+    deeds: Mapping[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,9 @@ class Buildings:
     big_plural: Text | None = None
     small_per_big: int | None = None
     big_worth: int | None = None
+    placement: str = "one_at_a_time"
+    per_visit: Mapping[str, int] | None = None
+    first_build_each: int | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +207,9 @@ class Jail:
     fine: int
     card_max_price: int | None = None
     cards_total: int = 2
+    failed_roll_fine: int | None = None
+    collects_rent: bool = True
+    bids: bool = True
 
 
 @dataclass(frozen=True)
@@ -236,6 +249,42 @@ class End:
     (``active_player_finishes_turn``)."""
 
     time_up: str = "banker_closes"
+
+
+@dataclass(frozen=True)
+class Turns:
+    """``counted``: the bank keeps whose turn it is and the round number; ``limit``: the game
+    ends after that many rounds."""
+
+    counted: bool = False
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Square:
+    """A square of the board whose amount the bank computes (``policy`` names how, from the
+    numbers beside it): a one-tap button on the phone."""
+
+    key: str
+    name: Text
+    policy: str
+    per_deed: int | None = None
+    per_small: int | None = None
+    multiplier: int | None = None
+    percent: int | None = None
+    expropriation: bool = False
+
+
+@dataclass(frozen=True)
+class Expropriation:
+    """The two special dice of an expropriation, one entry per face (``si``, ``no``, ``vita``
+    on the buyer's; ``no``, ``doppio``, ``meta``, ``ritira``, ``vita`` on the owner's), and what
+    the buyer pays on ``doppio`` and ``meta``, in percent of the value."""
+
+    buyer_die: tuple[str, ...]
+    owner_die: tuple[str, ...]
+    double_percent: int
+    half_percent: int
 
 
 @dataclass(frozen=True)
@@ -291,6 +340,9 @@ class Edition:
     tiebreak: Tiebreak
     tournament_points: TournamentPoints | None = None
     end: End = End()
+    turns: Turns = Turns()
+    squares: tuple[Square, ...] = ()
+    expropriation: Expropriation | None = None
     provisional: bool = False
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
@@ -305,6 +357,9 @@ class Edition:
 
     def fixed_payment(self, key: str) -> FixedPayment | None:
         return next((p for p in self.fixed_payments if p.key == key), None)
+
+    def square(self, key: str) -> Square | None:
+        return next((q for q in self.squares if q.key == key), None)
 
     def starting_cash_for(self, player_count: int) -> int:
         """The cash each player starts with at this table size; refuses a size the edition lacks."""
@@ -342,7 +397,8 @@ def _section(kind, data: Mapping, **read):
 
 def _buildings(data: Mapping) -> Buildings:
     texts = ("small", "small_plural", "big", "big_plural")
-    return _section(Buildings, data, **{name: _text for name in texts})
+    return _section(Buildings, data, per_visit=lambda v: MappingProxyType(dict(v)),
+                    **{name: _text for name in texts})
 
 
 def _deed(data: Mapping) -> Deed:
@@ -389,7 +445,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         time_limit_minutes=d.get("time_limit_minutes"),
         max_amount=d["max_amount"],
         dice=_section(Dice, d["dice"]),
-        start=_section(Start, d["start"], cash=_counts),
+        start=_section(Start, d["start"], cash=_counts, deeds=_counts),
         salary=_section(Salary, d["salary"]),
         rent=_section(Rent, d["rent"], request=lambda r: _section(RentRequest, r)),
         mortgaged_rent=_section(MortgagedRent, d["mortgaged_rent"]),
@@ -402,6 +458,10 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         tiebreak=_section(Tiebreak, d["tiebreak"]),
         tournament_points=_tournament_points(d.get("tournament_points")),
         end=_section(End, d["end"]) if "end" in d else End(),
+        turns=_section(Turns, d["turns"]) if "turns" in d else Turns(),
+        squares=tuple(_section(Square, q, name=_text) for q in d.get("squares", ())),
+        expropriation=(_section(Expropriation, d["expropriation"], buyer_die=tuple, owner_die=tuple)
+                       if "expropriation" in d else None),
         provisional=d.get("provisional", False),
         raw=MappingProxyType(dict(data)),
     )

@@ -42,6 +42,10 @@ class PlayerState:
     laps: int = 0
     # The order players left the game in (1 for the first out): leaving later is a better place.
     out_order: int | None = None
+    # The turn (``GameState.turn_seq``) in which the player last built, and last tried an
+    # expropriation: rules that allow something once per turn read them.
+    built_turn: int | None = None
+    expropriation_turn: int | None = None
 
 
 @dataclass
@@ -55,6 +59,9 @@ class DeedState:
     fee_due: bool = False
     # The owner's lap count when it was mortgaged, under a mortgage with a lap deadline.
     mortgage_lap: int | None = None
+    # The turn (``GameState.turn_seq``) in which it changed hands by expropriation: no building on
+    # it until the next.
+    taken_turn: int | None = None
 
 
 @dataclass
@@ -135,6 +142,34 @@ class PendingState(Document):
         return cls(**{**data, "params": dict(data["params"])})
 
 
+@dataclass
+class ExpropriationState(Document):
+    """An expropriation under way (Che Impresa!): ``buyer`` tries to take ``deeds`` (one land,
+    or its whole lot when ``owner`` holds all of it) from ``owner``. ``stage`` is whose die
+    rolls next (``"buyer"``, ``"owner"``), or ``"settle"`` when a roll's ``owed`` amount waits
+    for the buyer's cash; ``value`` is the deeds' price, ``penalty`` what a NO costs; ``rolls``
+    lists every face so far, ``{"by", "face", "virtual"}``; ``via`` says what allowed it
+    (``"rent"`` just paid on the deed, or a square's key)."""
+
+    id: str
+    buyer: str
+    owner: str
+    deed: str
+    deeds: list[str]
+    whole_lot: bool
+    value: int
+    penalty: int
+    via: str
+    stage: str
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    owed: dict[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ExpropriationState":
+        return cls(**{**data, "deeds": list(data["deeds"]), "rolls": [dict(r) for r in data["rolls"]],
+                      "owed": dict(data["owed"]) if data.get("owed") else None})
+
+
 def document(target: str, kind: type[Document]):
     """A field holding at most one document, changed by ``Change(target, None, "state", ...)``."""
     return field(default=None, metadata={"target": target, "document": kind, "many": False})
@@ -189,9 +224,23 @@ class GameState:
     auctions_held: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
     pots: dict[str, int] = field(default_factory=dict)
+    # Fixed at creation: every random part of the game (dealt deeds, the server's dice) is
+    # drawn from it, so the same seed plays out the same.
+    seed: int | None = None
+    # Where the edition counts turns (``core.turns``): whose turn, the round, and every turn so far.
+    turn_player: str | None = None
+    turn_round: int = 0
+    turn_seq: int = 0
+    # The last rent paid, where a rule needs it (an expropriation follows the rent of that turn).
+    last_rent: dict | None = None
+    # The dice the server rolled (``core.dice``): how many rolls so far (roll n draws from the
+    # seed and n), and the last one, ``{"player", "dice", "faces", "total", "doubles"}``.
+    rolls: int = 0
+    last_roll: dict | None = None
     auction: AuctionState | None = document("auction", AuctionState)
     trades: dict[str, TradeState] = documents("trade", TradeState)
     pending: dict[str, PendingState] = documents("pending", PendingState)
+    expropriation: ExpropriationState | None = document("expropriation", ExpropriationState)
 
     def player(self, player_id: str) -> PlayerState | None:
         return self.players.get(player_id)
@@ -220,7 +269,7 @@ DOCUMENT_FIELDS: dict[str, DocumentField] = {
 # Fields of GameState that a Change("game", None, name, ...) may set.
 GAME_SCALARS = frozenset(f.name for f in fields(GameState)
                          if "target" not in f.metadata
-                         and f.name not in ("edition", "players", "deeds", "settings", "pots"))
+                         and f.name not in ("edition", "players", "deeds", "settings", "pots", "seed"))
 
 
 @dataclass(frozen=True)

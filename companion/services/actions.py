@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from dataclasses import dataclass
 from typing import Callable
 
 from sqlalchemy import select
 
-from ..core import commands, pending, rules
+from ..core import commands, dice, pending, rules, turns
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
@@ -195,12 +196,45 @@ def _do_trade_reject(state, caller, payload, game):
     return rules.trade_reject(state, payload.get("trade"), _acting_player(caller, payload))
 
 
+def _do_roll(state, caller, payload, game):
+    # A game stored before every game had a seed rolls from the system's randomness: its
+    # faces are kept in the journal all the same.
+    rng = None if state.seed is not None else secrets.SystemRandom()
+    return dice.roll(state, _acting_player(caller, payload), payload.get("dice"), rng)
+
+
 def _do_bankrupt(state, caller, payload, game):
     return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"), payload.get("amount"))
 
 
+def _do_end_turn(state, caller, payload, game):
+    """A player ends their own turn; the banker ends anyone's, or names who plays now."""
+    if caller.is_banker and payload.get("player") is None:
+        return turns.end_turn(state, None, payload.get("to"))
+    return turns.end_turn(state, _acting_player(caller, payload), payload.get("to"))
+
+
+def _do_square(state, caller, payload, game):
+    return rules.land_on_square(state, _acting_player(caller, payload), payload.get("square"), payload.get("dice"),
+                                payload.get("deed"))
+
+
+def _do_build_lot(state, caller, payload, game):
+    return rules.build_lot(state, _acting_player(caller, payload), payload.get("group"), payload.get("counts"),
+                           payload.get("place"))
+
+
+def _do_expropriation_start(state, caller, payload, game):
+    return rules.expropriation_start(state, random_id(), _acting_player(caller, payload), payload.get("deed"),
+                                     payload.get("via", "rent"))
+
+
+def _do_expropriation_roll(state, caller, payload, game):
+    return rules.expropriation_roll(state, _acting_player(caller, payload), payload.get("face"))
+
+
 ACTIONS: dict[str, Action] = {
-    "start": Action(_do_start, reads_deeds=False),
+    "start": Action(_do_start),  # deals deeds where the edition does
     "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
     "collect": Action(_do_collect, reads_deeds=False, asks_bank=True),
     "pay_fixed": Action(_do_pay_fixed, reads_deeds=False),
@@ -228,11 +262,19 @@ ACTIONS: dict[str, Action] = {
     "trade_accept": Action(_do_trade_accept),
     "trade_reject": Action(_do_trade_reject),
     "bankrupt": Action(_do_bankrupt),
+    "roll": Action(_do_roll, reads_deeds=False),
     "go_to_jail": Action(_player_action(rules.go_to_jail), reads_deeds=False),
     "pay_jail_fine": Action(_player_action(rules.pay_jail_fine), reads_deeds=False),
     "use_jail_card": Action(_player_action(rules.use_jail_card), reads_deeds=False),
     "leave_jail_on_doubles": Action(_player_action(rules.leave_jail_on_doubles), reads_deeds=False),
     "draw_jail_card": Action(_player_action(rules.draw_jail_card), reads_deeds=False),
+    "leave_jail_after_failed_roll": Action(_player_action(rules.leave_jail_after_failed_roll), reads_deeds=False),
+    "end_turn": Action(_do_end_turn, reads_deeds=False),
+    "square": Action(_do_square, asks_bank=True),
+    "build_lot": Action(_do_build_lot),
+    "expropriation_start": Action(_do_expropriation_start),
+    "expropriation_roll": Action(_do_expropriation_roll),
+    "expropriation_settle": Action(_player_action(rules.expropriation_settle)),
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
 

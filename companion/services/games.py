@@ -105,7 +105,9 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
         banker_token = secrets.token_urlsafe(24)
         game = Game(id=random_id(ID_ALPHABET, 10), edition_id=edition.id, status=SETUP, version=0,
                     join_code=unused_join_code(), banker_token_hash=hash_secret(banker_token),
-                    seed=seed, cash_private=edition.cash_private, auction_seconds=settings["auction_seconds"],
+                    # Without a seed the game still gets one, drawn now: its random parts stay
+                    # repeatable from the game's own record (undo, replays, a dispute).
+                    seed=seed if seed is not None else secrets.randbits(52), cash_private=edition.cash_private, auction_seconds=settings["auction_seconds"],
                     edition_hash=pin(edition), extra=initial_extra(settings, pots_for(settings)),
                     time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
                     bank_small=edition.buildings.supply_small, bank_big=edition.buildings.supply_big)

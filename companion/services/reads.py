@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from ..core import dice, turns
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS
@@ -34,6 +35,16 @@ def pending_view(p: PendingState) -> dict:
     return {"id": p.id, "from": p.payer, "to": p.payee, "amount": p.amount, "reason": p.params.get("reason", ""),
             "needs": p.needs, "asked_by": p.asked_by, "kind": p.kind, "deed": p.params.get("deed"),
             "at": p.at, "expires_at": p.expires_at}
+
+
+# Every kind of dice ``roll`` knows; an edition offers some of them (``dice_kinds``).
+DICE_KINDS = tuple(dice.DICE)
+
+
+def dice_kinds(edition) -> tuple[str, ...]:
+    """The kinds of dice the server rolls for this edition (``roll``'s ``dice``), in the order
+    the pages offer them."""
+    return dice.kinds(edition)
 
 
 def game_state(game: Game, caller: Caller | None) -> dict:
@@ -73,6 +84,12 @@ def game_state(game: Game, caller: Caller | None) -> dict:
                            "amount": r.amount, "dice": r.params.get("dice"), "requested_at": r.at,
                            "lapses_at": r.expires_at} for r in rent_requests(state)],
         "clock": clock.view(game),
+        # The dice the server rolls here, and the last roll: its faces, total and doubles.
+        "dice_kinds": list(dice_kinds(state.edition)),
+        "last_roll": state.last_roll,
+        # Where the edition counts turns: whose turn, the round and its limit; else null.
+        "turn": turns.view(state),
+        "expropriation": state.expropriation.to_dict() if state.expropriation else None,
     }
 
 

@@ -15,7 +15,7 @@ from ..core.editions import Edition
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from .models import Game, Holding, Player
 
-GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades")
+GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades", "seed")
 PLAYER_COLUMNS = ("cash", "in_jail", "bankrupt", "jail_cards")
 DEED_COLUMNS = {"owner": "owner_id", "mortgaged": "mortgaged", "houses": "houses", "hotel": "hotel",
                 "fee_due": "fee_due"}

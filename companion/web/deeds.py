@@ -13,8 +13,9 @@ import printables
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
 from . import calculator, forms, seats
+from .dice import roll_total_for
 from .feed import trade_side
-from .templating import money
+from .templating import lang, money
 from .errors import translate
 
 bp = Blueprint("deeds", __name__)
@@ -40,13 +41,19 @@ def _groups(game, edition, owner_id=None) -> list[dict]:
     return out
 
 
-def _try(game, caller, payload, state):
+# Refusals of an expropriation worth saying on the deed page: they tell the player how the
+# attempt works (after the rent, once a turn, on unbuilt land), where the others (not your turn,
+# one already under way) are said elsewhere on the page.
+EXPROPRIATION_WHY = ("rent_first", "expropriation_once_per_turn", "expropriation_built")
+
+
+def _try(game, caller, payload, state, why=()):
     """The preview of an action on ``state`` (the game, loaded once per page), or the refusal
-    in words."""
+    in words; with ``why``, the refusal only for those codes (``None`` for any other)."""
     try:
         return services.preview(game, caller, payload, state), None
     except BancoError as error:
-        return None, translate(error)
+        return None, (translate(error) if not why or error.code in why else None)
 
 
 def _actions(game, caller, deed, holding) -> list[dict]:
@@ -55,27 +62,41 @@ def _actions(game, caller, deed, holding) -> list[dict]:
         return []  # the banker acts on deeds for a player from the table
     me = caller.player_id
     candidates = []
+    edition = services.edition_of(game)
+    squares = edition.squares
     if holding.owner_id is None:
         candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, _("Auction it"))]
+        candidates += [("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
+                       for q in squares if q.policy == "buy_free_deed"]
     elif holding.owner_id != me:
         candidates += [("pay_rent", {}, _("Pay the rent"))]
+        if edition.expropriation is not None:
+            candidates += [("expropriation_start", {}, _("Try to expropriate"))]
+            candidates += [("expropriation_start", {"via": q.key},
+                            _("Try to expropriate (%(square)s)", square=q.name(lang())))
+                           for q in squares if q.expropriation]
     else:
-        candidates += [("build", {}, _("Build")), ("sell_building", {}, _("Sell a building")),
+        one_by_one = edition.buildings.placement == "one_at_a_time"
+        candidates += [("build", {}, _("Build"))] if one_by_one else []
+        candidates += [("sell_building", {}, _("Sell a building")),
                        ("sell_building", {"break_hotel": True}, _("Break the big building into small ones")),
                        ("mortgage", {}, _("Mortgage for %(amount)s")),
                        ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
                        ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged"))]
-    edition = services.edition_of(game)
     state = services.state_of(game)
     out = []
     for kind, extra, label in candidates:
-        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state)
+        say_why = kind == "expropriation_start" and not extra
+        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state,
+                                EXPROPRIATION_WHY if say_why else ())
         amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
         text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
         needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed, state)
         if outcome is None and not needs_dice:
             if kind in ("build", "buy"):  # say why the main actions are closed
                 out.append({"kind": kind, "text": _("Build") if kind == "build" else _("Buy"), "refusal": refusal})
+            elif say_why and refusal:
+                out.append({"kind": kind, "text": label, "refusal": refusal})
             continue
         out.append({"kind": kind, "text": text, "amount": amount, "extra": extra, "needs_dice": needs_dice,
                     "refusal": None, "shows_amount": "%(amount)s" in label})
@@ -85,6 +106,27 @@ def _actions(game, caller, deed, holding) -> list[dict]:
 def _needs_dice(game, caller, deed, state) -> bool:
     _outcome, refusal = _try(game, caller, {"type": "pay_rent", "deed": deed.key, "dice": 7}, state)
     return refusal is None
+
+
+def _lift(edition, deed) -> int | None:
+    """What lifting the deed's mortgage costs, or ``None`` in an edition without mortgages."""
+    try:
+        return services.lift_cost(edition, deed)
+    except BancoError:
+        return None
+
+
+def _lot(game, edition, deed, player_id) -> dict | None:
+    """The lot-building form's data, where the edition builds a whole lot at once and the
+    player owns every deed of this one's lot that takes buildings; ``None`` otherwise."""
+    if edition.buildings.placement != "by_visit" or not deed.buildable or game.status != "running" or not player_id:
+        return None
+    holdings = _holdings(game)
+    members = [d for d in edition.deeds_in_group(deed.group) if d.buildable]
+    if any(holdings[d.key].owner_id != player_id for d in members):
+        return None
+    pairs = [(d, holdings[d.key].houses) for d in members]
+    return {"group": deed.group, "members": pairs, "first": all(h == 0 for _, h in pairs)}
 
 
 @bp.get("/g/<game_id>/deeds")
@@ -126,11 +168,17 @@ def deed_page(game_id, deed_key):
         if any(p.id == chosen and not p.bankrupt for p in game.players):
             acting_for = chosen
             caller = services.Caller(game.id, True, chosen)
-    return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names,
+    rolled = services.state_of(game, deeds=False)
+    lot = _lot(game, edition, deed, acting_for or caller.player_id)
+    expropriation = services.state_of(game, deeds=False).expropriation
+    return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names, lot=lot,
+                           expropriation=expropriation,
                            caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
                            players=[p for p in game.players if not p.bankrupt],
-                           group=edition.group(deed.group), lift=services.lift_cost(edition, deed), others=others,
-                           can_request_rent=edition.rent.request.enabled)
+                           group=edition.group(deed.group), lift=_lift(edition, deed), others=others,
+                           can_request_rent=edition.rent.request.enabled,
+                           # The last roll, offered as the dice of a utility's rent.
+                           last_roll=rolled.last_roll, roll_total=roll_total_for(rolled, caller.player_id))
 
 
 @bp.post("/g/<game_id>/deeds/<deed_key>")
@@ -161,7 +209,7 @@ def card(edition_id, deed_key):
                 seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
     return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
-                           lift=services.lift_cost(edition, deed), code=printables.deed_code(edition.id, deed.key),
+                           lift=_lift(edition, deed), code=printables.deed_code(edition.id, deed.key),
                            calculator=calculator.card_offer(edition, deed))
 
 

@@ -5,6 +5,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..services import BANK, FREE_PARKING
+from .dice import describe_roll
 from .templating import money
 
 
@@ -23,7 +24,14 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "rejoin":
         return _("%(name)s is back on a new phone.", name=who(p.get("player")))
     if kind == "start":
-        return _("The game started: %(cash)s to each player.", cash=money(p.get("cash", 0), edition))
+        line = _("The game started: %(cash)s to each player.", cash=money(p.get("cash", 0), edition))
+        if p.get("dealt"):
+            hands: dict[str, list[str]] = {}
+            for player_id, key in p["dealt"]:
+                hands.setdefault(player_id, []).append(_deed_name(edition, key))
+            line += " " + _("Dealt, each paid at its price:") + " " + "; ".join(
+                f"{who(pid)}: {', '.join(keys)}" for pid, keys in hands.items()) + "."
+        return line
     if kind == "transfer":
         reason = p.get("reason")
         if p.get("from") == BANK:
@@ -66,6 +74,8 @@ def describe(entry, names: dict[str, str], edition) -> str:
         return _("The request for %(amount)s to %(payer)s lapsed unpaid.", amount=amount, payer=who(p.get("from")))
     if kind == "pass_go":
         return _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
+    if kind == "roll":
+        return describe_roll(p, who)
     deed = _deed_name(edition, p.get("deed"))
     player = who(p.get("player"))
     if kind == "buy":
@@ -135,6 +145,24 @@ def describe(entry, names: dict[str, str], edition) -> str:
         return _("%(name)s rolled doubles and left jail.", name=player)
     if kind == "draw_jail_card":
         return _("%(name)s drew a get-out-of-jail card.", name=player)
+    if kind == "leave_jail_after_failed_roll":
+        return _("%(name)s rolled no doubles, paid %(amount)s and left jail.", name=player, amount=amount)
+    if kind == "end_turn":
+        if p.get("rounds_over"):
+            return _("The last round is over: the game ends.")
+        return _("Now it is %(name)s's turn (round %(round)s).", name=who(p.get("to")), round=p.get("round"))
+    if kind == "square":
+        return _describe_square(p, edition, player, amount, deed)
+    if kind == "build_lot":
+        counts = ", ".join(f"{n} × {_deed_name(edition, key)}" for key, n in (p.get("counts") or {}).items())
+        return _("%(name)s built %(what)s: %(counts)s, for %(amount)s.", name=player, counts=counts, amount=amount,
+                 what=edition.buildings.small_plural(_lang()))
+    if kind == "expropriation_start":
+        what = _("the whole lot of %(deed)s", deed=deed) if p.get("whole_lot") else deed
+        return _("%(name)s tries to expropriate %(what)s from %(owner)s.", name=player, what=what,
+                 owner=who(p.get("owner")))
+    if kind in ("expropriation_roll", "expropriation_settle"):
+        return _describe_expropriation(p, who, edition, amount)
     if kind == "undo":
         return _("The banker undid change no. %(version)s.", version=p.get("undone_version"))
     if kind == "end":
@@ -144,6 +172,42 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind
+
+
+def _describe_square(p, edition, player, amount, deed) -> str:
+    square = edition.square(p.get("square", ""))
+    label = square.name(_lang()) if square else p.get("square", "")
+    if p.get("deed"):
+        return _("%(name)s bought %(deed)s at %(what)s for %(amount)s.", name=player, deed=deed, what=label,
+                 amount=amount)
+    if "dice" in p:
+        return _("%(name)s collected %(amount)s at %(what)s (dice %(dice)s).", name=player, amount=amount,
+                 what=label, dice=p.get("dice"))
+    return _("%(name)s paid %(amount)s: %(what)s.", name=player, amount=amount, what=label)
+
+
+def _describe_expropriation(p, who, edition, amount) -> str:
+    from .dice import face_label
+    die = _("yellow die") if p.get("die") == "buyer" else _("red die")
+    line = _("%(name)s: %(die)s %(face)s.", name=who(p.get("player")), die=die, face=face_label(p.get("face")))
+    if p.get("settle"):
+        line = _("%(name)s paid what the expropriation left owed.", name=who(p.get("player")))
+    ends = p.get("ends")
+    if ends == "penalty":
+        return line + " " + _("Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s.",
+                              buyer=who(p.get("buyer")), owner=who(p.get("owner")), amount=amount)
+    if ends == "taken":
+        deeds = ", ".join(_deed_name(edition, k) for k in p.get("deeds", []))
+        return line + " " + _("Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s.",
+                              buyer=who(p.get("buyer")), deeds=deeds, amount=amount)
+    if ends == "card":
+        return line + " " + _("%(buyer)s draws a Vita di Castiglione card; nothing is paid.", buyer=who(p.get("buyer")))
+    if p.get("owed"):
+        return line + " " + _("%(buyer)s owes %(amount)s and must raise the cash.", buyer=who(p.get("buyer")),
+                              amount=money(p["owed"], edition))
+    if p.get("next") == "owner":
+        return line + " " + _("Now %(owner)s rolls the red die.", owner=who(p.get("owner")))
+    return line + " " + _("%(buyer)s rolls the yellow die again.", buyer=who(p.get("buyer")))
 
 
 def account_name(account, names: dict[str, str]) -> str:

@@ -9,7 +9,10 @@ from .errors import translate
 from .feed import describe
 
 FIELDS = ("type", "key", "to", "from", "reason", "payment", "player", "deed", "payer", "request",
-          "trade", "creditor", "building", "award_to", "pending", "pot")
+          "trade", "creditor", "building", "award_to", "pending", "pot", "square", "group", "place", "via",
+          "face")
+# "dice" is a total (pass_go, pay_rent) or, for roll, the kind of dice ("2d6", "speed",
+# "expropriation"): text that is not digits stays text, so both arrive as the API takes them.
 NUMBERS = ("dice", "amount")
 
 
@@ -31,6 +34,9 @@ def payload() -> dict:
         data["break_hotel"] = True
     if form.getlist("deeds"):
         data["deeds"] = form.getlist("deeds")
+    counts = {name[len("count_"):]: _number(form[name].strip() or "0") for name in form if name.startswith("count_")}
+    if counts:
+        data["counts"] = counts
     if data.get("type") == "trade_propose":
         data["give"] = _trade_side("give")
         data["get"] = _trade_side("get")

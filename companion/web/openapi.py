@@ -1,7 +1,7 @@
 """The API described as OpenAPI 3.1, served at ``/api/openapi.json``."""
 from __future__ import annotations
 
-from ..services import ACTIONS, CLOCK_ACTIONS, editions
+from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, editions
 
 ACTION_TYPES = sorted([*ACTIONS, "undo", *CLOCK_ACTIONS])
 
@@ -80,7 +80,29 @@ def document() -> dict:
                     "rent_requests": {"type": "array", "items": {"type": "object"}},
                     "clock": {"type": ["object", "null"], "properties": {
                         "limit_seconds": {"type": "integer"}, "remaining_seconds": {"type": "integer"},
-                        "running": {"type": "boolean"}}}}},
+                        "running": {"type": "boolean"}}},
+                    "dice_kinds": {"type": "array", "items": {"enum": list(DICE_KINDS)},
+                                   "description": "The dice `roll` takes in this game's edition."},
+                    "last_roll": {"oneOf": [{"type": "null"}, _ref("Roll")],
+                                  "description": "The last dice the server rolled in this game."},
+                    "turn": {"type": ["object", "null"], "description": "Where the edition counts turns: "
+                             "whose turn it is, the round number and the rounds the game lasts (null: no "
+                             "limit); null where it does not.", "properties": {
+                        "player": {"type": ["string", "null"]}, "number": {"type": "integer"},
+                        "limit": {"type": ["integer", "null"]}}},
+                    "expropriation": {"type": ["object", "null"], "description": "An expropriation under way "
+                                      "(Che Impresa!): buyer, owner, deeds, whole_lot, value, penalty, stage "
+                                      "(\"buyer\", \"owner\" or \"settle\"), rolls, owed."}}},
+                "Roll": {"type": "object", "required": ["player", "dice", "faces", "total", "doubles"], "properties": {
+                    "player": {"type": "string"}, "dice": {"enum": list(DICE_KINDS)},
+                    "faces": {"type": "array", "items": {"type": ["integer", "string"]},
+                              "description": "2d6: two numbers 1-6; speed: the same, then the Speedy die "
+                                             "(1, 2, 3, \"bus\" or \"mr_monopoly\"); expropriation: the "
+                                             "buyer's (yellow) face, then the owner's (red)."},
+                    "total": {"type": ["integer", "null"],
+                              "description": "The numbered dice's sum, plus the Speedy die's 1-3 (Bus and "
+                                             "Mr. Monopoly add 0); null for the expropriation dice."},
+                    "doubles": {"type": "boolean", "description": "The two numbered dice match."}}},
                 "Action": {"type": "object", "required": ["type"], "properties": {
                     "type": {"enum": ACTION_TYPES},
                     "key": {"type": "string", "maxLength": 100,
@@ -88,7 +110,8 @@ def document() -> dict:
                                            "first answer and changes nothing."},
                     "player": {"type": "string", "description": "The banker acting for this player."},
                     "to": {"type": "string", "description": "transfer: a player id, \"bank\" or a pot of the "
-                                                            "game (\"free_parking\")."},
+                                                            "game (\"free_parking\"); end_turn (banker): "
+                                                            "the player who plays now."},
                     "from": {"type": "string", "description": "transfer: a player id or \"bank\" (a player "
                                                               "other than oneself: banker only); request: the "
                                                               "player asked to pay."},
@@ -101,9 +124,14 @@ def document() -> dict:
                                                                  "by leaving out `player`)."},
                     "pot": {"type": "string", "description": "pot_collect: the pot to empty (\"free_parking\")."},
                     "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
-                    "dice": {"type": "integer", "minimum": 2,
-                             "description": "pass_go, pay_rent, rent_request: the dice total (up to the "
-                                            "edition's dice.max_total)."},
+                    "dice": {"anyOf": [
+                        {"type": "integer", "minimum": 2,
+                         "description": "pass_go, pay_rent, rent_request: the dice total (up to the "
+                                        "edition's dice.max_total)."},
+                        {"enum": list(DICE_KINDS),
+                         "description": "roll: which dice the server rolls (default \"2d6\"); \"speed\" "
+                                        "and \"expropriation\" where the edition has them (the game's "
+                                        "dice_kinds). The result is {\"faces\", \"total\", \"doubles\"}."}]},
                     "deed": {"type": "string", "description": "buy, pay_rent, build, sell_building, mortgage, "
                                                               "unmortgage, pay_mortgage_fee, auction_start, "
                                                               "rent_request; bid in a building auction."},
@@ -119,7 +147,18 @@ def document() -> dict:
                                  "description": "auction_close: the richest player to award, on a tie."},
                     "trade": {"type": "string", "description": "trade_accept, trade_reject."},
                     "give": _ref("TradeSide"), "get": _ref("TradeSide"),
-                    "creditor": {"type": "string", "description": "bankrupt: a player id or \"bank\"."}}},
+                    "creditor": {"type": "string", "description": "bankrupt: a player id or \"bank\"."},
+                    "square": {"type": "string", "description": "square: the key of one of the edition's "
+                                                                "squares (its amount is computed)."},
+                    "group": {"type": "string", "description": "build_lot: the lot (group) to build on."},
+                    "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                               "description": "build_lot: how many to build on each deed of the lot."},
+                    "place": {"enum": ["on_group", "from_square", "end_of_turn"],
+                              "description": "build_lot: where the player is, which sets how many may go up."},
+                    "via": {"type": "string", "description": "expropriation_start: \"rent\" (default: just "
+                                                             "paid on the deed) or a square that allows one."},
+                    "face": {"type": "string", "description": "expropriation_roll: the face the box's die shows; "
+                                                              "left out, the server rolls a virtual die."}}},
                 "Settings": {"type": "object", "additionalProperties": False, "properties": {
                     "strict_bank": {"type": "boolean", "default": False,
                                     "description": "Money a player asks from the bank (collect, pass_go, a "

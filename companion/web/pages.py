@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from .. import services
 from ..core.errors import BancoError
 from . import forms, seats
+from .dice import dice_view
 from .ratelimit import count_attempt
 from .errors import translate
 from .feed import describe
@@ -52,7 +53,38 @@ def _view(game, caller) -> dict:
     return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
             "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings,
-            "final": services.score(game) if game.status == "finished" else None}
+            "final": services.score(game) if game.status == "finished" else None,
+            "dice": dice_view(state, edition, caller.player_id if caller else None),
+            "turn": services.turn_view(state), "expropriation": state.expropriation,
+            "squares": _squares(game, caller, edition, state)}
+
+
+def _squares(game, caller, edition, state) -> list[dict]:
+    """The edition's computed squares for the caller's phone: what each would move now, or why
+    it cannot (IMU owed on nothing)."""
+    if caller is None or caller.player_id is None or game.status != "running" or not edition.squares:
+        return []
+    board = services.state_of(game)
+    out = []
+    for square in edition.squares:
+        entry = {"square": square, "amount": None, "refusal": None}
+        if square.policy == "pay_per_holding":
+            try:
+                outcome = services.preview(game, caller, {"type": "square", "square": square.key}, board)
+                entry["amount"] = outcome.params["amount"]
+            except BancoError as error:
+                entry["refusal"] = translate(error)
+        if square.policy == "buy_free_deed":
+            entry["deeds"] = []
+            for deed in edition.deeds:
+                try:
+                    outcome = services.preview(game, caller, {"type": "square", "square": square.key,
+                                                              "deed": deed.key}, board)
+                except BancoError:
+                    continue  # owned, or more than the player has
+                entry["deeds"].append((deed, outcome.params["amount"]))
+        out.append(entry)
+    return out
 
 
 # --- home and new games ----------------------------------------------------------------------

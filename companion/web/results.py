@@ -1,18 +1,24 @@
 """The results of a game: the winner, the ranking with each player's count part by part, a
-chart of every player's worth through the game, and the count as CSV and JSON. During play
-the same page shows the standings so far (keeping private cash private)."""
+chart of every player's worth through the game, and the count as CSV, JSON and a printable
+score sheet (PDF). During play the same page shows the standings so far (keeping private cash
+private)."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
+
+from printables.score_sheet import score_sheet_pdf
 
 from .. import services
 from . import seats
 from .charts import PALETTE, worth_chart
-from .templating import money
+from .printing import SHEET_LANGUAGES, _ink_saver, _paper
+from .templating import lang, money, text
 
 bp = Blueprint("results", __name__)
 
@@ -53,7 +59,34 @@ def results(game_id):
     back = (url_for("pages.table", game_id=game.id) if caller.is_banker and not caller.player_id
             else url_for("pages.wallet", game_id=game.id))
     return render_template("results.html", game=game, edition=edition, score=score, chart=chart,
-                           winners=winners, part_name=part_name, back=back, palette=PALETTE)
+                           winners=winners, part_name=part_name, back=back, palette=PALETTE,
+                           tie_notes=tie_notes(score))
+
+
+def tie_notes(score: dict) -> list[str]:
+    """What the tiebreak did: for two players in a row who count the same, whether the rules'
+    tiebreak put one first or they share the place (players out of the game aside)."""
+    rows = [r for r in score["standings"] if not r["out"] and r["total"] is not None]
+    notes = []
+    for a, b in zip(rows, rows[1:]):
+        if a["total"] != b["total"]:
+            continue
+        if a["rank"] != b["rank"]:
+            notes.append(_("%(first)s and %(second)s count the same: the rules' tiebreak puts %(first)s first.",
+                           first=a["name"], second=b["name"]))
+        else:
+            notes.append(_("%(first)s and %(second)s count the same and the rules do not separate them: they share "
+                           "the place.", first=a["name"], second=b["name"]))
+    return notes
+
+
+def points_note(score: dict) -> str | None:
+    """The championship's points table, as ``_points_note.html`` says it on the page."""
+    if not score["points_table_rows"]:
+        return None
+    return _("Tournament points by place and by players left at the end, as the rulebook's table gives them; "
+             "players out of the game score 0. The table stops at %(n)s players left: with more, its last row "
+             "counts and places past its fifth score 0.", n=score["points_table_rows"])
 
 
 @bp.get("/g/<game_id>/results.json")
@@ -83,3 +116,62 @@ def results_csv(game_id):
                          _("yes") if r["out"] else ""])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="banco-{game.id}.csv"'})
+
+
+def _game_date(game) -> str:
+    """The day the table was opened, on the server's clock (the table's), in the reader's words."""
+    opened = game.created_at.replace(tzinfo=dt.timezone.utc).astimezone()
+    return format_date(opened.date(), "long")
+
+
+def score_sheet(game, edition, score: dict) -> dict:
+    """The score as ``printables.score_sheet`` draws it: every word in the reader's language,
+    money as the pages write it."""
+    amount = lambda value: money(value, edition)  # noqa: E731
+    rows = score["standings"]
+    parts = list(next((r["breakdown"] for r in rows if r["breakdown"]), {}))
+    with_points = score["points_table_rows"] is not None
+    winner = None
+    winners = [r for r in rows if r["rank"] == 1] if score["final"] else []
+    if winners:
+        winner = {"label": _("The winner") if len(winners) == 1 else _("A tie for first place"),
+                  "name": " · ".join(r["name"] for r in winners), "total": amount(winners[0]["total"])}
+    notes = []
+    if not score["final"]:
+        notes.append(_("The count as it would be if the game ended now. It becomes the final count when the banker "
+                       "ends the game."))
+        if score.get("hidden"):
+            notes.append(_("In this game cash is private: until the end you see only your own count."))
+    notes += [n for n in (points_note(score),) if n] + tie_notes(score)
+    return {
+        "title": _("Score sheet"),
+        "edition": text(edition.name),
+        "details": [_game_date(game), _("Game %(id)s", id=game.id)],
+        "status": _("Final count") if score["final"] else _("Standings so far"),
+        "winner": winner,
+        "columns": {"rank": _("Rank"), "player": _("Player"), "parts": [part_name(p) for p in parts],
+                    "total": _("Total"), "points": _("Tournament points") if with_points else None},
+        "rows": [{"rank": "·" if r["rank"] is None else str(r["rank"]), "player": r["name"],
+                  "parts": [amount(r["breakdown"][p]) if r["breakdown"] else "—" for p in parts],
+                  "total": _("private") if r["total"] is None else amount(r["total"]),
+                  "points": None if r["tournament_points"] is None else str(r["tournament_points"]),
+                  "first": bool(score["final"] and r["rank"] == 1), "out": r["out"], "tag": _("out")}
+                 for r in rows],
+        "notes": notes,
+    }
+
+
+@bp.get("/g/<game_id>/results.pdf")
+def results_pdf(game_id):
+    """The score sheet to print: the count as this caller may see it (as on the page), on A4 by
+    default (``?paper=letter``), ink saver by default (``?ink=full``), in the reader's language."""
+    game, caller = seats.seated(game_id)
+    if caller is None:
+        return redirect(url_for("pages.join", code=game.join_code))
+    paper, ink_saver = _paper(request.args.get("paper")), _ink_saver(request.args.get("ink"))
+    edition = services.edition_of(game)
+    sheet = score_sheet(game, edition, visible_score(game, caller))
+    pdf = score_sheet_pdf(sheet, paper, lang() if lang() in SHEET_LANGUAGES else "en", ink_saver=ink_saver)
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="banco-{game.id}-score-sheet.pdf"',
+                             "Cache-Control": "no-store"})

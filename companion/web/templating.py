@@ -25,9 +25,16 @@ def text(value) -> str:
     return value(lang()) if callable(value) else value
 
 
+def deed_name(key, edition) -> str:
+    """A deed's name from its key (the key itself for one the edition lacks)."""
+    deed = edition.deed(key) if isinstance(key, str) else None
+    return deed.name if deed else str(key)
+
+
 def init_app(app) -> None:
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["t"] = text
+    app.jinja_env.filters["deed_name"] = deed_name
 
     @app.context_processor
     def _globals():

@@ -170,4 +170,28 @@
   }
   startAuction();
   document.addEventListener("banco:refreshed", startAuction);
+
+  // --- A roll that lands while the page is open (the banker rolled for this player) fills in
+  // the dice total fields with it, as the server does when it draws the page; a total typed
+  // by hand stays as typed.
+  function fillDice() {
+    var roll = document.getElementById("last-roll");
+    if (!roll) { return; }
+    var total = roll.dataset.rollTotal || "";
+    document.querySelectorAll("input[data-roll-fill]").forEach(function (input) {
+      if (input.value !== "" && input.value !== (input.dataset.filled || "")) { return; }
+      input.value = total;
+      input.dataset.filled = total;
+      var hint = input.nextElementSibling;
+      if (hint && hint.hasAttribute("data-roll-hint")) { hint.hidden = total === ""; }
+    });
+    // The table's "Who rolls?" follows the game (the same player after doubles, else the
+    // next), until the banker picks someone by hand.
+    var picker = document.getElementById("roll-player");
+    if (picker && !picker.dataset.picked && roll.dataset.nextRoller) { picker.value = roll.dataset.nextRoller; }
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.id === "roll-player") { e.target.dataset.picked = "1"; }
+  });
+  document.addEventListener("banco:refreshed", fillDice);
 })();

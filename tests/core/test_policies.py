@@ -308,7 +308,7 @@ def test_deeds_dealt_at_the_start_are_paid_at_their_price(monkeypatch):
     players = {p: PlayerState(p, p.upper()) for p in ("a", "b")}
     state = GameState(edition, SETUP, players, {d.key: new_state().deeds[d.key] for d in edition.deeds})
     assert start_policies.dealt(edition, ["a", "b"]) == []
-    monkeypatch.setitem(start_policies.POLICIES, "none", lambda e, ids: [("a", "vicolo-corto"), ("b", "via-roma")])
+    monkeypatch.setitem(start_policies.POLICIES, "none", lambda e, ids, seed: [("a", "vicolo-corto"), ("b", "via-roma")])
     outcome = act(state, commands.start(state))
     assert state.deeds["vicolo-corto"].owner == "a" and state.deeds["via-roma"].owner == "b"
     assert cash(state) == {"a": 1500 - 60, "b": 1500 - 300}

@@ -242,11 +242,12 @@ def _money(edition: dict, amount: int, lang: str = "it") -> str:
 def test_every_deed_name_and_amount_is_text_in_the_pdf(edition_id):
     edition = _edition(edition_id)
     text = pdf_text(_sheet(edition_id, "a4"))
-    interest = edition["mortgage"]["interest_percent"]
+    interest = edition["mortgage"].get("interest_percent", 0)
     for deed in edition["deeds"]:
         assert deed["name"] in text, deed["name"]
         amounts = [deed["price"], *deed.get("rents", []), deed.get("building_cost"), deed["mortgage"] or None,
-                   printables.lift_value(deed["mortgage"], interest) if deed["mortgage"] else None]
+                   printables.lift_value(deed["mortgage"], interest) if deed["mortgage"] else None,
+                   deed.get("penalty"), deed.get("lot_penalty")]
         for amount in filter(None, amounts):
             assert _money(edition, amount) in text, (deed["name"], amount)
         assert printables.deed_code(edition["id"], deed["key"]) in text

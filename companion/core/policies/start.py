@@ -2,18 +2,30 @@
 printed price. (The starting cash is data: ``edition.start.cash``.)"""
 from __future__ import annotations
 
+import random
+
 from ..editions import Edition
 from . import pick
 
 
-def none(edition: Edition, player_ids: list[str]) -> list[tuple[str, str]]:
+def none(edition: Edition, player_ids: list[str], seed) -> list[tuple[str, str]]:
     """Every deed stays with the bank."""
     return []
 
 
-POLICIES = {"none": none}
+def dealt_at_random(edition: Edition, player_ids: list[str], seed) -> list[tuple[str, str]]:
+    """``start.deeds[n]`` deeds to each of the n players, shuffled from the dealable ones and
+    dealt one at a time round the table, as from a shuffled deck. The shuffle is drawn from
+    the game's ``seed``, so the same seed deals the same hands."""
+    each = edition.start.deeds[len(player_ids)]
+    deck = [d.key for d in sorted(edition.deeds, key=lambda d: (d.position, d.key)) if d.dealable]
+    random.Random(f"{seed}:deal").shuffle(deck)
+    return [(player_ids[i % len(player_ids)], deck[i]) for i in range(each * len(player_ids))]
 
 
-def dealt(edition: Edition, player_ids: list[str]) -> list[tuple[str, str]]:
+POLICIES = {"none": none, "dealt_at_random": dealt_at_random}
+
+
+def dealt(edition: Edition, player_ids: list[str], seed=None) -> list[tuple[str, str]]:
     """The deeds dealt at the start, as ``(player id, deed key)`` pairs."""
-    return pick(POLICIES, edition.start.policy, "start")(edition, player_ids)
+    return pick(POLICIES, edition.start.policy, "start")(edition, player_ids, seed)

@@ -5,13 +5,18 @@ from .auction import auction_close, auction_start, bid, building_auction_start
 from .bankruptcy import bankrupt
 from .buildings import build, next_building, sell_building
 from .deeds import buy, lift_cost, mortgage, pay_mortgage_fee, unmortgage
-from .jail import draw_jail_card, go_to_jail, leave_jail_on_doubles, pay_jail_fine, use_jail_card
+from .expropriation import expropriation_roll, expropriation_settle, expropriation_start
+from .jail import (draw_jail_card, go_to_jail, leave_jail_after_failed_roll, leave_jail_on_doubles, pay_jail_fine,
+                   use_jail_card)
+from .lots import build_lot
+from .squares import land_on_square
 from .rent import pay_rent, rent_confirm, rent_due, rent_lapse, rent_request
 from .trade import trade_accept, trade_propose, trade_reject
 
 __all__ = [
-    "auction_close", "auction_start", "bankrupt", "bid", "build", "building_auction_start", "buy",
-    "draw_jail_card", "go_to_jail", "leave_jail_on_doubles", "lift_cost", "mortgage", "next_building",
+    "auction_close", "auction_start", "bankrupt", "bid", "build", "build_lot", "building_auction_start", "buy",
+    "draw_jail_card", "expropriation_roll", "expropriation_settle", "expropriation_start", "go_to_jail",
+    "land_on_square", "leave_jail_after_failed_roll", "leave_jail_on_doubles", "lift_cost", "mortgage", "next_building",
     "pay_jail_fine", "pay_mortgage_fee", "pay_rent", "rent_confirm", "rent_due", "rent_lapse",
     "rent_request", "sell_building", "trade_accept", "trade_propose", "trade_reject", "unmortgage", "use_jail_card",
 ]

@@ -11,6 +11,7 @@ from ..money import parse_amount
 from ..policies.auction import buyer_without_bids, opening_bid, waits_for_winner
 from ..state import AuctionState, Change, GameState, Outcome, PlayerState
 from .buildings import BIG, SMALL, building_changes, next_buildings, require_supply
+from .jail import require_free
 from .common import (clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
                      stamp)
 
@@ -108,6 +109,7 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
     if auction is None:
         raise RuleViolation("no_auction", N_("No auction is open."))
     player = require_player(state, player_id)
+    require_free(state, player, "bids")
     if player.id in auction.excluded:
         raise RuleViolation("excluded_from_auction",
                             N_("%(name)s won this auction without paying and cannot bid again."),

@@ -10,6 +10,7 @@ from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap
 from ..state import FINISHED, Change, GameState, Outcome, document_change
 from .buildings import buildings_value
+from .expropriation import dropped_for
 from .common import bank_changes, deed_changes, player_changes
 
 
@@ -77,6 +78,7 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     changes += [Change("trade", t.id, "state", t.to_dict(), None) for t in state.trades.values()
                 if debtor.id in (t.proposer, t.recipient)]
     changes += pending.drop_for(state, debtor.id)
+    changes += dropped_for(state, debtor.id)
     deeds = [d.key for d, _ in owned]
     handed = debtor.cash if to_bank else debtor.cash + proceeds
     fees_due = [d.key for d, ds in owned if not to_bank and (ds.fee_due or (ds.mortgaged and fee_percent > 0))]

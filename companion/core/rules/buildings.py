@@ -98,11 +98,14 @@ def build(state: GameState, player_id: str, deed_key: str, building: str | None 
     next one, or ``building`` (``"small"`` or ``"big"``) where the deed could take either. A big
     one gives the bank back the small ones it replaces.
 
-    Refuses: a game not running, an unknown or bankrupt player, an unknown deed, everything
-    ``next_building`` refuses, a building of a kind the bank is auctioning in a shortage, a
+    Refuses: an edition that builds a whole lot at once (``rules.lots``), a game not running,
+    an unknown or bankrupt player, an unknown deed, everything ``next_building`` refuses, a building of a kind the bank is auctioning in a shortage, a
     building the bank has run out of, a player who owes a fee on a mortgaged deed, and a player
     without the cash.
     """
+    if state.edition.buildings.placement != "one_at_a_time":
+        raise RuleViolation("build_by_lot",
+                            N_("In this edition a lot is built all at once: choose how many on each deed."))
     require_running(state)
     player = require_player(state, player_id)
     deed, ds = require_deed(state, deed_key)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..commands import fines_account, require_cash, require_player, require_running
 from ..errors import N_, RuleViolation
 from ..ledger import move
-from ..policies.jail import fine as jail_fine
+from ..policies.jail import failed_roll_fine, fine as jail_fine
 from ..state import GameState, Outcome, PlayerState
 from .common import player_changes
 
@@ -40,6 +40,37 @@ def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
     return Outcome("pay_jail_fine", move(player.id, fines_account(state), fine) if fine else (),
                    tuple(player_changes(player, in_jail=False)),
                    params={"player": player.id, "amount": fine}, result={"amount": fine})
+
+
+def leave_jail_after_failed_roll(state: GameState, player_id: str) -> Outcome:
+    """The player rolled without doubles and, as the edition's jail policy says, pays its fine
+    for a failed roll (to the bank, or the Free Parking pot) and leaves.
+
+    Refuses: an edition where a failed roll keeps the player in jail, a game not running, an
+    unknown or bankrupt player, a player not in jail, and a player without the cash.
+    """
+    require_running(state)
+    player = require_player(state, player_id)
+    fine = failed_roll_fine(state.edition, player)
+    if fine is None:
+        raise RuleViolation("failed_roll_stays",
+                            N_("In this edition a roll without doubles keeps the player in jail."))
+    _require_in_jail(player)
+    require_cash(player, fine)
+    return Outcome("leave_jail_after_failed_roll", move(player.id, fines_account(state), fine) if fine else (),
+                   tuple(player_changes(player, in_jail=False)),
+                   params={"player": player.id, "amount": fine}, result={"amount": fine})
+
+
+def require_free(state: GameState, player: PlayerState, what: str) -> None:
+    """Refuses a player in jail where the edition's jail keeps them from ``what``
+    (``"rent"``: collecting rent; ``"bids"``: bidding in auctions)."""
+    if not player.in_jail:
+        return
+    if what == "rent" and not state.edition.jail.collects_rent:
+        raise RuleViolation("owner_in_jail", N_("%(name)s is in jail and collects no rent."), name=player.name)
+    if what == "bids" and not state.edition.jail.bids:
+        raise RuleViolation("bidder_in_jail", N_("%(name)s is in jail and cannot bid."), name=player.name)
 
 
 def use_jail_card(state: GameState, player_id: str) -> Outcome:

@@ -11,8 +11,9 @@ from ..money import percent_up
 from .. import pending
 from ..policies.mortgaged_rent import bank_share_percent
 from ..policies.rent import doubles
-from ..state import PAYER, DeedState, GameState, Outcome, PendingState, document_change
+from ..state import PAYER, Change, DeedState, GameState, Outcome, PendingState, document_change
 from .common import clean_dice, clean_id, group_members, group_of, require_deed
+from .jail import require_free
 
 
 def rent_due(state: GameState, deed_key: str, dice=None) -> int:
@@ -82,6 +83,7 @@ def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice, to_bank: bo
         raise RuleViolation("deed_mortgaged", N_("%(deed)s is mortgaged: no rent is due."), deed=deed.name)
     if amount == 0:
         raise RuleViolation("no_rent", N_("%(deed)s pays no rent."), deed=deed.name)
+    require_free(state, state.players[ds.owner], "rent")
     dice = dice if group_of(state, deed).kind == "utility" else None
     return payer, state.players[ds.owner], deed, amount, dice
 
@@ -98,8 +100,17 @@ def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outco
     require_cash(payer, amount)
     payee = BANK if state.deeds[deed.key].mortgaged else owner.id
     params = {"from": payer.id, "to": payee, "deed": deed.key, "amount": amount, "dice": dice}
-    return Outcome("pay_rent", move(payer.id, payee, amount), params=params,
-                   result={"amount": amount, "to": payee})
+    return Outcome("pay_rent", move(payer.id, payee, amount), tuple(rent_paid_changes(state, payer.id, deed.key)),
+                   params=params, result={"amount": amount, "to": payee})
+
+
+def rent_paid_changes(state: GameState, payer_id: str, deed_key: str) -> list[Change]:
+    """Where the edition has expropriations, the rent just paid is remembered with its turn:
+    the lander may then try to take the deed."""
+    if state.edition.expropriation is None:
+        return []
+    paid = {"payer": payer_id, "deed": deed_key, "turn": state.turn_seq}
+    return [Change("game", None, "last_rent", state.last_rent, paid)]
 
 
 def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str,

@@ -1,0 +1,114 @@
+"""Building a whole lot at once (Che Impresa!'s activities), where the edition places buildings
+``by_visit``: how many may go up depends on where the player is.
+
+- ``on_group``: the player stands on one of the lot's deeds: up to ``per_visit.on_group`` on
+  each deed. The first build on a lot must be made so (or from the square) and put at least
+  ``first_build_each`` on every deed.
+- ``from_square``: the square that lets a player build anywhere: up to
+  ``per_visit.from_square`` on each deed.
+- ``end_of_turn``: at the end of a turn in which the player built nothing, up to
+  ``per_visit.end_of_turn`` in all on a lot already partly built.
+
+Every deed stays within one building of the others, none above ``max_small``, and no deed
+taken over this turn takes any. The app cannot see the pawns: the player says where they are.
+"""
+from __future__ import annotations
+
+from ..commands import require_cash, require_player, require_running
+from ..errors import N_, BadInput, RuleViolation
+from ..ledger import BANK, move
+from ..state import Change, GameState, Outcome
+from ..turns import counted, require_turn
+from .common import bank_changes, building_members, deed_changes, require_owner
+
+PLACES = ("on_group", "from_square", "end_of_turn")
+
+
+def _clean_counts(counts, members) -> dict[str, int]:
+    if not isinstance(counts, dict) or not counts:
+        raise BadInput("invalid_counts", N_("Say how many to build on each deed of the lot."))
+    keys = {d.key for d, _ in members}
+    clean = {}
+    for key, n in counts.items():
+        if key not in keys:
+            raise BadInput("deed_not_in_lot", N_("Build only on the deeds of this lot."))
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise BadInput("invalid_counts", N_("Each count is a whole number, 0 or more."))
+        clean[key] = n
+    if sum(clean.values()) == 0:
+        raise BadInput("invalid_counts", N_("Build at least one."))
+    return clean
+
+
+def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Outcome:
+    """Buildings go up on a lot at once, ``counts`` by deed key, bought from the bank at each
+    deed's building price, within the limits of ``place`` (``"on_group"``, ``"from_square"``,
+    ``"end_of_turn"``).
+
+    Refuses: an edition that builds one at a time, an unknown place, a game not running, an
+    unknown or bankrupt player, a player out of turn, an unknown group or one that takes no
+    buildings, counts that are not whole numbers or name other deeds, a lot the player does
+    not wholly own, a deed taken over this turn, a first build that misses a deed or is made
+    at the end of a turn, more on a deed than the place allows, a second build in the turn at
+    its end or one on an unbuilt lot, a deed above the most it takes, an uneven lot, more than
+    the bank has, and a player without the cash.
+    """
+    rules = state.edition.buildings
+    if rules.placement != "by_visit":
+        raise RuleViolation("build_one_at_a_time", N_("In this edition buildings go up one at a time."))
+    if place not in PLACES:
+        raise BadInput("invalid_place", N_("Say where you are: on the lot, on the building square, or ending your turn."))
+    require_running(state)
+    player = require_player(state, player_id)
+    require_turn(state, player.id)
+    group = state.edition.group(group_key) if isinstance(group_key, str) else None
+    members = building_members(state, group.key) if group is not None and group.kind == "street" else []
+    if not members:
+        raise RuleViolation("not_buildable", N_("Nothing can be built on this lot."), deed=str(group_key))
+    counts = _clean_counts(counts, members)
+    for deed, ds in members:
+        require_owner(player, deed, ds)
+        if counts.get(deed.key) and counted(state) and ds.taken_turn == state.turn_seq:
+            raise RuleViolation("taken_this_turn",
+                                N_("%(deed)s changed hands this turn: build on it from the next."), deed=deed.name)
+    first = all(ds.houses == 0 for _, ds in members)
+    total = sum(counts.values())
+    if place == "end_of_turn":
+        if first:
+            raise RuleViolation("end_of_turn_unbuilt",
+                                N_("At the end of a turn you can add only to a lot already built on."))
+        if counted(state) and player.built_turn == state.turn_seq:
+            raise RuleViolation("built_this_turn", N_("You built this turn: nothing more at its end."))
+        if total > rules.per_visit["end_of_turn"]:
+            raise RuleViolation("too_many_at_once", N_("At the end of a turn at most %(n)s in all."),
+                                n=rules.per_visit["end_of_turn"])
+    else:
+        most = rules.per_visit[place]
+        if any(n > most for n in counts.values()):
+            raise RuleViolation("too_many_at_once", N_("From here at most %(n)s on each deed."), n=most)
+        if first and any(counts.get(d.key, 0) < rules.first_build_each for d, _ in members):
+            raise RuleViolation("first_build_each",
+                                N_("The first build on a lot puts at least %(n)s on every one of its deeds."),
+                                n=rules.first_build_each)
+    after = {d.key: ds.houses + counts.get(d.key, 0) for d, ds in members}
+    if max(after.values()) > rules.max_small:
+        raise RuleViolation("fully_built", N_("A deed takes at most %(n)s."), n=rules.max_small, deed="")
+    if max(after.values()) - min(after.values()) > 1:
+        raise RuleViolation("uneven_building",
+                            N_("Build evenly: no deed of the lot may have two more than another."))
+    if state.bank_small is not None and total > state.bank_small:
+        raise RuleViolation("bank_out_of_small", N_("The bank has only %(left)s left."), left=state.bank_small)
+    cost = sum(n * d.building_cost for d, _ in members for n in [counts.get(d.key, 0)])
+    require_cash(player, cost)
+    changes: list[Change] = []
+    for deed, ds in members:
+        if counts.get(deed.key):
+            changes += deed_changes(ds, houses=after[deed.key])
+    changes += bank_changes(state, small=-total)
+    if counted(state) and player.built_turn != state.turn_seq:
+        changes.append(Change("player", player.id, "built_turn", player.built_turn, state.turn_seq))
+    built = {k: n for k, n in counts.items() if n}
+    return Outcome("build_lot", move(player.id, BANK, cost), tuple(changes),
+                   params={"player": player.id, "group": group.key, "counts": built, "place": place,
+                           "amount": cost, "total": total},
+                   result={"amount": cost, "counts": built})

@@ -1,0 +1,44 @@
+"""The board's squares whose amount the bank computes (a tax by what one owns, a prize by the
+dice, a deed bought at a premium): one tap on the phone, the amount worked out here."""
+from __future__ import annotations
+
+from ..commands import fines_account, require_cash, require_player, require_running
+from ..errors import N_, NotFound, RuleViolation
+from ..ledger import BANK, move
+from ..policies.squares import landing
+from ..state import GameState, Outcome
+from .common import deed_changes, require_deed
+
+
+def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed_key=None) -> Outcome:
+    """The player lands on one of the edition's computed squares and pays or collects what its
+    policy gives: a tax to the bank (or the Free Parking pot), a prize from the bank, or a deed
+    nobody owns bought at the square's premium.
+
+    Refuses: an unknown square, a game not running, an unknown or bankrupt player, an unknown
+    deed, a deed being auctioned, whatever the square's policy refuses (a missing dice total, a
+    deed someone owns, nothing owed), and a player without the cash.
+    """
+    square = state.edition.square(square_key) if isinstance(square_key, str) else None
+    if square is None:
+        raise NotFound("unknown_square", N_("This edition has no such square."))
+    require_running(state)
+    player = require_player(state, player_id)
+    deed = None
+    if deed_key is not None:
+        deed, _ds = require_deed(state, deed_key)
+        if state.auction is not None and state.auction.deed == deed.key:
+            raise RuleViolation("deed_in_auction", N_("%(deed)s is being auctioned."), deed=deed.name)
+    found = landing(state, square, player, dice, deed)
+    params = {"player": player.id, "square": square.key, "amount": found.amount, **found.parts}
+    if not found.to_bank:
+        return Outcome("square", move(BANK, player.id, found.amount), params=params,
+                       result={"amount": found.amount})
+    require_cash(player, found.amount)
+    if "deed" in found.parts:
+        changes = deed_changes(require_deed(state, found.parts["deed"])[1], owner=player.id)
+        return Outcome("square", move(player.id, BANK, found.amount), tuple(changes), params=params,
+                       result={"amount": found.amount, "deed": found.parts["deed"]})
+    to = fines_account(state)
+    return Outcome("square", move(player.id, to, found.amount), params={**params, "to": to},
+                   result={"amount": found.amount})
