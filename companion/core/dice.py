@@ -43,9 +43,13 @@ def _speed(state: GameState, rng: random.Random) -> list:
 
 def _expropriation(state: GameState, rng: random.Random) -> list:
     """``[buyer's face, owner's face]``: the yellow die and the red die, one entry per face as
-    the edition lists them (a face printed twice comes up twice as often)."""
+    the game's settings or else the edition list them (a face printed twice comes up twice as
+    often)."""
     dice = expropriation_dice(state.edition)
-    return [rng.choice(tuple(dice.buyer_die)), rng.choice(tuple(dice.owner_die))]
+    # The game's own faces (set from the group's box) come before the edition's.
+    buyer = state.setting("buyer_die") or dice.buyer_die
+    owner = state.setting("owner_die") or dice.owner_die
+    return [rng.choice(tuple(buyer)), rng.choice(tuple(owner))]
 
 
 DICE: dict[str, Callable[[GameState, random.Random], list]] = {

@@ -15,11 +15,15 @@ FREE_PARKING = "free_parking"
 
 @dataclass(frozen=True)
 class Setting:
+    """``kind`` bool, int (from ``low`` to ``high``) or list: ``low`` to ``high`` entries, each
+    one of ``values``."""
+
     name: str
     kind: type
     default: Any
     low: int | None = None
     high: int | None = None
+    values: tuple[str, ...] = ()
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
@@ -31,6 +35,10 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("auction_seconds", int, 20, 5, 600),
     # Seconds a payment request waits for the payer before it lapses (0: until answered).
     Setting("request_seconds", int, 0, 0, 3600),
+    # Che Impresa!'s special dice, one entry per face: the rulebook does not give them, so a
+    # group sets those of its box (null: the edition file's).
+    Setting("buyer_die", list, None, 2, 12, ("si", "no", "vita")),
+    Setting("owner_die", list, None, 2, 12, ("no", "doppio", "meta", "ritira", "vita")),
 )}
 
 
@@ -58,6 +66,15 @@ def clean_settings(raw) -> dict[str, Any]:
 
 
 def _clean(setting: Setting, value):
+    if setting.kind is list:
+        if value is None:
+            return None
+        if (not isinstance(value, list) or not setting.low <= len(value) <= setting.high
+                or any(v not in setting.values for v in value)):
+            raise BadInput("invalid_setting",
+                           N_("The setting %(name)s must list %(low)s to %(high)s faces among: %(values)s."),
+                           name=setting.name, low=setting.low, high=setting.high, values=", ".join(setting.values))
+        return list(value)
     if setting.kind is bool:
         if not isinstance(value, bool):
             raise BadInput("invalid_setting", N_("The setting %(name)s must be true or false."), name=setting.name)

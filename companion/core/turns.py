@@ -86,6 +86,29 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
                    result={"player": nxt, "number": round_})
 
 
+def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
+    """A player leaving the game in their own turn (bankrupt) hands it to the next player
+    still in; the round moves on when play goes round the table."""
+    if not counted(state) or state.turn_player != player_id:
+        return []
+    seats = [pid for pid, p in state.players.items() if not p.bankrupt and pid != player_id]
+    if not seats:
+        return []
+    nxt, new_round = _next_player(_without(state, player_id), player_id)
+    changes = [Change("game", None, "turn_player", player_id, nxt),
+               Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1)]
+    if new_round:
+        changes.append(Change("game", None, "turn_round", state.turn_round, state.turn_round + 1))
+    return changes
+
+
+def _without(state: GameState, player_id: str) -> GameState:
+    """The state as the turn sees it once ``player_id`` is out (nothing else is read)."""
+    from dataclasses import replace
+    players = {pid: (replace(p, bankrupt=True) if pid == player_id else p) for pid, p in state.players.items()}
+    return replace(state, players=players)
+
+
 def require_turn(state: GameState, player_id: str) -> None:
     """Refuses, where the edition counts turns, a player acting out of their turn."""
     if counted(state) and state.turn_player != player_id:

@@ -170,9 +170,10 @@ def deed_page(game_id, deed_key):
             caller = services.Caller(game.id, True, chosen)
     rolled = services.state_of(game, deeds=False)
     lot = _lot(game, edition, deed, acting_for or caller.player_id)
-    expropriation = services.state_of(game, deeds=False).expropriation
+    light = services.state_of(game, deeds=False)
+    expropriation, settings = light.expropriation, light.settings
     return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names, lot=lot,
-                           expropriation=expropriation,
+                           expropriation=expropriation, settings=settings,
                            caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
                            players=[p for p in game.players if not p.bankrupt],
                            group=edition.group(deed.group), lift=_lift(edition, deed), others=others,

@@ -170,7 +170,14 @@ def document() -> dict:
                                         "description": "Seconds an auction runs after each bid."},
                     "request_seconds": {"type": "integer", "minimum": 0, "maximum": 3600, "default": 0,
                                         "description": "Seconds a payment request waits before it lapses "
-                                                       "(0: until answered)."}},
+                                                       "(0: until answered)."},
+                    "buyer_die": {"type": ["array", "null"], "minItems": 2, "maxItems": 12,
+                                  "items": {"enum": ["si", "no", "vita"]},
+                                  "description": "Che Impresa!: the buyer's (yellow) special die, one entry per "
+                                                 "face, as counted on the group's box (null: the edition's)."},
+                    "owner_die": {"type": ["array", "null"], "minItems": 2, "maxItems": 12,
+                                  "items": {"enum": ["no", "doppio", "meta", "ritira", "vita"]},
+                                  "description": "Che Impresa!: the owner's (red) special die, likewise."}},
                     "description": "The game's settings, fixed at creation; an unknown name is refused (400)."},
                 "Pending": {"type": "object", "description": "Money waiting for a yes: nothing has moved yet.",
                             "properties": {

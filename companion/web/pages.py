@@ -25,6 +25,8 @@ bp = Blueprint("pages", __name__)
 
 # The house rules the new-game form offers as tick boxes (game settings that are true or false).
 HOUSE_RULES = ("free_parking_pot", "strict_bank")
+# The faces each special die may carry (Che Impresa!'s expropriation dice).
+DIE_FACES = {"buyer_die": ("si", "no", "vita"), "owner_die": ("no", "doppio", "meta", "ritira", "vita")}
 
 
 def _public(path: str) -> str:
@@ -114,6 +116,8 @@ def create_game():
     settings = {name: request.form.get(name) == "1" for name in HOUSE_RULES}
     try:
         edition = services.editions().get(edition_id)
+        if edition is not None and edition.expropriation is not None:
+            settings.update(_special_dice(edition))
         if edition is not None and len(names) < edition.min_players:
             flash(_("Enter at least %(min)s players.", min=edition.min_players), "error")
             return redirect(url_for("pages.home"))
@@ -136,6 +140,27 @@ def create_game():
     for player in created["players"]:
         seats.remember(created["id"], seats.PLAYER, player["token"])
     return redirect(url_for("pages.table", game_id=created["id"]))
+
+
+def _special_dice(edition) -> dict:
+    """The special dice's faces as the group counted them on their box (``buyer_die``,
+    ``owner_die`` settings), read from the new-game form's counts; left out when they are the
+    edition's own. A count that is not a small whole number is sent on as text, for the
+    settings to refuse with a message."""
+    chosen = {}
+    for die in ("buyer_die", "owner_die"):
+        default = list(getattr(edition.expropriation, die))
+        faces = []
+        for face in dict.fromkeys(default + list(DIE_FACES[die])):
+            raw = request.form.get(f"{die}_{face}", "").strip()
+            if raw == "":
+                raw = str(default.count(face))
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+                return {die: raw}
+            faces += [face] * int(raw)
+        if sorted(faces) != sorted(default):
+            chosen[die] = faces
+    return chosen
 
 
 @bp.post("/join")

@@ -31,10 +31,23 @@ def deed_name(key, edition) -> str:
     return deed.name if deed else str(key)
 
 
+def is_light(color: str) -> bool:
+    """Whether dark text reads better than white on this ``#rrggbb`` colour (its relative
+    luminance, WCAG's formula, is above the point where both contrasts are equal)."""
+    try:
+        channels = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    except (TypeError, ValueError):
+        return False
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return luminance > 0.179
+
+
 def init_app(app) -> None:
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["t"] = text
     app.jinja_env.filters["deed_name"] = deed_name
+    app.jinja_env.tests["light"] = is_light
 
     @app.context_processor
     def _globals():

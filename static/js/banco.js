@@ -194,4 +194,18 @@
     if (e.target.id === "roll-player") { e.target.dataset.picked = "1"; }
   });
   document.addEventListener("banco:refreshed", fillDice);
+
+  // --- The new-game form shows the choices of the chosen game only (without JavaScript they
+  // all show, and the server reads only those of the chosen game).
+  function showEditionChoices() {
+    var select = document.getElementById("edition");
+    if (!select) { return; }
+    document.querySelectorAll("[data-edition-only]").forEach(function (el) {
+      el.hidden = el.dataset.editionOnly !== select.value;
+    });
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.id === "edition") { showEditionChoices(); }
+  });
+  showEditionChoices();
 })();

@@ -83,6 +83,10 @@ def test_a_three_player_game(app, api):
                                        "get": {"cash": 0, "deeds": []}}))["trade"]
             ok(game.act("Anna", {"type": "trade_accept", "trade": trade}))
     refusal(game.act("Anna", {"type": "build", "deed": lot[0]}), 409, "build_by_lot")
+    # Lands bought or traded this turn take activities from the next turn on.
+    refusal(game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {k: 1 for k in lot},
+                              "place": "on_group"}), 409, "taken_this_turn")
+    next_round(game)
     refusal(game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {lot[0]: 2}, "place": "on_group"}),
             409, "first_build_each")
     before = game.cash()["Anna"]

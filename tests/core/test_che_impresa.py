@@ -377,3 +377,45 @@ def test_final_count_is_cash_deeds_at_value_and_activities_at_half():
         state.deeds[k].houses = 2  # 6 x 50, at half: 150
     give(state, "a", "bar")  # 150
     assert worth(state, state.players["a"]) == 500 + 320 + 150 + 150
+
+
+def test_the_special_dice_faces_are_a_setting_of_the_game():
+    from companion.core.errors import BancoError
+    from companion.core.settings import clean_settings
+    chosen = clean_settings({"buyer_die": ["si", "no"], "owner_die": ["meta"] * 6})
+    state = game()
+    state.settings = chosen
+    attempt(state)
+    refused("invalid_face", rules.expropriation_roll, state, "a", "vita")  # not on this box's die
+    assert {rules.expropriation.virtual_face(state, state.expropriation, "buyer") for _ in range(3)} <= {"si", "no"}
+    act(state, rules.expropriation_roll(state, "a", "si"))
+    assert rules.expropriation_roll(state, "b").params["face"] == "meta"  # every face of the red die
+    for bad in (["si"], ["si"] * 13, ["maybe", "si"], "si,no", [1, 2]):
+        with pytest.raises(BancoError) as info:
+            clean_settings({"buyer_die": bad})
+        assert info.value.code == "invalid_setting"
+    with pytest.raises(BancoError):
+        clean_settings({"owner_die": ["si", "no"]})  # SÌ is on the buyer's die only
+
+
+def test_a_deed_bought_traded_or_won_this_turn_takes_no_activity_until_the_next():
+    state = game()
+    keys = lot("azzurro")
+    give(state, "a", keys[0], keys[1])
+    act(state, rules.buy(state, "a", keys[2]))
+    assert state.deeds[keys[2]].taken_turn == state.turn_seq
+    refused("taken_this_turn", rules.build_lot, state, "a", "azzurro", {k: 1 for k in keys}, "on_group")
+    for who in ("a", "b", "c"):
+        act(state, turns.end_turn(state, who))
+    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+
+
+def test_going_bankrupt_in_ones_turn_hands_it_on():
+    state = game()
+    act(state, turns.end_turn(state, "a"))
+    act(state, turns.end_turn(state, "b"))  # Carla's turn, round 1
+    act(state, rules.bankrupt(state, "c", "bank"))
+    assert (state.turn_player, state.turn_round) == ("a", 2)
+    other = game()
+    act(other, rules.bankrupt(other, "b", "bank"))  # not in turn: the turn stays
+    assert other.turn_player == "a"

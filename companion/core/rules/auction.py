@@ -12,7 +12,7 @@ from ..policies.auction import buyer_without_bids, opening_bid, waits_for_winner
 from ..state import AuctionState, Change, GameState, Outcome, PlayerState
 from .buildings import BIG, SMALL, building_changes, next_buildings, require_supply
 from .jail import require_free
-from .common import (clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
+from .common import (acquired, clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
                      stamp)
 
 
@@ -218,7 +218,7 @@ def _award(state: GameState, auction: AuctionState, winner: PlayerState, price: 
     changes = [Change("auction", None, "state", auction.to_dict(), None)]
     if auction.lot == "deed":
         _, ds = require_deed(state, auction.deed)
-        changes += deed_changes(ds, owner=winner.id)
+        changes += acquired(state, ds, winner.id)
         deed_key = auction.deed
     else:
         _, ds = require_deed(state, auction.high_deed)

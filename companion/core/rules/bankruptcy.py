@@ -10,6 +10,7 @@ from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap
 from ..state import FINISHED, Change, GameState, Outcome, document_change
 from .buildings import buildings_value
+from ..turns import passed_on_leaving
 from .expropriation import dropped_for
 from .common import bank_changes, deed_changes, player_changes
 
@@ -30,7 +31,8 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     the high bid, the auction's close runs it again without them.
 
     When only one player is left, that player has won and the game ends with it
-    (``result["winner"]``).
+    (``result["winner"]``). A player going bankrupt in their own turn, where the bank keeps
+    the turns, hands it to the next player.
 
     Refuses: a game not running, an unknown or already bankrupt player, an unknown or bankrupt
     creditor, a player going bankrupt to themselves, an amount that is not a whole number from
@@ -87,6 +89,8 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
         params.update(debt=debt, creditor_paid=estate.bank_pays)
     result = {"to_auction": deeds if to_bank else [], "fees_due": fees_due, "creditor_paid": estate.bank_pays}
     left = [p for p in state.active_players() if p.id != debtor.id]
+    if len(left) > 1:
+        changes += passed_on_leaving(state, debtor.id)
     if len(left) == 1:
         # The last player standing has won: the game ends by itself, with nothing left to auction.
         dropped = {c.ref for c in changes if c.target == "pending"}

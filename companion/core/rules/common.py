@@ -122,6 +122,15 @@ def deed_changes(ds: DeedState, **after) -> list[Change]:
     return field_changes("deed", ds.key, ds, **after)
 
 
+def acquired(state: GameState, ds: DeedState, owner: str | None, **after) -> list[Change]:
+    """A deed changing hands (with any other fields in ``after``). Where the edition counts
+    turns, the deed remembers the turn it was taken in: some rulebooks let nobody build on a
+    deed in the turn they got it (Che Impresa!)."""
+    if owner is not None and state.edition.turns.counted:
+        after["taken_turn"] = state.turn_seq
+    return deed_changes(ds, owner=owner, **after)
+
+
 def player_changes(player: PlayerState, **after) -> list[Change]:
     return field_changes("player", player.id, player, **after)
 

@@ -7,7 +7,7 @@ from ..errors import N_, RuleViolation
 from ..ledger import BANK, move
 from ..policies import mortgage as policy
 from ..state import GameState, Outcome
-from .common import (deed_changes, group_has_buildings, require_deed, require_fee_settled,
+from .common import (acquired, deed_changes, group_has_buildings, require_deed, require_fee_settled,
                      require_owner, transfer_fee)
 
 
@@ -34,7 +34,7 @@ def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
         raise RuleViolation("deed_in_auction", N_("%(deed)s is being auctioned."), deed=deed.name)
     require_fee_settled(state, player)
     require_cash(player, deed.price)
-    return Outcome("buy", move(player.id, BANK, deed.price), tuple(deed_changes(ds, owner=player.id)),
+    return Outcome("buy", move(player.id, BANK, deed.price), tuple(acquired(state, ds, player.id)),
                    params={"player": player.id, "deed": deed.key, "amount": deed.price},
                    result={"deed": deed.key, "amount": deed.price})
 

@@ -19,7 +19,7 @@ from ..ledger import move
 from ..money import percent_up
 from ..state import Change, ExpropriationState, GameState, Outcome, document_change
 from ..turns import counted, require_turn
-from .common import clean_id, deed_changes, group_members, has_buildings, require_deed
+from .common import acquired, clean_id, deed_changes, group_members, has_buildings, require_deed
 
 BUYER, OWNER, SETTLE = "buyer", "owner", "settle"
 RENT = "rent"
@@ -97,11 +97,19 @@ def _require_open(state: GameState) -> ExpropriationState:
     return state.expropriation
 
 
+def die_faces(state: GameState, die: str) -> tuple[str, ...]:
+    """The faces of the buyer's or the owner's die, one entry per face: the game's setting
+    (the group's box) or else the edition's."""
+    terms = _terms(state)
+    if die == BUYER:
+        return tuple(state.setting("buyer_die") or terms.buyer_die)
+    return tuple(state.setting("owner_die") or terms.owner_die)
+
+
 def virtual_face(state: GameState, doc: ExpropriationState, die: str) -> str:
-    """A face of the edition's virtual ``die`` (``"buyer"`` or ``"owner"``), drawn from the
-    game's seed, the attempt and how many rolls it has had: the same game rolls the same."""
-    faces = _terms(state).buyer_die if die == BUYER else _terms(state).owner_die
-    return random.Random(f"{state.seed}:expropriation:{doc.id}:{len(doc.rolls)}").choice(faces)
+    """A face of the virtual ``die`` (``"buyer"`` or ``"owner"``), drawn from the game's
+    seed, the attempt and how many rolls it has had: the same game rolls the same."""
+    return random.Random(f"{state.seed}:expropriation:{doc.id}:{len(doc.rolls)}").choice(die_faces(state, die))
 
 
 def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
@@ -122,7 +130,7 @@ def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
     roller = doc.buyer if doc.stage == BUYER else doc.owner
     if player_id != roller:
         raise Forbidden("not_your_die", N_("Now %(name)s rolls."), name=state.players[roller].name)
-    allowed = set(_terms(state).buyer_die if doc.stage == BUYER else _terms(state).owner_die)
+    allowed = set(die_faces(state, doc.stage))
     virtual = face is None
     if virtual:
         face = virtual_face(state, doc, doc.stage)
@@ -180,8 +188,7 @@ def _settled(state: GameState, doc: ExpropriationState, owed: dict, params: dict
     changes = [document_change("expropriation", None, doc, None)]
     if owed["transfer"]:
         for key in doc.deeds:
-            changes += deed_changes(state.deeds.get(key) or require_deed(state, key)[1], owner=doc.buyer,
-                                    taken_turn=state.turn_seq if counted(state) else None)
+            changes += acquired(state, state.deeds.get(key) or require_deed(state, key)[1], doc.buyer)
     postings = move(doc.buyer, doc.owner, owed["amount"]) if owed["amount"] else ()
     ends = "taken" if owed["transfer"] else "penalty"
     kind = "expropriation_settle" if params.get("settle") else "expropriation_roll"

@@ -7,7 +7,7 @@ from ..errors import N_, NotFound, RuleViolation
 from ..ledger import BANK, move
 from ..policies.squares import landing
 from ..state import GameState, Outcome
-from .common import deed_changes, require_deed
+from .common import acquired, deed_changes, require_deed
 
 
 def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed_key=None) -> Outcome:
@@ -36,7 +36,7 @@ def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed
                        result={"amount": found.amount})
     require_cash(player, found.amount)
     if "deed" in found.parts:
-        changes = deed_changes(require_deed(state, found.parts["deed"])[1], owner=player.id)
+        changes = acquired(state, require_deed(state, found.parts["deed"])[1], player.id)
         return Outcome("square", move(player.id, BANK, found.amount), tuple(changes), params=params,
                        result={"amount": found.amount, "deed": found.parts["deed"]})
     to = fines_account(state)

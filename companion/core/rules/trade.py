@@ -6,7 +6,7 @@ from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from ..ledger import move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
-from .common import (clean_id, deed_changes, deed_state, group_has_buildings, player_changes,
+from .common import (acquired, clean_id, deed_changes, deed_state, group_has_buildings, player_changes,
                      require_deed, require_fee_settled, transfer_fee)
 
 SIDE_KEYS = ("cash", "deeds", "jail_cards")
@@ -163,7 +163,7 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     for side, giver, receiver in ((trade.give, proposer, recipient), (trade.get, recipient, proposer)):
         for key in side["deeds"]:
             ds = deed_state(state, key)
-            changes += deed_changes(ds, owner=receiver.id, fee_due=ds.mortgaged and fee_percent > 0,
+            changes += acquired(state, ds, receiver.id, fee_due=ds.mortgaged and fee_percent > 0,
                                     mortgage_lap=handed_over_lap(ds, giver, receiver))
     cards = trade.get["jail_cards"] - trade.give["jail_cards"]
     changes += player_changes(proposer, jail_cards=proposer.jail_cards + cards)
