@@ -267,6 +267,16 @@ def _penalty_lines(edition: dict, deed: dict, lang: str) -> list[tuple[str, str]
     return rows
 
 
+def _sale_lines(edition: dict, deed: dict, lang: str) -> list[tuple[str, str]]:
+    """What the bank pays for the deed where owners sell deeds back to it (Niente è come
+    sembra: its price), rounded up to a whole unit."""
+    sale = edition.get("deed_sale")
+    if not sale:
+        return []
+    amount = -((-int(deed["price"]) * int(sale.get("percent", 100))) // 100)
+    return [(label("deed_sale", lang), _money(edition, amount, lang))]
+
+
 # --- drawing ------------------------------------------------------------------------------
 # Millimetres from the card's top-left corner (its cut line).
 
@@ -362,7 +372,8 @@ class _Card:
         heading = label("title_deed", lang)
         price = (label("price", lang), _money(edition, int(deed["price"]), lang))
         rents = _rent_lines(edition, deed, self.group, lang)
-        costs = _building_lines(edition, deed, self.group, lang) + _penalty_lines(edition, deed, lang)
+        costs = (_building_lines(edition, deed, self.group, lang) + _penalty_lines(edition, deed, lang)
+                 + _sale_lines(edition, deed, lang))
         note = _double_rent_note(edition, self.group, lang)
 
         # The QR and its typed code sit bottom right; the mortgage values beside them.

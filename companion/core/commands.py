@@ -159,11 +159,14 @@ def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
     the player's mortgaged deeds whose deadline has now passed go back to the bank
     (``result["forfeited"]``).
 
-    Refuses a game not running, an unknown or bankrupt player, when the salary goes by the
-    dice a missing or impossible dice total, and an edition that pays nothing at GO.
+    Refuses a game not running, an unknown or bankrupt player, a player in jail where the
+    edition's jail pays no salary there, when the salary goes by the dice a missing or
+    impossible dice total, and an edition that pays nothing at GO.
     """
     require_running(state)
     player = require_player(state, player_id)
+    if player.in_jail and not state.edition.jail.salary:
+        raise RuleViolation("no_salary_in_jail", N_("%(name)s is in jail: no GO salary there."), name=player.name)
     amount = salary(state.edition, dice)
     if amount == 0:
         raise RuleViolation("no_salary", N_("This edition pays nothing at GO."))

@@ -166,6 +166,32 @@ def cross_problems(data: Mapping) -> list[str]:
             problems.append("buildings.small_per_big must be at most buildings.max_small")
         if buildings["big_worth"] < buildings["small_per_big"]:
             problems.append("buildings.big_worth must be at least buildings.small_per_big")
+    if buildings["policy"] == "big_only" and buildings["max_small"] != 0:
+        problems.append("buildings.max_small must be 0 with the policy big_only")
+    problems += _turn_problems(data)
+    return problems
+
+
+def _turn_problems(data: Mapping) -> list[str]:
+    """What needs the bank to keep the turns, or fits the dice and the table: a jail left by
+    turns, a square that makes a player sit out, winning dice totals the dice cannot roll, a
+    seat limit with a playing banker outside the player range."""
+    problems = []
+    counted = (data.get("turns") or {}).get("counted", False)
+    jail = data["jail"]
+    for name in ("from_next_turn", "turns"):
+        if jail.get(name) and not counted:
+            problems.append(f"jail.{name} needs turns.counted")
+    top = data["dice"]["max_total"]
+    for i, square in enumerate(data.get("squares", [])):
+        if square["policy"] == "sit_out" and not counted:
+            problems.append(f"squares[{i}] (sit_out) needs turns.counted")
+        if any(total > top for total in square.get("totals", [])):
+            problems.append(f"squares[{i}].totals must be at most dice.max_total ({top})")
+    players = data["players"]
+    with_banker = players.get("max_with_playing_banker")
+    if with_banker is not None and not players["min"] <= with_banker <= players["max"]:
+        problems.append("players.max_with_playing_banker must be within players.min..players.max")
     return problems
 
 

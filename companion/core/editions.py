@@ -170,6 +170,8 @@ class Buildings:
     placement: str = "one_at_a_time"
     per_visit: Mapping[str, int] | None = None
     first_build_each: int | None = None
+    # Where a shortage auction opens; ``None``: the lowest building price among its deeds.
+    shortage_opening_bid: int | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,8 @@ class Mortgage:
     interest_percent: int = 0
     laps: int | None = None
     transfer_fee_percent: int = 0
+    # False: a mortgaged deed cannot go to another player in a trade (Motopolis).
+    tradable: bool = True
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,10 @@ class Auction:
     no_bids: str
     winner_cannot_pay: str
     opening_bid: int | None = None
+    # A bid may be above the bidder's cash: the winner then raises it (the championship).
+    bids_above_cash: bool = False
+    # False: the player who landed on the deed and declined to buy it does not bid (Petropolis).
+    decliner_bids: bool = True
 
 
 @dataclass(frozen=True)
@@ -210,6 +218,19 @@ class Jail:
     failed_roll_fine: int | None = None
     collects_rent: bool = True
     bids: bool = True
+    # False: a player in jail cannot build (Motopolis).
+    builds: bool = True
+    # Leaving (fine, card, doubles) only from the player's next turn on; free after ``turns``
+    # of their turns spent there (``None``: never by waiting). Both need counted turns.
+    from_next_turn: bool = False
+    turns: int | None = None
+    # What the board calls jail (Motopolis: Attesa ricambi); ``None``: jail.
+    name: Text | None = None
+    # False: a player in jail collects no GO salary (Niente è come sembra).
+    salary: bool = True
+    # After this many rounds in jail the player must pay the fine and leave (Petropolis: 3);
+    # a reminder on the phone where the bank does not count turns.
+    pay_after_rounds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -220,6 +241,8 @@ class Bankruptcy:
 
     policy: str
     share_percent: int | None = None
+    # A creditor player gets the deeds as they were when the debtor's turn began (FAQ 32).
+    turn_start_state: bool = False
 
 
 @dataclass(frozen=True)
@@ -232,6 +255,21 @@ class Valuation:
     deed_percent: int = 100
     mortgaged_deed_percent: int = 50
     building_percent: int = 100
+    # cash_and_rents (Niente è come sembra): an unbuilt deed of a whole group counts its rent
+    # doubled as the rent policy says; a big building's rent counts instead of the deed's rent
+    # (``instead_of_deed_rent``) or on top of it (``besides_deed_rent``).
+    whole_group_doubles: bool = True
+    big_rent: str = "instead_of_deed_rent"
+    # The rulebook does not give the formula: the numbers are the edition file's choice (Motopolis).
+    chosen_by_edition: bool = False
+
+
+@dataclass(frozen=True)
+class DeedSale:
+    """A deed sold back to the bank by its owner at ``percent`` of its price, rounded up, once
+    it has no buildings (Niente è come sembra, where there are no mortgages: 100)."""
+
+    percent: int
 
 
 @dataclass(frozen=True)
@@ -249,6 +287,13 @@ class End:
     (``active_player_finishes_turn``)."""
 
     time_up: str = "banker_closes"
+    # The game ends by itself right after the action that leaves every deed owned (Niente è
+    # come sembra).
+    all_deeds_owned: bool = False
+    # Players tied for first at the final count: ``shared`` (they share the place) or
+    # ``play_off`` (the game goes on ``play_off_minutes`` more among them alone; Petropolis).
+    tie: str = "shared"
+    play_off_minutes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -273,6 +318,12 @@ class Square:
     multiplier: int | None = None
     percent: int | None = None
     expropriation: bool = False
+    amount: int | None = None
+    prize: int | None = None
+    collect: int | None = None
+    totals: tuple[int, ...] = ()
+    turns: int | None = None
+    trades: bool = True
 
 
 @dataclass(frozen=True)
@@ -344,6 +395,9 @@ class Edition:
     squares: tuple[Square, ...] = ()
     expropriation: Expropriation | None = None
     provisional: bool = False
+    deed_sale: DeedSale | None = None
+    # The most players when the banker plays too (``None``: ``max_players``).
+    max_players_with_banker: int | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def deed(self, key: str) -> Deed | None:
@@ -452,17 +506,19 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         buildings=_buildings(d["buildings"]),
         mortgage=_section(Mortgage, d["mortgage"]),
         auction=_section(Auction, d["auction"]),
-        jail=_section(Jail, d["jail"]),
+        jail=_section(Jail, d["jail"], name=_text),
         bankruptcy=_section(Bankruptcy, d["bankruptcy"]),
         valuation=_section(Valuation, d["valuation"]),
         tiebreak=_section(Tiebreak, d["tiebreak"]),
         tournament_points=_tournament_points(d.get("tournament_points")),
         end=_section(End, d["end"]) if "end" in d else End(),
         turns=_section(Turns, d["turns"]) if "turns" in d else Turns(),
-        squares=tuple(_section(Square, q, name=_text) for q in d.get("squares", ())),
+        squares=tuple(_section(Square, q, name=_text, totals=tuple) for q in d.get("squares", ())),
         expropriation=(_section(Expropriation, d["expropriation"], buyer_die=tuple, owner_die=tuple)
                        if "expropriation" in d else None),
         provisional=d.get("provisional", False),
+        deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,
+        max_players_with_banker=d["players"].get("max_with_playing_banker"),
         raw=MappingProxyType(dict(data)),
     )
 

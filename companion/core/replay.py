@@ -10,6 +10,7 @@ from .changes import apply_outcome
 from .editions import Edition
 from .ledger import Posting
 from .policies.valuation import worth
+from .settings import building_supply
 from .state import SETUP, Change, DeedState, GameState, Outcome, PlayerState
 
 
@@ -27,7 +28,7 @@ def starting_state(edition: Edition, players: Sequence[tuple[str, str]], setting
     holding every deed and every building, the ``pots`` empty."""
     return GameState(edition, SETUP, {pid: PlayerState(pid, name) for pid, name in players},
                      {d.key: DeedState(d.key) for d in edition.deeds},
-                     edition.buildings.supply_small, edition.buildings.supply_big,
+                     *building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big),
                      settings=dict(settings), pots={name: 0 for name in pots})
 
 

@@ -25,15 +25,17 @@ class Row:
 
 
 def standings(state: GameState) -> list[Row]:
-    """Every player of the game, best first, by the edition's valuation and tiebreak."""
+    """Every player of the game, best first, by the edition's valuation and tiebreak. After a
+    play-off of a tie for first place (``core.play_off``) its players go first, ranked among
+    themselves by the count; the others keep their places behind them."""
     active = state.active_players()
-    valued = [(sum(parts.values()), tiebreak_key(state, p), p, parts)
+    valued = [(_play_offs_played(state, p.id), sum(parts.values()), tiebreak_key(state, p), p, parts)
               for p in active for parts in (breakdown(state, p),)]
-    valued.sort(key=lambda v: (v[0], v[1]), reverse=True)
+    valued.sort(key=lambda v: v[:3], reverse=True)
     table = state.edition.tournament_points
     rows = []
-    for total, key, player, parts in valued:
-        rank = 1 + sum(1 for t, k, _, _ in valued if (t, k) > (total, key))
+    for depth, total, key, player, parts in valued:
+        rank = 1 + sum(1 for v in valued if v[:3] > (depth, total, key))
         points = table.points(rank, len(active)) if table else None
         rows.append(Row(player.id, rank, total, parts, False, points))
     out = sorted((p for p in state.players.values() if p.bankrupt),
@@ -42,6 +44,11 @@ def standings(state: GameState) -> list[Row]:
         parts = {name: 0 for name in (rows[0].breakdown if rows else {"cash": 0})}
         rows.append(Row(player.id, len(active) + i + 1, 0, parts, True, 0 if table else None))
     return rows
+
+
+def _play_offs_played(state: GameState, player_id: str) -> int:
+    """How many play-offs of a tie for first place the player has played (0 in most games)."""
+    return sum(1 for players in state.play_offs if player_id in players)
 
 
 def winner(state: GameState) -> str | None:

@@ -35,10 +35,16 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("auction_seconds", int, 20, 5, 600),
     # Seconds a payment request waits for the payer before it lapses (0: until answered).
     Setting("request_seconds", int, 0, 0, 3600),
+    # The championship's preliminary rounds (FAQ 31): no deals or trades once two players are left.
+    Setting("no_trades_two_left", bool, False),
     # Che Impresa!'s special dice, one entry per face: the rulebook does not give them, so a
     # group sets those of its box (null: the edition file's).
     Setting("buyer_die", list, None, 2, 12, ("si", "no", "vita")),
     Setting("owner_die", list, None, 2, 12, ("no", "doppio", "meta", "ritira", "vita")),
+    # The bank's small and big buildings, where a group's box holds other counts than the
+    # edition file (Petropolis' towers and platforms differ by printing); null: the edition's.
+    Setting("supply_small", int, None, 0, 500),
+    Setting("supply_big", int, None, 0, 500),
 )}
 
 
@@ -79,6 +85,8 @@ def _clean(setting: Setting, value):
         if not isinstance(value, bool):
             raise BadInput("invalid_setting", N_("The setting %(name)s must be true or false."), name=setting.name)
         return value
+    if value is None and setting.default is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
         raise BadInput("invalid_setting", N_("The setting %(name)s must be a whole number from %(low)s to %(high)s."),
                        name=setting.name, low=setting.low, high=setting.high)
@@ -88,3 +96,10 @@ def _clean(setting: Setting, value):
 def pots_for(settings: Mapping[str, Any]) -> dict[str, int]:
     """The pots a game with these settings has, each empty."""
     return {FREE_PARKING: 0} if settings.get("free_parking_pot") else {}
+
+
+def building_supply(settings: Mapping[str, Any], small: int | None, big: int | None) -> tuple[int | None, int | None]:
+    """The bank's small and big buildings at the start: the game's ``supply_small`` and
+    ``supply_big`` where set, else ``small`` and ``big`` (the edition's; ``None``: unlimited)."""
+    chosen_small, chosen_big = settings.get("supply_small"), settings.get("supply_big")
+    return (small if chosen_small is None else chosen_small, big if chosen_big is None else chosen_big)

@@ -46,6 +46,13 @@ class PlayerState:
     # expropriation: rules that allow something once per turn read them.
     built_turn: int | None = None
     expropriation_turn: int | None = None
+    # Turns the player still has to sit out (a square such as Motopolis' Sosta bisognino), and
+    # whether they may not trade until then; ``core.turns`` skips them and clears both.
+    skip_turns: int = 0
+    no_trades: bool = False
+    # The player's own turns begun in jail, where the edition's jail counts them (leaving only
+    # from the next turn, free after a number of turns).
+    jail_turns: int = 0
 
 
 @dataclass
@@ -69,7 +76,9 @@ class AuctionState(Document):
     """The one open auction: of a deed nobody owns (``lot`` "deed"), or in a building shortage
     of one of the bank's small or big buildings (``lot`` "small" or "big") for one of
     ``deeds``, the deeds concerned. ``ends_at`` (ISO 8601) moves on by ``countdown_seconds``
-    at each bid; ``excluded`` holds winners who could not pay in an earlier run."""
+    at each bid; ``excluded`` holds winners who could not pay in an earlier run; ``decliner``
+    is the player who landed on the deed, declined to buy it and opened its auction (where the
+    edition says so, they do not bid)."""
 
     id: str
     lot: str
@@ -83,6 +92,7 @@ class AuctionState(Document):
     high_bidder: str | None = None
     high_deed: str | None = None
     excluded: list[str] = field(default_factory=list)
+    decliner: str | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "AuctionState":
@@ -233,6 +243,14 @@ class GameState:
     turn_seq: int = 0
     # The last rent paid, where a rule needs it (an expropriation follows the rent of that turn).
     last_rent: dict | None = None
+    # The deeds the player in turn had mortgaged when the turn began: a bankruptcy in that turn
+    # hands deeds over as they were then (the championship's FAQ 32).
+    turn_start_mortgaged: list | None = None
+    # Deeds that came back to the bank from a bankruptcy, auctioned one after another.
+    auction_queue: list = field(default_factory=list)
+    # The play-offs of a tie for first place (``core.play_off``), each the ids of the players
+    # who played it, in order: they go before the others in the final count.
+    play_offs: list = field(default_factory=list)
     # The dice the server rolled (``core.dice``): how many rolls so far (roll n draws from the
     # seed and n), and the last one, ``{"player", "dice", "faces", "total", "doubles"}``.
     rolls: int = 0

@@ -5,6 +5,11 @@ know one turn from the next.
 The first turn goes to the first seat when the game starts; ``end_turn`` passes it to the next
 player still in the game, and a new round begins when play comes back round the table. Where
 the edition sets a limit of rounds, ending the last turn of the last round ends the game.
+
+A player who must sit out turns (``PlayerState.skip_turns``, set by a square such as
+Motopolis' Sosta bisognino) is passed over, one turn each time, and may trade again once the
+last has passed. Where the edition's jail counts turns, each turn a jailed player begins counts
+(``PlayerState.jail_turns``), and after ``jail.turns`` of them the player is out for free.
 """
 from __future__ import annotations
 
@@ -23,7 +28,26 @@ def first_turn_changes(state: GameState, first_player: str) -> list[Change]:
         return []
     return [Change("game", None, "turn_player", state.turn_player, first_player),
             Change("game", None, "turn_round", state.turn_round, 1),
-            Change("game", None, "turn_seq", state.turn_seq, 1)]
+            Change("game", None, "turn_seq", state.turn_seq, 1),
+            *_turn_start(state, first_player, [])]
+
+
+def _turn_start(state: GameState, player_id: str, mortgaged: list[str] | None = None) -> list[Change]:
+    """What the turn remembers of its player as it begins: the deeds they have mortgaged."""
+    if mortgaged is None:
+        mortgaged = sorted(k for k, ds in state.deeds.items() if ds.owner == player_id and ds.mortgaged)
+    if mortgaged == state.turn_start_mortgaged:
+        return []
+    return [Change("game", None, "turn_start_mortgaged", state.turn_start_mortgaged, mortgaged)]
+
+
+def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
+    """The deeds ``player_id`` mortgaged during their own turn (none outside it, or where the
+    bank does not keep the turns)."""
+    if not counted(state) or state.turn_player != player_id or state.turn_start_mortgaged is None:
+        return set()
+    return {k for k, ds in state.deeds.items()
+            if ds.owner == player_id and ds.mortgaged and k not in state.turn_start_mortgaged}
 
 
 def view(state: GameState) -> dict | None:
@@ -33,16 +57,46 @@ def view(state: GameState) -> dict | None:
     return {"player": state.turn_player, "number": state.turn_round, "limit": state.edition.turns.limit}
 
 
-def _next_player(state: GameState, after: str | None) -> tuple[str, bool]:
-    """The next player still in the game after ``after`` in seat order, and whether play went
-    round the table to get there."""
+def _next_to_play(state: GameState, after: str | None) -> tuple[str, bool, list[str]]:
+    """The next player still in the game after ``after`` who does not sit this turn out,
+    whether play went round the table to get there, and the players passed over (each sits out
+    one turn)."""
     seats = list(state.players)
     start = seats.index(after) if after in state.players else -1
-    for step in range(1, len(seats) + 1):
-        index = (start + step) % len(seats)
-        if not state.players[seats[index]].bankrupt:
-            return seats[index], start + step >= len(seats)
+    skipped: list[str] = []
+    for step in range(1, 2 * len(seats) + 1):
+        player = state.players[seats[(start + step) % len(seats)]]
+        if player.bankrupt:
+            continue
+        if player.skip_turns and player.id not in skipped:
+            skipped.append(player.id)
+            continue
+        return player.id, start + step >= len(seats), skipped
     raise RuleViolation("no_players_left", N_("Nobody is left to play."))
+
+
+def _sat_out(state: GameState, skipped: list[str]) -> list[Change]:
+    """Each passed-over player has one turn less to sit out, and trades again after the last."""
+    changes = []
+    for pid in skipped:
+        player = state.players[pid]
+        left = player.skip_turns - 1
+        changes.append(Change("player", pid, "skip_turns", player.skip_turns, left))
+        if left == 0 and player.no_trades:
+            changes.append(Change("player", pid, "no_trades", True, False))
+    return changes
+
+
+def _jail_turn(state: GameState, player_id: str) -> tuple[list[Change], bool]:
+    """The turn ``player_id`` begins, as the edition's jail counts it: one more turn in jail,
+    or out for free after ``jail.turns`` of them (the bool)."""
+    jail, player = state.edition.jail, state.players[player_id]
+    if not player.in_jail or not (jail.turns or jail.from_next_turn):
+        return [], False
+    if jail.turns is not None and player.jail_turns >= jail.turns:
+        return [Change("player", player_id, "in_jail", True, False),
+                Change("player", player_id, "jail_turns", player.jail_turns, 0)], True
+    return [Change("player", player_id, "jail_turns", player.jail_turns, player.jail_turns + 1)], False
 
 
 def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
@@ -50,7 +104,9 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
     when play goes round the table. ``by`` is the player ending it (``None``: the banker). The
     banker may name ``to``, the player who plays now (who starts, or a turn passed by
     mistake), without starting a new round. When the edition limits the rounds, ending the
-    last turn of the last round ends the game.
+    last turn of the last round ends the game. A player who must sit out is passed over
+    (``params["skipped"]``); a jailed player whose turn begins counts one more turn in jail,
+    or leaves for free after the edition's ``jail.turns`` (``params["released"]``).
 
     Refuses: an edition that does not count turns, a game not running, a player ending someone
     else's turn, a player naming who plays next, and an unknown or bankrupt ``to``.
@@ -64,10 +120,11 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
             raise RuleViolation("not_your_turn", N_("It is not %(name)s's turn."), name=me.name)
         if to is not None:
             raise RuleViolation("banker_only_turn", N_("Only the banker can say who plays next."))
+    skipped: list[str] = []
     if to is not None:
         nxt, new_round = require_player(state, to).id, False
     else:
-        nxt, new_round = _next_player(state, state.turn_player)
+        nxt, new_round, skipped = _next_to_play(state, state.turn_player)
     round_ = state.turn_round + (1 if new_round else 0)
     changes = [Change("game", None, "turn_player", state.turn_player, nxt),
                Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1)]
@@ -82,8 +139,16 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
                        result={"player": None, "number": state.turn_round, "finished": True})
     if round_ != state.turn_round:
         changes.append(Change("game", None, "turn_round", state.turn_round, round_))
+    changes += _turn_start(state, nxt)
+    changes += _sat_out(state, skipped)
+    jailed, released = _jail_turn(state, nxt)
+    changes += jailed
+    if skipped:
+        params["skipped"] = skipped
+    if released:
+        params["released"] = nxt
     return Outcome("end_turn", changes=tuple(changes), params=params,
-                   result={"player": nxt, "number": round_})
+                   result={"player": nxt, "number": round_, "skipped": skipped, "released": released})
 
 
 def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
@@ -94,12 +159,12 @@ def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
     seats = [pid for pid, p in state.players.items() if not p.bankrupt and pid != player_id]
     if not seats:
         return []
-    nxt, new_round = _next_player(_without(state, player_id), player_id)
+    nxt, new_round, skipped = _next_to_play(_without(state, player_id), player_id)
     changes = [Change("game", None, "turn_player", player_id, nxt),
                Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1)]
     if new_round:
         changes.append(Change("game", None, "turn_round", state.turn_round, state.turn_round + 1))
-    return changes
+    return changes + _turn_start(state, nxt) + _sat_out(state, skipped) + _jail_turn(state, nxt)[0]
 
 
 def _without(state: GameState, player_id: str) -> GameState:

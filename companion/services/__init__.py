@@ -12,6 +12,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``results``: the score (live and final) and every player's worth through the game
 """
 from ..core.ledger import BANK
+from ..core.policies.mortgage import laps_left as mortgage_laps_left
 from ..core.rules import lift_cost
 from ..core.rules.common import is_past
 from ..core.settings import FREE_PARKING
@@ -36,7 +37,7 @@ __all__ = [
     "ACTIONS", "BANK", "BANKER", "EDITION_CLOCK", "FREE_PARKING", "is_past", "lift_cost", "CLOCK_ACTIONS", "Caller", "DICE_KINDS", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
-    "get_game", "issue_rejoin", "join", "journal_balances", "normalise_join_code", "now_utc", "pending_view",
+    "get_game", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
     "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
     "turn_view", "verify_all", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -9,12 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from sqlalchemy import select
 
-from ..core import commands, dice, pending, rules, turns
+from ..core import commands, dice, endings, pending, play_off, rules, turns
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
@@ -106,6 +106,14 @@ def _do_end(state, caller, payload, game):
     return commands.end(state)
 
 
+def _do_play_off(state, caller, payload, game):
+    """The banker starts the play-off of a tie for first place; the entry keeps the clock's
+    limit of before, which undo gives back."""
+    _banker_only(caller)
+    outcome = play_off.play_off_start(state)
+    return replace(outcome, params={**outcome.params, "clock_limit": game.time_limit_seconds})
+
+
 def _do_pot_collect(state, caller, payload, game):
     return commands.pot_collect(state, _acting_player(caller, payload), payload.get("pot"))
 
@@ -162,7 +170,14 @@ def _do_rent_lapse(state, caller, payload, game):
 
 
 def _do_auction_start(state, caller, payload, game):
-    return rules.auction_start(state, payload.get("deed"), now_utc(), state.setting("auction_seconds"))
+    """A player who opens a deed's auction is the one who landed on it and declined to buy it
+    (where the edition says so, they do not bid); the banker names that player as ``player``,
+    or opens it for everyone."""
+    if caller.is_banker:
+        decliner = payload.get("player")
+    else:
+        decliner = _acting_player(caller, payload)
+    return rules.auction_start(state, payload.get("deed"), now_utc(), state.setting("auction_seconds"), decliner)
 
 
 def _do_building_auction_start(state, caller, payload, game):
@@ -180,7 +195,7 @@ def _do_auction_close(state, caller, payload, game):
     rich; a player closes only an auction whose countdown ran out and whose buyer nobody has
     to choose (``rules.auction_close`` says which)."""
     return rules.auction_close(state, now_utc(), payload.get("award_to"),
-                               by=None if caller.is_banker else caller.player_id)
+                               by=None if caller.is_banker else caller.player_id, rerun=payload.get("rerun") is True)
 
 
 def _do_trade_propose(state, caller, payload, game):
@@ -240,6 +255,7 @@ ACTIONS: dict[str, Action] = {
     "pay_fixed": Action(_do_pay_fixed, reads_deeds=False),
     "pass_go": Action(_do_pass_go, asks_bank=True),  # a lap can forfeit overdue mortgaged deeds
     "end": Action(_do_end, reads_deeds=False),
+    "play_off": Action(_do_play_off),  # the count decides who is tied for first
     "pot_collect": Action(_do_pot_collect, reads_deeds=False),
     "request": Action(_do_request, reads_deeds=False),
     "approve": Action(_do_approve, reads_deeds=False),
@@ -254,6 +270,7 @@ ACTIONS: dict[str, Action] = {
     "mortgage": Action(_deed_action(rules.mortgage)),
     "unmortgage": Action(_deed_action(rules.unmortgage)),
     "pay_mortgage_fee": Action(_deed_action(rules.pay_mortgage_fee)),
+    "sell_to_bank": Action(_deed_action(rules.sell_to_bank)),  # where the edition has deed_sale
     "auction_start": Action(_do_auction_start),
     "building_auction_start": Action(_do_building_auction_start),
     "bid": Action(_do_bid),
@@ -269,7 +286,7 @@ ACTIONS: dict[str, Action] = {
     "leave_jail_on_doubles": Action(_player_action(rules.leave_jail_on_doubles), reads_deeds=False),
     "draw_jail_card": Action(_player_action(rules.draw_jail_card), reads_deeds=False),
     "leave_jail_after_failed_roll": Action(_player_action(rules.leave_jail_after_failed_roll), reads_deeds=False),
-    "end_turn": Action(_do_end_turn, reads_deeds=False),
+    "end_turn": Action(_do_end_turn),  # the next turn remembers the player's mortgaged deeds
     "square": Action(_do_square, asks_bank=True),
     "build_lot": Action(_do_build_lot),
     "expropriation_start": Action(_do_expropriation_start),
@@ -326,6 +343,9 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
         if kind == "undo":
             _banker_only(caller)
             entry = journal.undo(game)
+            if entry.params.get("undone") == "play_off":
+                undone = journal.entry_at(game, entry.params["undone_version"])
+                clock.play_off_undone(game, undone.params.get("clock_limit"))
         elif kind in CLOCK_ACTIONS:
             _banker_only(caller)
             entry = clock.pause_or_resume(game, kind)
@@ -337,14 +357,21 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
                     and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
                 outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
                 held = True
+            if action.reads_deeds:
+                # The action that leaves every deed owned ends the game where the edition says so.
+                outcome = endings.with_end(state, outcome)
             entry = journal.record(game, state, outcome, caller.actor)
             # Lapsed requests are cleared after an action lands, so one that names a lapsed
             # request is refused as lapsed rather than as unknown.
             lapsed = pending.expire_due(state, now_utc())
             if lapsed is not None:
                 journal.record(game, state, lapsed, journal.BANKER)
+            if state.auction_queue and state.auction is None:
+                _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
             if kind == "start":
                 clock.reset(game)
+            elif kind == "play_off":
+                clock.play_off(game, outcome.params["minutes"])
             elif game.status == FINISHED:  # ended by the banker, or by the last player standing
                 clock.stop(game)
         response = {"version": game.version, "result": _result(game, caller, entry)}
@@ -354,6 +381,14 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
             db.session.add(Request(game_id=game.id, actor=caller.actor, key=key, fingerprint=digest,
                                    response=response))
     return response
+
+
+def _next_queued_auction(game: Game, state: GameState) -> None:
+    """The table starts the next auction of a bankrupt player's deeds by itself, as its own
+    entry, once no other auction is open."""
+    queued = rules.queued_auction(state, now_utc(), state.setting("auction_seconds"))
+    if queued is not None:
+        journal.record(game, state, queued, journal.BANKER)
 
 
 def preview(game: Game, caller: Caller, payload: dict, state: GameState | None = None) -> Outcome:

@@ -3,6 +3,8 @@ Kept on the game row (elapsed seconds plus when it last started), so it is right
 reloads and restarts of the server."""
 from __future__ import annotations
 
+import math
+
 from ..core.errors import N_, RuleViolation
 from ..core.state import RUNNING, Outcome
 from ..store import Entry, Game, now_utc
@@ -18,6 +20,21 @@ def stop(game: Game) -> None:
     if game.clock_running_since is not None:
         game.clock_elapsed_seconds += (now_utc() - game.clock_running_since).total_seconds()
         game.clock_running_since = None
+
+
+def play_off(game: Game, minutes: int) -> None:
+    """The clock of a play-off (``core.play_off``): ``minutes`` more from where it stopped at the
+    end of the game, running from now. A game without a clock gets one for the play-off."""
+    stop(game)
+    game.time_limit_seconds = math.ceil(game.clock_elapsed_seconds) + minutes * 60
+    game.clock_running_since = now_utc()
+
+
+def play_off_undone(game: Game, limit_before: int | None) -> None:
+    """Undoing the start of a play-off takes the game back to its end: the clock stops, with the
+    time limit it had."""
+    stop(game)
+    game.time_limit_seconds = limit_before
 
 
 def pause_or_resume(game: Game, kind: str) -> Entry:

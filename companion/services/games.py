@@ -8,7 +8,7 @@ import unicodedata
 from sqlalchemy import select
 
 from ..core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation
-from ..core.settings import clean_settings, pots_for
+from ..core.settings import building_supply, clean_settings, pots_for
 from ..core.state import SETUP, Outcome
 from ..store import Game, Holding, Player, db
 from ..store.mapping import initial_extra
@@ -70,7 +70,8 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
     With ``hand_out_tokens`` every player gets a token now (API clients); without, players
     claim their seats from their phones. ``banker_seat`` gives the host that seat too.
     Refuses: an unknown edition, a list of names that is not a list, more names than the
-    edition seats, a bad or repeated name, a time limit that is not 1 to 1440 minutes, a
+    edition seats (fewer when the banker plays too, where the edition says so), a bad or
+    repeated name, a time limit that is not 1 to 1440 minutes, a
     seed that is not a whole number, an auction countdown that is not 5 to 600 seconds, and
     settings ``core.settings`` refuses (an unknown name among them).
     """
@@ -100,7 +101,13 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
         settings["auction_seconds"] = auction_seconds
     if banker_seat is not None and not 0 <= banker_seat < len(names):
         raise BadInput("invalid_player", N_("There is no such player in this game."))
+    if banker_seat is not None and len(names) > _seats_with_banker(edition):
+        raise BadInput("too_many_players_banker_plays",
+                       N_("When the banker plays too, this game takes at most %(max)s players."),
+                       max=_seats_with_banker(edition))
 
+    # The box's building counts where the group set them (they differ by printing), else the edition's.
+    supply = building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big)
     with writing():
         banker_token = secrets.token_urlsafe(24)
         game = Game(id=random_id(ID_ALPHABET, 10), edition_id=edition.id, status=SETUP, version=0,
@@ -110,7 +117,7 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
                     seed=seed if seed is not None else secrets.randbits(52), cash_private=edition.cash_private, auction_seconds=settings["auction_seconds"],
                     edition_hash=pin(edition), extra=initial_extra(settings, pots_for(settings)),
                     time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
-                    bank_small=edition.buildings.supply_small, bank_big=edition.buildings.supply_big)
+                    bank_small=supply[0], bank_big=supply[1])
         db.session.add(game)
         players = []
         for seat, name in enumerate(names):
@@ -130,6 +137,12 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
     return result
 
 
+def _seats_with_banker(edition) -> int:
+    """The most players at a table whose banker plays too (Motopolis: 6; the seventh seat only
+    when the banker does not play)."""
+    return edition.max_players_with_banker or edition.max_players
+
+
 def unused_join_code() -> str:
     while True:
         code = random_id(JOIN_ALPHABET, 6)
@@ -141,7 +154,8 @@ def join(game_id, join_code, name) -> dict:
     """Adds a player who joins with the game's code while it is in setup; returns their token.
 
     Refuses: an unknown game (404), a wrong code (403), a game already started (409), a full
-    table (409), a bad name or one already taken (400/409).
+    table (409; fuller sooner where the banker plays and the edition seats fewer then), a bad
+    name or one already taken (400/409).
     """
     name = clean_name(name)
     with writing():
@@ -156,6 +170,10 @@ def join(game_id, join_code, name) -> dict:
         if len(game.players) >= edition.max_players:
             raise RuleViolation("table_full", N_("The table is full: at most %(max)s players."),
                                 max=edition.max_players)
+        if game.banker_player_id is not None and len(game.players) >= _seats_with_banker(edition):
+            raise RuleViolation("table_full_banker_plays",
+                                N_("The table is full: with the banker playing, at most %(max)s players."),
+                                max=_seats_with_banker(edition))
         if any(p.name.casefold() == name.casefold() for p in game.players):
             raise RuleViolation("name_taken", N_("%(name)s is already at this table."), name=name)
         token = secrets.token_urlsafe(24)

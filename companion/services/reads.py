@@ -90,6 +90,9 @@ def game_state(game: Game, caller: Caller | None) -> dict:
         # Where the edition counts turns: whose turn, the round and its limit; else null.
         "turn": turns.view(state),
         "expropriation": state.expropriation.to_dict() if state.expropriation else None,
+        # The play-offs of a tie for first place, each the ids of its players (the last one may
+        # be under way).
+        "play_offs": [list(players) for players in state.play_offs],
     }
 
 

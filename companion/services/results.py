@@ -6,6 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..core.replay import Step, starting_state, worth_through
+from ..core import play_off
 from ..core.score import Row, standings
 from ..core.settings import pots_for
 from ..core.state import FINISHED
@@ -24,17 +25,24 @@ def score_rows(game: Game) -> list[Row]:
 def score(game: Game) -> dict:
     """``GET /api/v1/games/{id}/score``: ``final`` once the game has ended, and each player's
     rank, total, breakdown by part and tournament points (``null`` where the edition has no
-    points table)."""
+    points table). Where ties for first play off (``tie_rule`` ``play_off``): the players who
+    would play off now (``play_off_due``, at a tied final count), the play-offs played or under
+    way (``play_offs``) and how long one lasts (``play_off_minutes``)."""
     edition = edition_of(game)
     names = {p.id: p.name for p in game.players}
     table = edition.tournament_points
+    state = state_of(game)
     return {
         "final": game.status == FINISHED,
         "currency": edition.currency_symbol,
         "points_table_rows": table.beyond if table else None,
         "standings": [{"player": r.player, "name": names[r.player], "rank": r.rank, "total": r.total,
                        "breakdown": r.breakdown, "out": r.out, "tournament_points": r.tournament_points}
-                      for r in score_rows(game)],
+                      for r in standings(state)],
+        "tie_rule": edition.end.tie,
+        "play_off_minutes": edition.end.play_off_minutes,
+        "play_off_due": play_off.due(state) or None,
+        "play_offs": [list(players) for players in state.play_offs],
     }
 
 

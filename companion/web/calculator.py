@@ -169,6 +169,8 @@ def building_options(edition) -> list[tuple[str, str]]:
     """The buildings select: none, each count of small ones, the big one."""
     b = edition.buildings
     options = [(str(n), f"{n} {text(b.small if n == 1 else b.small_plural)}") for n in range(0, b.max_small + 1)]
+    if b.max_small == 0:
+        options = [("0", _("nothing"))]  # no small buildings at all: none, or the big one
     if b.big is not None and b.policy != "small_only":
         options.append(("big", text(b.big)))
     return options

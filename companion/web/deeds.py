@@ -45,6 +45,8 @@ def _groups(game, edition, owner_id=None) -> list[dict]:
 # attempt works (after the rent, once a turn, on unbuilt land), where the others (not your turn,
 # one already under way) are said elsewhere on the page.
 EXPROPRIATION_WHY = ("rent_first", "expropriation_once_per_turn", "expropriation_built")
+# Where deeds are sold back to the bank, a built deed says why it cannot be sold yet.
+SALE_WHY = ("deed_sale_buildings_first",)
 
 
 def _try(game, caller, payload, state, why=()):
@@ -65,7 +67,8 @@ def _actions(game, caller, deed, holding) -> list[dict]:
     edition = services.edition_of(game)
     squares = edition.squares
     if holding.owner_id is None:
-        candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, _("Auction it"))]
+        auction = _("Auction it") if edition.auction.decliner_bids else _("Decline: auction it among the others")
+        candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, auction)]
         candidates += [("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
                        for q in squares if q.policy == "buy_free_deed"]
     elif holding.owner_id != me:
@@ -82,13 +85,14 @@ def _actions(game, caller, deed, holding) -> list[dict]:
                        ("sell_building", {"break_hotel": True}, _("Break the big building into small ones")),
                        ("mortgage", {}, _("Mortgage for %(amount)s")),
                        ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
-                       ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged"))]
+                       ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged")),
+                       ("sell_to_bank", {}, _("Sell to the bank for %(amount)s"))]
     state = services.state_of(game)
     out = []
     for kind, extra, label in candidates:
         say_why = kind == "expropriation_start" and not extra
-        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state,
-                                EXPROPRIATION_WHY if say_why else ())
+        why = EXPROPRIATION_WHY if say_why else SALE_WHY if kind == "sell_to_bank" else ()
+        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state, why)
         amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
         text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
         needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed, state)
@@ -97,6 +101,8 @@ def _actions(game, caller, deed, holding) -> list[dict]:
                 out.append({"kind": kind, "text": _("Build") if kind == "build" else _("Buy"), "refusal": refusal})
             elif say_why and refusal:
                 out.append({"kind": kind, "text": label, "refusal": refusal})
+            elif kind == "sell_to_bank" and refusal:
+                out.append({"kind": kind, "text": _("Sell to the bank"), "refusal": refusal})
             continue
         out.append({"kind": kind, "text": text, "amount": amount, "extra": extra, "needs_dice": needs_dice,
                     "refusal": None, "shows_amount": "%(amount)s" in label})
@@ -178,8 +184,18 @@ def deed_page(game_id, deed_key):
                            players=[p for p in game.players if not p.bankrupt],
                            group=edition.group(deed.group), lift=_lift(edition, deed), others=others,
                            can_request_rent=edition.rent.request.enabled,
+                           laps_left=_laps_left(game, deed),
                            # The last roll, offered as the dice of a utility's rent.
                            last_roll=rolled.last_roll, roll_total=roll_total_for(rolled, caller.player_id))
+
+
+def _laps_left(game, deed) -> int | None:
+    """The laps the owner of this mortgaged deed has left to lift it, where the edition sets
+    a deadline in laps (``None`` otherwise)."""
+    if game.status != "running" or not _holdings(game)[deed.key].mortgaged:
+        return None
+    state = services.state_of(game)
+    return services.mortgage_laps_left(state, state.deeds[deed.key])
 
 
 @bp.post("/g/<game_id>/deeds/<deed_key>")

@@ -10,7 +10,15 @@ from .templating import money
 
 
 def describe(entry, names: dict[str, str], edition) -> str:
-    """One line for the feed; ``names`` maps player ids to names (markup is escaped later)."""
+    """One line for the feed; ``names`` maps player ids to names (markup is escaped later). An
+    action that ended the game by the edition's end condition says so after what it did."""
+    line = _describe(entry, names, edition)
+    if (entry.params or {}).get("all_deeds_owned"):
+        line += " " + _("Every deed is owned: the game is over.")
+    return line
+
+
+def _describe(entry, names: dict[str, str], edition) -> str:
     p = entry.params or {}
     who = lambda account: account_name(account, names)  # noqa: E731
     amount = money(p.get("amount", 0), edition)
@@ -73,7 +81,11 @@ def describe(entry, names: dict[str, str], edition) -> str:
             return ngettext("%(num)d request lapsed unpaid.", "%(num)d requests lapsed unpaid.", count)
         return _("The request for %(amount)s to %(payer)s lapsed unpaid.", amount=amount, payer=who(p.get("from")))
     if kind == "pass_go":
-        return _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
+        line = _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
+        if p.get("forfeited"):
+            line += " " + _("%(deeds)s went back to the bank: the mortgage was not lifted in time.",
+                            deeds=", ".join(_deed_name(edition, k) for k in p["forfeited"]))
+        return line
     if kind == "roll":
         return describe_roll(p, who)
     deed = _deed_name(edition, p.get("deed"))
@@ -103,11 +115,21 @@ def describe(entry, names: dict[str, str], edition) -> str:
         return _("%(name)s lifted the mortgage on %(deed)s: %(amount)s.", name=player, deed=deed, amount=amount)
     if kind == "pay_mortgage_fee":
         return _("%(name)s paid the %(amount)s fee on mortgaged %(deed)s.", name=player, deed=deed, amount=amount)
+    if kind == "sell_to_bank":
+        return _("%(name)s sold %(deed)s to the bank for %(amount)s.", name=player, deed=deed, amount=amount)
     if kind in ("auction_start", "building_auction_start"):
         if p.get("building"):
             return _("Auction of the bank's last %(building)s: it opens at %(amount)s.",
                      building=_building(edition, p.get("building")), amount=money(p.get("opening_bid", 0), edition))
-        return _("Auction of %(deed)s: it opens at %(amount)s.", deed=deed, amount=money(p.get("opening_bid", 0), edition))
+        line = _("Auction of %(deed)s: it opens at %(amount)s.", deed=deed, amount=money(p.get("opening_bid", 0), edition))
+        if p.get("queued"):
+            line += " " + ngettext("%(num)d more deed of the bankrupt player to auction after this one.",
+                                   "%(num)d more deeds of the bankrupt player to auction after this one.", p["queued"])
+        if p.get("decliner"):
+            line += " " + _("%(name)s declined to buy it and does not bid.", name=who(p["decliner"]))
+        return line
+    if kind == "auction_queue_done":
+        return _("Every deed of the bankrupt player has been auctioned or sold.")
     if kind == "bid":
         return _("%(name)s bids %(amount)s.", name=player, amount=amount)
     if kind == "auction_won":
@@ -150,7 +172,13 @@ def describe(entry, names: dict[str, str], edition) -> str:
     if kind == "end_turn":
         if p.get("rounds_over"):
             return _("The last round is over: the game ends.")
-        return _("Now it is %(name)s's turn (round %(round)s).", name=who(p.get("to")), round=p.get("round"))
+        line = _("Now it is %(name)s's turn (round %(round)s).", name=who(p.get("to")), round=p.get("round"))
+        if p.get("skipped"):
+            line += " " + _("Sitting out this turn: %(names)s.", names=", ".join(who(pid) for pid in p["skipped"]))
+        if p.get("released"):
+            line += " " + _("%(name)s has waited the turns in %(jail)s and is out for free.", name=who(p["released"]),
+                            jail=_jail_name(edition))
+        return line
     if kind == "square":
         return _describe_square(p, edition, player, amount, deed)
     if kind == "build_lot":
@@ -167,6 +195,9 @@ def describe(entry, names: dict[str, str], edition) -> str:
         return _("The banker undid change no. %(version)s.", version=p.get("undone_version"))
     if kind == "end":
         return _("The banker ended the game.")
+    if kind == "play_off":
+        return _("A tie for first place: %(names)s play %(minutes)s more minutes among themselves.",
+                 names=", ".join(who(pid) for pid in p.get("players", [])), minutes=p.get("minutes"))
     if kind == "clock_pause":
         return _("The clock is paused.")
     if kind == "clock_resume":
@@ -174,9 +205,37 @@ def describe(entry, names: dict[str, str], edition) -> str:
     return kind
 
 
+def _jail_name(edition) -> str:
+    """What the board calls jail (Motopolis: Attesa ricambi), or jail."""
+    return edition.jail.name(_lang()) if edition.jail.name else _("jail")
+
+
 def _describe_square(p, edition, player, amount, deed) -> str:
     square = edition.square(p.get("square", ""))
     label = square.name(_lang()) if square else p.get("square", "")
+    policy = square.policy if square else None
+    if policy == "pay_then_prize_on_dice":
+        if p.get("won"):
+            return _("%(name)s paid %(amount)s at %(what)s, rolled %(dice)s and got %(prize)s back.", name=player,
+                     amount=amount, what=label, dice=p.get("dice"), prize=money(p.get("back", 0), edition))
+        return _("%(name)s paid %(amount)s at %(what)s and rolled %(dice)s: no prize.", name=player, amount=amount,
+                 what=label, dice=p.get("dice"))
+    if policy == "collect_then_pay":
+        return _("%(name)s collected %(amount)s at %(what)s and paid back %(back)s.", name=player, amount=amount,
+                 what=label, back=money(p.get("back", 0), edition))
+    if policy == "jail_unless_dice":
+        if p.get("jailed"):
+            return _("%(name)s rolled %(dice)s at %(what)s and goes to %(jail)s.", name=player, dice=p.get("dice"),
+                     what=label, jail=_jail_name(edition))
+        return _("%(name)s rolled %(dice)s at %(what)s and rides on.", name=player, dice=p.get("dice"), what=label)
+    if policy == "sit_out":
+        if p.get("trades") is False:
+            return ngettext("%(name)s stops at %(what)s: sits out %(num)d turn, with no trades until then.",
+                            "%(name)s stops at %(what)s: sits out the next %(num)d turns, with no trades until then.",
+                            p.get("turns", 1), name=player, what=label)
+        return ngettext("%(name)s stops at %(what)s: sits out %(num)d turn.",
+                        "%(name)s stops at %(what)s: sits out the next %(num)d turns.", p.get("turns", 1),
+                        name=player, what=label)
     if p.get("deed"):
         return _("%(name)s bought %(deed)s at %(what)s for %(amount)s.", name=player, deed=deed, what=label,
                  amount=amount)

@@ -32,6 +32,8 @@ def payload() -> dict:
             data[name] = _number(form[name].strip())
     if form.get("break_hotel") == "1":
         data["break_hotel"] = True
+    if form.get("rerun") == "1":
+        data["rerun"] = True
     if form.getlist("deeds"):
         data["deeds"] = form.getlist("deeds")
     counts = {name[len("count_"):]: _number(form[name].strip() or "0") for name in form if name.startswith("count_")}

@@ -50,7 +50,16 @@ def document() -> dict:
                     "cash": {"type": ["integer", "null"],
                              "description": "null when the edition keeps cash private from this caller"},
                     "in_jail": {"type": "boolean"}, "bankrupt": {"type": "boolean"},
-                    "jail_cards": {"type": "integer"}}},
+                    "jail_cards": {"type": "integer"},
+                    "laps": {"type": "integer", "description": "Times round the board (each pass_go): a "
+                                                               "mortgage with a lap deadline counts them."},
+                    "skip_turns": {"type": "integer", "description": "Turns the player still sits out (a "
+                                                                     "square such as Sosta bisognino); "
+                                                                     "end_turn passes over them."},
+                    "no_trades": {"type": "boolean", "description": "The player may not trade until the "
+                                                                    "turns they sit out have passed."},
+                    "jail_turns": {"type": "integer", "description": "The player's turns begun in jail, where "
+                                                                     "the edition's jail counts them."}}},
                 "Game": {"type": "object", "properties": {
                     "id": {"type": "string"}, "edition": {"type": "string"},
                     "status": {"enum": ["setup", "running", "finished"]}, "version": {"type": "integer"},
@@ -74,7 +83,11 @@ def document() -> dict:
                         "deed": {"type": ["string", "null"]}, "high_bid": {"type": ["integer", "null"]},
                         "high_bidder": {"type": ["string", "null"]}, "opening_bid": {"type": "integer"},
                         "min_raise": {"type": "integer"}, "ends_at": {"type": "string"},
-                        "excluded": {"type": "array", "items": {"type": "string"}}}},
+                        "excluded": {"type": "array", "items": {"type": "string"}},
+                        "decliner": {"type": ["string", "null"],
+                                     "description": "The player who declined to buy the deed and opened its "
+                                                    "auction; where the edition says so (Petropolis) they do "
+                                                    "not bid."}}},
                     "auction_seconds": {"type": "integer"},
                     "trades": {"type": "array", "items": {"type": "object"}},
                     "rent_requests": {"type": "array", "items": {"type": "object"}},
@@ -92,7 +105,10 @@ def document() -> dict:
                         "limit": {"type": ["integer", "null"]}}},
                     "expropriation": {"type": ["object", "null"], "description": "An expropriation under way "
                                       "(Che Impresa!): buyer, owner, deeds, whole_lot, value, penalty, stage "
-                                      "(\"buyer\", \"owner\" or \"settle\"), rolls, owed."}}},
+                                      "(\"buyer\", \"owner\" or \"settle\"), rolls, owed."},
+                    "play_offs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
+                                  "description": "The play-offs of a tie for first place (Petropolis), each "
+                                                 "the ids of its players; the last may be under way."}}},
                 "Roll": {"type": "object", "required": ["player", "dice", "faces", "total", "doubles"], "properties": {
                     "player": {"type": "string"}, "dice": {"enum": list(DICE_KINDS)},
                     "faces": {"type": "array", "items": {"type": ["integer", "string"]},
@@ -108,7 +124,9 @@ def document() -> dict:
                     "key": {"type": "string", "maxLength": 100,
                             "description": "Idempotency key: the same key from the same token returns the "
                                            "first answer and changes nothing."},
-                    "player": {"type": "string", "description": "The banker acting for this player."},
+                    "player": {"type": "string", "description": "The banker acting for this player; "
+                                                                "auction_start: the player who declined the deed "
+                                                                "(where the edition says so, they do not bid)."},
                     "to": {"type": "string", "description": "transfer: a player id, \"bank\" or a pot of the "
                                                             "game (\"free_parking\"); end_turn (banker): "
                                                             "the player who plays now."},
@@ -126,7 +144,8 @@ def document() -> dict:
                     "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
                     "dice": {"anyOf": [
                         {"type": "integer", "minimum": 2,
-                         "description": "pass_go, pay_rent, rent_request: the dice total (up to the "
+                         "description": "pass_go, pay_rent, rent_request, square (a square that goes by "
+                                        "the dice: a prize, a checkpoint): the dice total (up to the "
                                         "edition's dice.max_total)."},
                         {"enum": list(DICE_KINDS),
                          "description": "roll: which dice the server rolls (default \"2d6\"); \"speed\" "
@@ -134,7 +153,9 @@ def document() -> dict:
                                         "dice_kinds). The result is {\"faces\", \"total\", \"doubles\"}."}]},
                     "deed": {"type": "string", "description": "buy, pay_rent, build, sell_building, mortgage, "
                                                               "unmortgage, pay_mortgage_fee, auction_start, "
-                                                              "rent_request; bid in a building auction."},
+                                                              "rent_request, sell_to_bank (where the edition "
+                                                              "sells deeds back to the bank: its price, once "
+                                                              "unbuilt); bid in a building auction."},
                     "break_hotel": {"type": "boolean", "description": "sell_building: break the big building "
                                                                       "into small ones."},
                     "payer": {"type": "string", "description": "rent_request: the player who landed."},
@@ -143,6 +164,8 @@ def document() -> dict:
                                                                          "where the deed could take either."},
                     "deeds": {"type": "array", "items": {"type": "string"},
                               "description": "building_auction_start: the deeds that want the building."},
+                    "rerun": {"type": "boolean", "description": "auction_close (banker): run the auction again "
+                                                               "without a winner who cannot pay."},
                     "award_to": {"type": "string",
                                  "description": "auction_close: the richest player to award, on a tie."},
                     "trade": {"type": "string", "description": "trade_accept, trade_reject."},
@@ -171,13 +194,22 @@ def document() -> dict:
                     "request_seconds": {"type": "integer", "minimum": 0, "maximum": 3600, "default": 0,
                                         "description": "Seconds a payment request waits before it lapses "
                                                        "(0: until answered)."},
+                    "no_trades_two_left": {"type": "boolean", "default": False,
+                                           "description": "The championship's preliminary rounds (FAQ 31): "
+                                                          "no trades once only two players are left."},
                     "buyer_die": {"type": ["array", "null"], "minItems": 2, "maxItems": 12,
                                   "items": {"enum": ["si", "no", "vita"]},
                                   "description": "Che Impresa!: the buyer's (yellow) special die, one entry per "
                                                  "face, as counted on the group's box (null: the edition's)."},
                     "owner_die": {"type": ["array", "null"], "minItems": 2, "maxItems": 12,
                                   "items": {"enum": ["no", "doppio", "meta", "ritira", "vita"]},
-                                  "description": "Che Impresa!: the owner's (red) special die, likewise."}},
+                                  "description": "Che Impresa!: the owner's (red) special die, likewise."},
+                    "supply_small": {"type": ["integer", "null"], "minimum": 0, "maximum": 500, "default": None,
+                                     "description": "The bank's small buildings (houses, towers...) as counted "
+                                                    "in the group's box, where its printing differs (null: the "
+                                                    "edition's)."},
+                    "supply_big": {"type": ["integer", "null"], "minimum": 0, "maximum": 500, "default": None,
+                                   "description": "The bank's big buildings (hotels, platforms...), likewise."}},
                     "description": "The game's settings, fixed at creation; an unknown name is refused (400)."},
                 "Pending": {"type": "object", "description": "Money waiting for a yes: nothing has moved yet.",
                             "properties": {
@@ -204,7 +236,17 @@ def document() -> dict:
                         "rank": {"type": ["integer", "null"]}, "total": {"type": ["integer", "null"]},
                         "breakdown": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
                         "out": {"type": "boolean"},
-                        "tournament_points": {"type": ["integer", "null"]}}}}}},
+                        "tournament_points": {"type": ["integer", "null"]}}}},
+                    "tie_rule": {"enum": ["shared", "play_off"],
+                                 "description": "Players tied for first at the final count share the place, or "
+                                                "play off (action `play_off`, banker)."},
+                    "play_off_minutes": {"type": ["integer", "null"]},
+                    "play_off_due": {"type": ["array", "null"], "items": {"type": "string"},
+                                     "description": "At a final count tied for first, where ties play off: the "
+                                                    "players who would play off now."},
+                    "play_offs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
+                                  "description": "The play-offs played or under way, each its players; they go "
+                                                 "first in the count."}}},
                 "Event": {"type": "object", "properties": {
                     "version": {"type": "integer"}, "type": {"type": "string"}, "actor": {"type": "string"},
                     "summary": {"type": "string"}, "params": {"type": "object"},

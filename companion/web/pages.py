@@ -24,7 +24,7 @@ from .qr import qr_svg
 bp = Blueprint("pages", __name__)
 
 # The house rules the new-game form offers as tick boxes (game settings that are true or false).
-HOUSE_RULES = ("free_parking_pot", "strict_bank")
+HOUSE_RULES = ("free_parking_pot", "strict_bank", "no_trades_two_left")
 # The faces each special die may carry (Che Impresa!'s expropriation dice).
 DIE_FACES = {"buyer_die": ("si", "no", "vita"), "owner_die": ("no", "doppio", "meta", "ritira", "vita")}
 
@@ -57,20 +57,27 @@ def _view(game, caller) -> dict:
             "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings,
             "final": services.score(game) if game.status == "finished" else None,
             "dice": dice_view(state, edition, caller.player_id if caller else None),
-            "turn": services.turn_view(state), "expropriation": state.expropriation,
-            "squares": _squares(game, caller, edition, state)}
+            "turn": services.turn_view(state), "expropriation": state.expropriation, "play_offs": state.play_offs,
+            "squares": _squares(game, caller, edition, state),
+            # Each player's state as the rules keep it (turns to sit out, turns in jail...).
+            "player_states": state.players}
+
+
+# The squares whose amount is known without the dice: previewed for the one-tap button.
+SQUARES_WITHOUT_DICE = ("pay_per_holding", "collect_then_pay", "sit_out")
 
 
 def _squares(game, caller, edition, state) -> list[dict]:
     """The edition's computed squares for the caller's phone: what each would move now, or why
-    it cannot (IMU owed on nothing)."""
+    it cannot (IMU owed on nothing, a player already sitting out); squares that go by the dice
+    are asked for the total on the page."""
     if caller is None or caller.player_id is None or game.status != "running" or not edition.squares:
         return []
     board = services.state_of(game)
     out = []
     for square in edition.squares:
         entry = {"square": square, "amount": None, "refusal": None}
-        if square.policy == "pay_per_holding":
+        if square.policy in SQUARES_WITHOUT_DICE:
             try:
                 outcome = services.preview(game, caller, {"type": "square", "square": square.key}, board)
                 entry["amount"] = outcome.params["amount"]
@@ -118,6 +125,8 @@ def create_game():
         edition = services.editions().get(edition_id)
         if edition is not None and edition.expropriation is not None:
             settings.update(_special_dice(edition))
+        if edition is not None:
+            settings.update(_building_supply(edition))
         if edition is not None and len(names) < edition.min_players:
             flash(_("Enter at least %(min)s players.", min=edition.min_players), "error")
             return redirect(url_for("pages.home"))
@@ -140,6 +149,18 @@ def create_game():
     for player in created["players"]:
         seats.remember(created["id"], seats.PLAYER, player["token"])
     return redirect(url_for("pages.table", game_id=created["id"]))
+
+
+def _building_supply(edition) -> dict:
+    """The bank's buildings as the group counted them in their box (``supply_small``,
+    ``supply_big`` settings), read from the new-game form; left out when empty. A count that is
+    not a small whole number is sent on as text, for the settings to refuse with a message."""
+    chosen = {}
+    for size in ("small", "big"):
+        raw = request.form.get(f"supply_{size}_{edition.id}", "").strip()
+        if raw:
+            chosen[f"supply_{size}"] = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else raw
+    return chosen
 
 
 def _special_dice(edition) -> dict:

@@ -22,7 +22,9 @@ from .templating import lang, money, text
 
 bp = Blueprint("results", __name__)
 
-PARTS = {"cash": lambda: _("Cash"), "deeds": lambda: _("Deeds"), "buildings": lambda: _("Buildings")}
+PARTS = {"cash": lambda: _("Cash"), "deeds": lambda: _("Deeds"), "buildings": lambda: _("Buildings"),
+         # The count by rents collected from the bank (Niente è come sembra).
+         "rents": lambda: _("Deed rents"), "hotels": lambda: _("Hotel rents")}
 
 
 def part_name(part: str) -> str:
@@ -60,24 +62,46 @@ def results(game_id):
             else url_for("pages.wallet", game_id=game.id))
     return render_template("results.html", game=game, edition=edition, score=score, chart=chart,
                            winners=winners, part_name=part_name, back=back, palette=PALETTE,
-                           tie_notes=tie_notes(score))
+                           tie_notes=[n for n in (play_off_note(score),) if n] + tie_notes(score))
 
 
 def tie_notes(score: dict) -> list[str]:
     """What the tiebreak did: for two players in a row who count the same, whether the rules'
-    tiebreak put one first or they share the place (players out of the game aside)."""
+    tiebreak put one first or they share the place (players out of the game aside); where a
+    tie for first place plays off (Petropolis), who plays it."""
     rows = [r for r in score["standings"] if not r["out"] and r["total"] is not None]
+    due = set(score.get("play_off_due") or ())
+    played = {pid for players in score.get("play_offs") or () for pid in players}
     notes = []
+    if due:
+        notes.append(_("%(names)s are tied for first place: the rules play %(minutes)s more minutes among them. "
+                       "The banker starts the play-off from the table.",
+                       names=", ".join(r["name"] for r in rows if r["player"] in due),
+                       minutes=score["play_off_minutes"]))
     for a, b in zip(rows, rows[1:]):
-        if a["total"] != b["total"]:
+        if a["total"] != b["total"] or (a["player"] in due and b["player"] in due):
             continue
-        if a["rank"] != b["rank"]:
+        if a["rank"] != b["rank"] and (a["player"] in played) != (b["player"] in played):
+            notes.append(_("%(first)s and %(second)s count the same, but %(first)s played the play-off for first "
+                           "place and goes first.", first=a["name"], second=b["name"]))
+        elif a["rank"] != b["rank"]:
             notes.append(_("%(first)s and %(second)s count the same: the rules' tiebreak puts %(first)s first.",
                            first=a["name"], second=b["name"]))
         else:
             notes.append(_("%(first)s and %(second)s count the same and the rules do not separate them: they share "
                            "the place.", first=a["name"], second=b["name"]))
     return notes
+
+
+def play_off_note(score: dict) -> str | None:
+    """During the play-off of a tie for first place: who plays it, and that the others keep their
+    places."""
+    if score["final"] or not score.get("play_offs"):
+        return None
+    names = {r["player"]: r["name"] for r in score["standings"]}
+    return _("Play-off for first place: %(names)s play %(minutes)s more minutes among themselves; the others keep "
+             "their places behind them.", names=", ".join(names[pid] for pid in score["play_offs"][-1]),
+             minutes=score["play_off_minutes"])
 
 
 def points_note(score: dict) -> str | None:
@@ -142,7 +166,7 @@ def score_sheet(game, edition, score: dict) -> dict:
                        "ends the game."))
         if score.get("hidden"):
             notes.append(_("In this game cash is private: until the end you see only your own count."))
-    notes += [n for n in (points_note(score),) if n] + tie_notes(score)
+    notes += [n for n in (points_note(score), play_off_note(score)) if n] + tie_notes(score)
     return {
         "title": _("Score sheet"),
         "edition": text(edition.name),

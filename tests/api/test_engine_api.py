@@ -51,17 +51,23 @@ def test_settings_are_taken_at_creation_and_shown(api):
     game = api.new_game(settings={"strict_bank": True, "free_parking_pot": True, "request_seconds": 120,
                                   "auction_seconds": 45})
     state = game.state()
-    assert state["settings"] == {"strict_bank": True, "free_parking_pot": True, "request_seconds": 120,
-                                 "auction_seconds": 45}
+    chosen = {"strict_bank": True, "free_parking_pot": True, "request_seconds": 120, "auction_seconds": 45}
+    assert {k: state["settings"][k] for k in chosen} == chosen
+    from companion.core.settings import SETTINGS
+    assert set(state["settings"]) == set(SETTINGS)  # every setting shown, the others at their default
+    assert all(state["settings"][k] == SETTINGS[k].default for k in SETTINGS if k not in chosen)
     assert state["pots"] == {POT: 0} and state["pending"] == []
     assert state["auction_seconds"] == 45
     assert game.state("Anna")["settings"] == state["settings"]
 
 
 def test_without_settings_a_game_takes_the_defaults(api):
+    from companion.core.settings import SETTINGS
     state = api.new_game().state()
-    assert state["settings"] == {"strict_bank": False, "free_parking_pot": False, "request_seconds": 0,
-                                 "auction_seconds": 20}
+    assert state["settings"] == {name: s.default for name, s in SETTINGS.items()}
+    assert {k: state["settings"][k] for k in ("strict_bank", "free_parking_pot", "request_seconds",
+                                              "auction_seconds")} == {"strict_bank": False, "free_parking_pot": False,
+                                                                      "request_seconds": 0, "auction_seconds": 20}
     assert state["pots"] == {} and state["pending"] == []
     assert api.new_game(settings=None).state()["settings"] == state["settings"]
 
@@ -72,8 +78,8 @@ def test_a_game_stored_before_a_setting_existed_shows_its_default(app, api):
         row = db.session.get(Game, game.id)
         row.extra = {**row.extra, "settings": {"strict_bank": True}}
         db.session.commit()
-    assert game.state()["settings"] == {"strict_bank": True, "free_parking_pot": False, "request_seconds": 0,
-                                        "auction_seconds": 20}
+    from companion.core.settings import SETTINGS
+    assert game.state()["settings"] == {**{name: s.default for name, s in SETTINGS.items()}, "strict_bank": True}
 
 
 @pytest.mark.parametrize("settings, code, named", [
@@ -504,8 +510,8 @@ def test_openapi_describes_the_engine(api):
     assert {"request", "approve", "decline", "pot_collect"} <= set(schemas["Action"]["properties"]["type"]["enum"])
     assert {"pending", "pot", "from", "reason"} <= set(schemas["Action"]["properties"])
     assert {"settings", "pots", "pending"} <= set(schemas["Game"]["properties"])
-    assert set(schemas["Settings"]["properties"]) == {"strict_bank", "free_parking_pot", "auction_seconds",
-                                                      "request_seconds"}
+    from companion.core.settings import SETTINGS
+    assert set(schemas["Settings"]["properties"]) == set(SETTINGS)  # each setting described
     assert {"id", "from", "to", "amount", "reason", "needs", "at"} <= set(schemas["Pending"]["properties"])
     create = doc["paths"]["/api/v1/games"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert "settings" in create["properties"]

@@ -42,6 +42,7 @@ def test_the_schema_is_draft_2020_12_and_every_built_in_edition_follows_it():
     ("auction", "no_bids", auction.NO_BIDS), ("auction", "winner_cannot_pay", auction.WINNER_CANNOT_PAY),
     ("jail", "policy", jail.POLICIES), ("bankruptcy", "policy", bankruptcy.POLICIES),
     ("valuation", "policy", valuation.POLICIES), ("tiebreak", "policy", tiebreak.POLICIES),
+    ("end", "tie", tiebreak.TIES),
 ])
 def test_the_schema_names_exactly_the_policies_the_core_has(section, field, registry):
     assert SCHEMA["properties"][section]["properties"][field]["enum"] == list(registry)

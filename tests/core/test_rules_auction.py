@@ -52,7 +52,10 @@ def test_campionato_reruns_without_a_winner_who_cannot_pay():
     act(state, auction_start(state, "via-roma", NOW, 15))
     act(state, bid(state, "a", 300, NOW))
     state.players["a"].cash = 200
-    outcome = act(state, auction_close(state, NOW))
+    refused("winner_raising_cash", auction_close, state, NOW)  # given the time to raise it first
+    from datetime import timedelta
+    refused("banker_only", auction_close, state, NOW + timedelta(seconds=60), by="b", rerun=True)
+    outcome = act(state, auction_close(state, NOW, rerun=True))  # the banker: without them
     assert outcome.kind == "auction_rerun"
     assert state.auction.excluded == ["a"] and state.auction.high_bid is None and state.auction.id == "2"
     refused("excluded_from_auction", bid, state, "a", 10, NOW)
@@ -105,3 +108,17 @@ def test_campionato_asks_the_banker_to_break_a_tie_for_the_richest():
     refused("not_richest", auction_close, state, NOW, award_to="c")
     act(state, auction_close(state, NOW, award_to="b"))
     assert state.deeds["via-roma"].owner == "b"
+
+
+def test_campionato_takes_a_bid_above_cash_and_the_winner_raises_it():
+    from companion.core.rules import mortgage
+    state = new_state("campionato-2015", cash=100)
+    give(state, "a", "vicolo-corto", "vicolo-stretto")  # mortgage 30 each
+    act(state, auction_start(state, "bastioni-gran-sasso", NOW, 15))
+    act(state, bid(state, "a", 150, NOW))  # 100 in hand
+    error = refused("winner_raising_cash", auction_close, state, NOW)
+    assert "150" in str(error) and "100" in str(error)
+    act(state, mortgage(state, "a", "vicolo-corto"))
+    act(state, mortgage(state, "a", "vicolo-stretto"))
+    act(state, auction_close(state, NOW))
+    assert state.deeds["bastioni-gran-sasso"].owner == "a" and cash(state)["a"] == 100 + 60 - 150

@@ -24,6 +24,19 @@ def opening_bid(edition: Edition, deed: Deed) -> int:
     return pick(POLICIES, edition.auction.policy, "auction")(edition, deed)
 
 
+def decliner_barred(edition: Edition, auction: AuctionState, player_id: str) -> bool:
+    """Whether ``player_id`` is the player who declined to buy the deed, where the edition keeps
+    them out of its auction (``decliner_bids`` false: Petropolis auctions among the others)."""
+    return not edition.auction.decliner_bids and auction.decliner is not None and auction.decliner == player_id
+
+
+def building_opening_bid(edition: Edition, deeds) -> int:
+    """Where a building shortage auction opens: the edition's ``buildings.shortage_opening_bid``
+    (Motopolis: 50), or else the lowest building price among the ``deeds`` concerned."""
+    fixed = edition.buildings.shortage_opening_bid
+    return fixed if fixed is not None else min(d.building_cost for d in deeds)
+
+
 def deed_stays_with_bank(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
     """Nobody gets the deed."""
     return None
@@ -34,7 +47,8 @@ def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_t
     (``award_to`` names which when several are equally rich). Refuses a tie without
     ``award_to`` and an ``award_to`` who is not among the richest."""
     eligible = [p for p in state.active_players()
-                if p.id not in auction.excluded and p.cash >= auction.opening_bid]
+                if p.id not in auction.excluded and p.cash >= auction.opening_bid
+                and not decliner_barred(state.edition, auction, p.id)]
     if not eligible:
         return None
     top = max(p.cash for p in eligible)

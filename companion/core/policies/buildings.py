@@ -41,8 +41,14 @@ def small_only(b: Buildings) -> None:
     return None
 
 
+def big_only(b: Buildings) -> BigBuilding:
+    """No small buildings: one big building per deed, needing none (only the whole group), at
+    the deed's building price and worth it (Niente è come sembra's hotels); it cannot be broken."""
+    return BigBuilding(0, 1)
+
+
 POLICIES = {"houses_then_hotel": houses_then_hotel, "big_replaces_small": big_replaces_small,
-            "small_only": small_only}
+            "small_only": small_only, "big_only": big_only}
 
 
 def big_building(edition: Edition) -> BigBuilding | None:

@@ -77,6 +77,17 @@ def overdue(state: GameState, owner: PlayerState, laps: int) -> list[DeedState]:
             and laps >= ds.mortgage_lap + found.laps]
 
 
+def laps_left(state: GameState, ds: DeedState) -> int | None:
+    """The laps the owner of the mortgaged ``ds`` has left to lift it: the deed goes back to
+    the bank at the pass of GO that completes the last of them (``None`` for a deed without a
+    deadline)."""
+    found = terms(state.edition)
+    owner = state.players.get(ds.owner) if ds.owner else None
+    if found is None or found.laps is None or not ds.mortgaged or ds.mortgage_lap is None or owner is None:
+        return None
+    return max(0, ds.mortgage_lap + found.laps - owner.laps)
+
+
 def forfeit_changes(ds: DeedState) -> list[Change]:
     """An overdue mortgaged deed going back to the bank, unmortgaged."""
     after = {"owner": None, "mortgaged": False, "fee_due": False, "mortgage_lap": None}

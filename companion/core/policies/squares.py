@@ -1,11 +1,13 @@
 """Squares whose amount the bank computes: what landing there moves, by the square's policy.
 
 Each policy returns a ``Landing``: who pays whom how much, and for ``buy_free_deed`` the deed
-bought. The square rule (``rules.squares``) checks the player, the cash and the deed.
+bought; money going back the other way after (a prize, a fee), and what it does to the player
+(jail, turns to sit out). The square rule (``rules.squares``) checks the player, the cash and
+the deed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..editions import Square
 from ..errors import N_, BadInput, RuleViolation
@@ -16,11 +18,26 @@ from . import pick
 
 @dataclass(frozen=True)
 class Landing:
-    """``to_bank``: the player pays ``amount``; otherwise the bank pays it to the player."""
+    """``to_bank``: the player pays ``amount``; otherwise the bank pays it to the player.
+    ``back``: what then goes the other way (a prize after paying, a fee after collecting).
+    ``player``: fields of the player the square sets (``in_jail``, ``skip_turns``...).
+    ``tax``: a payment to the bank is a tax (it goes to the Free Parking pot where the game
+    has one); false for a purchase (fuel, a registration)."""
 
     amount: int
     to_bank: bool
     parts: dict
+    back: int = 0
+    player: dict = field(default_factory=dict)
+    tax: bool = True
+
+
+def _dice_total(state: GameState, dice) -> int:
+    """A dice total from 2 to the edition's largest; refuses anything else."""
+    top = state.edition.dice.max_total
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
+        raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to %(max)s."), max=top)
+    return dice
 
 
 def pay_per_holding(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
@@ -37,9 +54,7 @@ def pay_per_holding(state: GameState, square: Square, player: PlayerState, dice,
 def collect_dice_times(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
     """``multiplier`` times the dice total, from the bank (Che Impresa!'s Banca). Refuses a
     missing or impossible dice total."""
-    top = state.edition.dice.max_total
-    if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
-        raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to %(max)s."), max=top)
+    dice = _dice_total(state, dice)
     return Landing(square.multiplier * dice, False, {"dice": dice})
 
 
@@ -55,8 +70,45 @@ def buy_free_deed(state: GameState, square: Square, player: PlayerState, dice, d
     return Landing(percent_up(deed.price, square.percent), True, {"deed": deed.key, "percent": square.percent})
 
 
+def pay_then_prize_on_dice(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+    """Pay ``amount``, roll at once: a total among ``totals`` receives ``prize`` from the bank
+    (Motopolis' Benzinaio: 20, then 5 on 6, 7 or 8). Refuses a missing or impossible dice
+    total."""
+    dice = _dice_total(state, dice)
+    won = dice in square.totals
+    return Landing(square.amount, True, {"dice": dice, "won": won}, back=square.prize if won else 0, tax=False)
+
+
+def collect_then_pay(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+    """Receive ``collect`` from the bank, then pay ``amount`` back (Motopolis' A.S.I.: 100,
+    then 50 for the registration)."""
+    return Landing(square.collect, False, {}, back=square.amount, tax=False)
+
+
+def jail_unless_dice(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+    """Roll at once: a total among ``totals`` goes free, any other sends the player to jail
+    (Motopolis' Posto di blocco, to Attesa ricambi without passing GO). Refuses a missing or
+    impossible dice total and a player already in jail."""
+    dice = _dice_total(state, dice)
+    if player.in_jail:
+        raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
+    caught = dice not in square.totals
+    return Landing(0, True, {"dice": dice, "jailed": caught},
+                   player={"in_jail": True, "jail_turns": 0} if caught else {})
+
+
+def sit_out(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+    """The player misses their next ``turns`` turns and, with ``trades`` false, cannot trade
+    until they have passed (Motopolis' Sosta bisognino). Refuses a player already sitting out."""
+    if player.skip_turns:
+        raise RuleViolation("already_sitting_out", N_("%(name)s already sits out the next turn."), name=player.name)
+    return Landing(0, True, {"turns": square.turns, "trades": square.trades},
+                   player={"skip_turns": square.turns, "no_trades": not square.trades})
+
+
 POLICIES = {"pay_per_holding": pay_per_holding, "collect_dice_times": collect_dice_times,
-            "buy_free_deed": buy_free_deed}
+            "buy_free_deed": buy_free_deed, "pay_then_prize_on_dice": pay_then_prize_on_dice,
+            "collect_then_pay": collect_then_pay, "jail_unless_dice": jail_unless_dice, "sit_out": sit_out}
 
 
 def landing(state: GameState, square: Square, player: PlayerState, dice=None, deed=None) -> Landing:

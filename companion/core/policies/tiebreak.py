@@ -22,3 +22,26 @@ POLICIES = {"shared": shared, "unmortgaged_deeds_value": unmortgaged_deeds_value
 
 def tiebreak_key(state: GameState, player: PlayerState) -> tuple:
     return pick(POLICIES, state.edition.tiebreak.policy, "tiebreak")(state, player)
+
+
+# --- players still tied for first after the tiebreak ----------------------------------------
+
+def shared_place(state: GameState, tied: list[str]) -> list[str]:
+    """They share the first place: nobody plays on."""
+    return []
+
+
+def play_off(state: GameState, tied: list[str]) -> list[str]:
+    """The game goes on ``end.play_off_minutes`` more among them alone (Petropolis: 10)."""
+    return list(tied)
+
+
+TIES = {"shared": shared_place, "play_off": play_off}
+
+
+def play_off_players(state: GameState, tied: list[str]) -> list[str]:
+    """Who plays on after a final count that leaves ``tied`` (two or more players) sharing the
+    first place, by the edition's ``end.tie`` (empty: nobody, they share it)."""
+    if len(tied) < 2:
+        return []
+    return pick(TIES, state.edition.end.tie, "tie")(state, tied)

@@ -1,10 +1,10 @@
 """The rules of deeds: buying, rent, buildings, mortgages, auctions, trades, bankruptcy and
 jail. Each function takes a ``GameState`` (and ``now`` where time matters) and returns an
 ``Outcome`` fully described by its postings and Changes, or raises a named refusal."""
-from .auction import auction_close, auction_start, bid, building_auction_start
+from .auction import auction_close, auction_start, bid, building_auction_start, queued_auction
 from .bankruptcy import bankrupt
 from .buildings import build, next_building, sell_building
-from .deeds import buy, lift_cost, mortgage, pay_mortgage_fee, unmortgage
+from .deeds import buy, lift_cost, mortgage, pay_mortgage_fee, sale_price, sell_to_bank, unmortgage
 from .expropriation import expropriation_roll, expropriation_settle, expropriation_start
 from .jail import (draw_jail_card, go_to_jail, leave_jail_after_failed_roll, leave_jail_on_doubles, pay_jail_fine,
                    use_jail_card)
@@ -18,5 +18,5 @@ __all__ = [
     "draw_jail_card", "expropriation_roll", "expropriation_settle", "expropriation_start", "go_to_jail",
     "land_on_square", "leave_jail_after_failed_roll", "leave_jail_on_doubles", "lift_cost", "mortgage", "next_building",
     "pay_jail_fine", "pay_mortgage_fee", "pay_rent", "rent_confirm", "rent_due", "rent_lapse",
-    "rent_request", "sell_building", "trade_accept", "trade_propose", "trade_reject", "unmortgage", "use_jail_card",
+    "queued_auction", "rent_request", "sale_price", "sell_building", "sell_to_bank", "trade_accept", "trade_propose", "trade_reject", "unmortgage", "use_jail_card",
 ]

@@ -8,7 +8,8 @@ from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
 from ..ledger import BANK, move
 from ..money import parse_amount
-from ..policies.auction import buyer_without_bids, opening_bid, waits_for_winner
+from ..policies.auction import (building_opening_bid, buyer_without_bids, decliner_barred, opening_bid,
+                               waits_for_winner)
 from ..state import AuctionState, Change, GameState, Outcome, PlayerState
 from .buildings import BIG, SMALL, building_changes, next_buildings, require_supply
 from .jail import require_free
@@ -29,13 +30,17 @@ def _require_no_auction(state: GameState) -> None:
         raise RuleViolation("auction_open", N_("Another auction is open: close it first."))
 
 
-def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seconds: int) -> Outcome:
+def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seconds: int,
+                  decliner: str | None = None) -> Outcome:
     """Opens an auction of a deed nobody owns at the opening bid the edition's auction policy
     gives (a fixed bid, or the deed's printed price); the countdown
     (``countdown_seconds``, a table setting) starts now and restarts at each bid.
+    ``decliner`` is the player who landed on it and declined to buy it (``None``: nobody, a
+    deed the banker auctions): where the edition says so (``auction.decliner_bids`` false) they
+    do not bid, and the feed says so (``params["decliner"]``).
 
     Refuses: a game not running, an auction already open, an unknown deed, a deed someone owns,
-    and a countdown that is not 1 to 3600 seconds.
+    an unknown or bankrupt decliner, and a countdown that is not 1 to 3600 seconds.
     """
     require_running(state)
     _require_no_auction(state)
@@ -43,18 +48,47 @@ def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seco
     if ds.owner is not None:
         raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
                             deed=deed.name, owner=state.players[ds.owner].name)
+    if decliner is not None:
+        decliner = require_player(state, decliner).id
     countdown = clean_countdown(countdown_seconds)
     opening = opening_bid(state.edition, deed)
     auction = AuctionState(str(state.auctions_held + 1), "deed", deed.key, [], opening,
-                           state.edition.auction.min_raise, countdown, stamp(now, countdown))
-    return _opened(state, auction, "auction_start", {"deed": deed.key, "opening_bid": opening})
+                           state.edition.auction.min_raise, countdown, stamp(now, countdown), decliner=decliner)
+    params = {"deed": deed.key, "opening_bid": opening}
+    if decliner is not None and decliner_barred(state.edition, auction, decliner):
+        params["decliner"] = decliner
+    return _opened(state, auction, "auction_start", params)
+
+
+def queued_auction(state: GameState, now: datetime, countdown_seconds: int) -> Outcome | None:
+    """The next auction of the deeds a bankruptcy gave back to the bank, once no auction is
+    open: the first queued deed still nobody's is auctioned, and leaves the queue (with any
+    bought meanwhile). ``None`` when there is nothing to start."""
+    if state.status != "running" or state.auction is not None or not state.auction_queue:
+        return None
+    queue = list(state.auction_queue)
+    while queue:
+        key = queue.pop(0)
+        if _free(state, key):
+            opened = auction_start(state, key, now, countdown_seconds)
+            change = Change("game", None, "auction_queue", state.auction_queue, queue)
+            return Outcome(opened.kind, opened.postings, opened.changes + (change,),
+                           params={**opened.params, "queued": sum(1 for k in queue if _free(state, k))},
+                           result=opened.result)
+    return Outcome("auction_queue_done", changes=(Change("game", None, "auction_queue", state.auction_queue, []),))
+
+
+def _free(state: GameState, key: str) -> bool:
+    ds = state.deeds.get(key)
+    return ds is None or ds.owner is None
 
 
 def building_auction_start(state: GameState, building: str, deed_keys, now: datetime,
                            countdown_seconds: int) -> Outcome:
     """Opens a shortage auction of one of the bank's last small or big buildings, when two or
-    more players want more than the bank has: it opens at the lowest building price among the
-    deeds concerned, and the winner puts it on the deed named with their bid.
+    more players want more than the bank has: it opens where the edition says (a fixed bid, or
+    the lowest building price among the deeds concerned), and the winner puts it on the deed
+    named with their bid.
 
     Refuses: an edition without shortage auctions, a game not running, an auction already open,
     a building that is neither ``small`` nor ``big``, a bank with an unlimited supply or none
@@ -86,7 +120,7 @@ def building_auction_start(state: GameState, building: str, deed_keys, now: date
         raise RuleViolation("no_competition",
                             N_("A shortage auction needs at least two players who want to build."))
     countdown = clean_countdown(countdown_seconds)
-    opening = min(d.building_cost for d in deeds)
+    opening = building_opening_bid(state.edition, deeds)
     auction = AuctionState(str(state.auctions_held + 1), building, None, [d.key for d in deeds],
                            opening, state.edition.auction.min_raise, countdown, stamp(now, countdown))
     return _opened(state, auction, "building_auction_start",
@@ -114,13 +148,17 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
         raise RuleViolation("excluded_from_auction",
                             N_("%(name)s won this auction without paying and cannot bid again."),
                             name=player.name)
+    if decliner_barred(state.edition, auction, player.id):
+        raise RuleViolation("decliner_does_not_bid",
+                            N_("%(name)s declined to buy this deed: the auction is among the other players."),
+                            name=player.name)
     if is_past(now, auction.ends_at):
         raise RuleViolation("auction_time_up", N_("Time is up: the banker closes the auction."))
     amount = parse_amount(amount, state.edition.max_amount)
     minimum = auction.opening_bid if auction.high_bid is None else auction.high_bid + auction.min_raise
     if amount < minimum:
         raise RuleViolation("bid_too_low", N_("The bid must be at least %(min)s."), min=minimum)
-    if amount > player.cash:
+    if amount > player.cash and not state.edition.auction.bids_above_cash:
         raise RuleViolation("bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name,
                             cash=player.cash)
     if auction.high_bidder == player.id:
@@ -143,7 +181,8 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
                    result={"auction": auction.id, "high_bid": amount, "ends_at": after.ends_at})
 
 
-def auction_close(state: GameState, now: datetime, award_to: str | None = None, by: str | None = None) -> Outcome:
+def auction_close(state: GameState, now: datetime, award_to: str | None = None, by: str | None = None,
+                  rerun: bool = False) -> Outcome:
     """Closes the open auction: the banker (``by`` ``None``) at any time, a player (``by``
     their id) only once the countdown has run out, and only where nobody has to choose.
 
@@ -156,8 +195,12 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None, 
     still in the auction buys it at the opening bid (``award_to`` names which when several are
     equally rich: the banker's choice alone). A building nobody bid for stays with the bank.
 
+    Where the edition lets players bid above their cash (``bids_above_cash``), a winner short
+    of cash is given the time to raise it by selling or mortgaging: closing waits for them,
+    and the banker may instead run the auction again without them (``rerun``).
+
     Refuses: a game not running, no open auction, a player closing before the countdown ran
-    out, a player naming ``award_to``, a player closing an auction whose buyer the banker must
+    out, a player naming ``award_to`` or asking for a rerun, a winner still raising cash, a player closing an auction whose buyer the banker must
     choose among the equally rich (403), a winner still raising cash, a tie for the richest
     without ``award_to``, and an ``award_to`` who is not among the richest.
     """
@@ -171,11 +214,20 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None, 
                             N_("The auction is still running: only the banker can close it now."))
         if award_to is not None:
             raise Forbidden("banker_decides", N_("Only the banker names who buys the deed."))
+        if rerun:
+            raise Forbidden("banker_only", N_("Only the banker can do this."))
     if auction.high_bidder is not None:
         winner = state.players[auction.high_bidder]
         refusal = _cannot_take(state, auction, winner)
         if refusal is None:
             return _award(state, auction, winner, auction.high_bid)
+        if rerun:
+            return _rerun(state, auction, winner, now)
+        if refusal.code == "insufficient_cash" and state.edition.auction.bids_above_cash:
+            raise RuleViolation("winner_raising_cash",
+                                N_("%(name)s won at %(amount)s with %(cash)s in hand: they sell or mortgage to "
+                                   "raise the rest, then the auction closes; or the banker runs it again "
+                                   "without them."), name=winner.name, amount=auction.high_bid, cash=winner.cash)
         if waits_for_winner(state.edition, refusal):
             raise refusal
         return _rerun(state, auction, winner, now)

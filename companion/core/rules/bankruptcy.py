@@ -10,7 +10,7 @@ from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap
 from ..state import FINISHED, Change, GameState, Outcome, document_change
 from .buildings import buildings_value
-from ..turns import passed_on_leaving
+from ..turns import mortgaged_this_turn, passed_on_leaving
 from .expropriation import dropped_for
 from .common import bank_changes, deed_changes, player_changes
 
@@ -24,9 +24,12 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     (which then pays a creditor player its share of the debt). To the bank: the cash goes to
     the bank, every deed goes back unmortgaged and unbuilt to be auctioned one by one
     (``result["to_auction"]``), buildings return to the bank's supply and get-out-of-jail cards
-    go back to the decks. To a player: the buildings are sold to the bank at the edition's
+    go back to the decks; those deeds wait in the game's auction queue, auctioned one after
+    another. To a player: the buildings are sold to the bank at the edition's
     share, then the cash, the deeds (mortgaged ones stay so, and the creditor owes the transfer
-    fee at once or lifts them) and the cards go to the creditor. Either way the player's
+    fee at once or lifts them) and the cards go to the creditor; where the edition says so
+    (``turn_start_state``) a deed mortgaged in the debtor's own turn passes unmortgaged and its
+    mortgage money goes back to the bank. Either way the player's
     pending trades and requests for money (rent requests among them) are dropped; if they hold
     the high bid, the auction's close runs it again without them.
 
@@ -52,11 +55,17 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     owned = [(d, state.deeds[d.key]) for d in state.edition.deeds
              if d.key in state.deeds and state.deeds[d.key].owner == debtor.id]
     changes, small, big, proceeds = [], 0, 0, 0
+    # A creditor player gets the deeds as they were when the turn began: one mortgaged in it
+    # passes unmortgaged, and its mortgage money goes back to the bank (FAQ 32).
+    undone = mortgaged_this_turn(state, debtor.id) if not to_bank and state.edition.bankruptcy.turn_start_state else set()
     for deed, ds in owned:
         proceeds += buildings_value(state, deed, ds)
         small, big = small + ds.houses, big + int(ds.hotel)
         if to_bank:
             changes += deed_changes(ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False,
+                                    mortgage_lap=None)
+        elif deed.key in undone:
+            changes += deed_changes(ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False,
                                     mortgage_lap=None)
         else:
             changes += deed_changes(ds, owner=heir.id, houses=0, hotel=False,
@@ -75,15 +84,19 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
         changes += player_changes(heir, jail_cards=heir.jail_cards + debtor.jail_cards)
         if proceeds:
             postings += move(BANK, debtor.id, proceeds)
-        if debtor.cash + proceeds:
-            postings += move(debtor.id, heir.id, debtor.cash + proceeds)
+        taken_back = min(debtor.cash + proceeds, sum(d.mortgage for d, _ in owned if d.key in undone))
+        if taken_back:
+            postings += move(debtor.id, BANK, taken_back)
+        if debtor.cash + proceeds - taken_back:
+            postings += move(debtor.id, heir.id, debtor.cash + proceeds - taken_back)
     changes += [Change("trade", t.id, "state", t.to_dict(), None) for t in state.trades.values()
                 if debtor.id in (t.proposer, t.recipient)]
     changes += pending.drop_for(state, debtor.id)
     changes += dropped_for(state, debtor.id)
     deeds = [d.key for d, _ in owned]
-    handed = debtor.cash if to_bank else debtor.cash + proceeds
-    fees_due = [d.key for d, ds in owned if not to_bank and (ds.fee_due or (ds.mortgaged and fee_percent > 0))]
+    handed = debtor.cash if to_bank else debtor.cash + proceeds - taken_back
+    fees_due = [d.key for d, ds in owned if not to_bank and d.key not in undone
+                and (ds.fee_due or (ds.mortgaged and fee_percent > 0))]
     params = {"player": debtor.id, "creditor": creditor, "cash": handed, "deeds": deeds}
     if debt is not None:
         params.update(debt=debt, creditor_paid=estate.bank_pays)
@@ -91,6 +104,10 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     left = [p for p in state.active_players() if p.id != debtor.id]
     if len(left) > 1:
         changes += passed_on_leaving(state, debtor.id)
+        if to_bank and deeds:
+            # Auctioned one after another, each as soon as no other auction is open.
+            changes.append(Change("game", None, "auction_queue", state.auction_queue,
+                                  list(state.auction_queue) + deeds))
     if len(left) == 1:
         # The last player standing has won: the game ends by itself, with nothing left to auction.
         dropped = {c.ref for c in changes if c.target == "pending"}

@@ -11,6 +11,7 @@ from ..errors import N_, BadInput, RuleViolation
 from ..ledger import BANK, move
 from ..policies.buildings import big_building, sold_with
 from ..state import Change, DeedState, GameState, Outcome, PlayerState
+from .jail import require_free
 from .common import (bank_changes, building_members, deed_changes, group_of, has_buildings, level,
                      require_deed, require_fee_settled, require_owner, sale_value)
 
@@ -22,12 +23,14 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
     the bank's supply, the usual one first: a small one while the deed takes more, the big one
     once this deed and every other of its group hold the small ones it needs.
 
-    Refuses: a deed that is not the player's, one that takes no buildings, a group the player
-    does not wholly own, a group with a mortgaged deed, a deed already fully built, a deed with
-    more buildings than another of its group (building goes evenly), and a big building on a
-    deed holding more small ones than it takes back.
+    Refuses: a deed that is not the player's, a player in a jail that keeps them from building,
+    one that takes no buildings, a group the player does not wholly own, a group with a
+    mortgaged deed, a deed already fully built, a deed with more buildings than another of its
+    group (building goes evenly), and a big building on a deed holding more small ones than it
+    takes back.
     """
     require_owner(player, deed, ds)
+    require_free(state, player, "builds")
     if group_of(state, deed).kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), deed=deed.name)
     members = [m for _, m in building_members(state, deed.group)]
@@ -140,8 +143,8 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     worth, on its own or with the group's others as the edition's ``big_sale`` says.
 
     Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
-    not the player's, a deed without buildings, uneven selling, breaking while the bank lacks
-    the small buildings or is auctioning them in a shortage (builders come first), and a whole
+    not the player's, a deed without buildings, uneven selling, breaking where the edition has no
+    small buildings, breaking while the bank lacks the small buildings or is auctioning them in a shortage (builders come first), and a whole
     sale that ``big_sale`` refuses (all of the group's big buildings go together).
     """
     require_running(state)
@@ -155,6 +158,10 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     params = {"player": player.id, "deed": deed.key}
     if ds.hotel and break_hotel:
         big = big_building(state.edition)
+        if big.needs_small == 0:
+            raise RuleViolation("nothing_to_break",
+                                N_("This edition has no small buildings: a big building is sold whole, "
+                                   "not broken."))
         if state.auction is not None and state.auction.lot == SMALL:
             raise RuleViolation("building_auction_open",
                                 N_("The bank's last buildings of this kind are being auctioned."))

@@ -97,10 +97,12 @@ def clean_countdown(seconds) -> int:
 
 def clean_dice(state: GameState, dice) -> int:
     """A dice total entered by a player; refuses one outside 2 to the edition's largest
-    (``dice.max_total``)."""
+    (``dice.max_total``). With the Speedy die the lowest is 1: on a Bus a player moves by one
+    numbered die only, and a utility's rent goes by that die."""
     top = state.edition.dice.max_total
-    if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
-        raise BadInput("invalid_dice", N_("Enter the dice total, from 2 to %(max)s."), max=top)
+    low = 1 if top > 12 else 2
+    if isinstance(dice, bool) or not isinstance(dice, int) or not low <= dice <= top:
+        raise BadInput("invalid_dice", N_("Enter the dice total, from %(min)s to %(max)s."), min=low, max=top)
     return dice
 
 

@@ -1,14 +1,16 @@
-"""Buying a deed from the bank, mortgaging it and lifting the mortgage."""
+"""Buying a deed from the bank, mortgaging it and lifting the mortgage, selling it back to the
+bank where the edition lets owners do so."""
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
-from ..editions import Deed, Edition
+from ..editions import Deed, DeedSale, Edition
 from ..errors import N_, RuleViolation
 from ..ledger import BANK, move
+from ..money import percent_up
 from ..policies import mortgage as policy
 from ..state import GameState, Outcome
-from .common import (acquired, deed_changes, group_has_buildings, require_deed, require_fee_settled,
-                     require_owner, transfer_fee)
+from .common import (acquired, deed_changes, group_has_buildings, has_buildings, require_deed,
+                     require_fee_settled, require_owner, transfer_fee)
 
 
 def lift_cost(edition: Edition, deed: Deed) -> int:
@@ -109,3 +111,44 @@ def pay_mortgage_fee(state: GameState, player_id: str, deed_key: str) -> Outcome
     return Outcome("pay_mortgage_fee", postings, tuple(deed_changes(ds, fee_due=False)),
                    params={"player": player.id, "deed": deed.key, "amount": amount},
                    result={"deed": deed.key, "amount": amount})
+
+
+def _require_deed_sale(edition: Edition) -> DeedSale:
+    if edition.deed_sale is None:
+        raise RuleViolation("no_deed_sale", N_("In this edition deeds cannot be sold to the bank."))
+    return edition.deed_sale
+
+
+def sale_price(edition: Edition, deed: Deed) -> int:
+    """What the bank pays the owner for ``deed``: the edition's ``deed_sale.percent`` of its
+    price, rounded up. Refuses an edition where deeds are not sold to the bank."""
+    return percent_up(deed.price, _require_deed_sale(edition).percent)
+
+
+def sell_to_bank(state: GameState, player_id: str, deed_key: str) -> Outcome:
+    """The owner sells a deed back to the bank at the edition's share of its price (Niente è
+    come sembra: the purchase price); the deed is free again, to be bought or auctioned. A
+    player in jail may sell too.
+
+    Refuses: an edition where deeds are not sold to the bank, a game not running, an unknown or
+    bankrupt player, an unknown deed, a deed that is not the player's, a deed with buildings on
+    it (they are sold to the bank first, at half), and a mortgaged deed (lifted first).
+    """
+    _require_deed_sale(state.edition)
+    require_running(state)
+    player = require_player(state, player_id)
+    deed, ds = require_deed(state, deed_key)
+    require_owner(player, deed, ds)
+    price = sale_price(state.edition, deed)
+    if has_buildings(ds):
+        raise RuleViolation("deed_sale_buildings_first",
+                            N_("Sell the buildings on %(deed)s to the bank first: then the deed."),
+                            deed=deed.name)
+    if ds.mortgaged:
+        raise RuleViolation("deed_sale_mortgaged",
+                            N_("%(deed)s is mortgaged: lift the mortgage before selling it to the bank."),
+                            deed=deed.name)
+    return Outcome("sell_to_bank", move(BANK, player.id, price),
+                   tuple(deed_changes(ds, owner=None, fee_due=False, mortgage_lap=None, taken_turn=None)),
+                   params={"player": player.id, "deed": deed.key, "amount": price},
+                   result={"deed": deed.key, "amount": price})

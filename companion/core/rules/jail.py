@@ -14,14 +14,23 @@ def _require_in_jail(player: PlayerState) -> None:
         raise RuleViolation("not_in_jail", N_("%(name)s is not in jail."), name=player.name)
 
 
+def _require_can_leave(state: GameState, player: PlayerState) -> None:
+    """Refuses a player not in jail and, where the edition's jail lets players out only from
+    their next turn on (Motopolis), one whose next turn has not begun."""
+    _require_in_jail(player)
+    if state.edition.jail.from_next_turn and state.edition.turns.counted and player.jail_turns == 0:
+        raise RuleViolation("jail_next_turn", N_("%(name)s can leave only from their next turn."),
+                            name=player.name)
+
+
 def go_to_jail(state: GameState, player_id: str) -> Outcome:
     """The player goes to jail. Refuses: a game not running, an unknown or bankrupt player, and
-    a player already in jail."""
+    a player already in jail. Where the edition's jail counts turns, they count from now."""
     require_running(state)
     player = require_player(state, player_id)
     if player.in_jail:
         raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
-    return Outcome("go_to_jail", changes=tuple(player_changes(player, in_jail=True)),
+    return Outcome("go_to_jail", changes=tuple(player_changes(player, in_jail=True, jail_turns=0)),
                    params={"player": player.id})
 
 
@@ -29,16 +38,16 @@ def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
     """The player pays the fine the edition's jail policy sets (to the bank, or the Free Parking
     pot) and leaves jail.
 
-    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
-    player without the cash.
+    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, one who
+    may leave only from their next turn, and a player without the cash.
     """
     require_running(state)
     player = require_player(state, player_id)
-    _require_in_jail(player)
+    _require_can_leave(state, player)
     fine = jail_fine(state.edition, player)
     require_cash(player, fine)
     return Outcome("pay_jail_fine", move(player.id, fines_account(state), fine) if fine else (),
-                   tuple(player_changes(player, in_jail=False)),
+                   tuple(player_changes(player, in_jail=False, jail_turns=0)),
                    params={"player": player.id, "amount": fine}, result={"amount": fine})
 
 
@@ -55,18 +64,20 @@ def leave_jail_after_failed_roll(state: GameState, player_id: str) -> Outcome:
     if fine is None:
         raise RuleViolation("failed_roll_stays",
                             N_("In this edition a roll without doubles keeps the player in jail."))
-    _require_in_jail(player)
+    _require_can_leave(state, player)
     require_cash(player, fine)
     return Outcome("leave_jail_after_failed_roll", move(player.id, fines_account(state), fine) if fine else (),
-                   tuple(player_changes(player, in_jail=False)),
+                   tuple(player_changes(player, in_jail=False, jail_turns=0)),
                    params={"player": player.id, "amount": fine}, result={"amount": fine})
 
 
 def require_free(state: GameState, player: PlayerState, what: str) -> None:
     """Refuses a player in jail where the edition's jail keeps them from ``what``
-    (``"rent"``: collecting rent; ``"bids"``: bidding in auctions)."""
+    (``"rent"``: collecting rent; ``"bids"``: bidding in auctions; ``"builds"``: building)."""
     if not player.in_jail:
         return
+    if what == "builds" and not state.edition.jail.builds:
+        raise RuleViolation("builder_in_jail", N_("%(name)s is in jail and cannot build."), name=player.name)
     if what == "rent" and not state.edition.jail.collects_rent:
         raise RuleViolation("owner_in_jail", N_("%(name)s is in jail and collects no rent."), name=player.name)
     if what == "bids" and not state.edition.jail.bids:
@@ -76,28 +87,29 @@ def require_free(state: GameState, player: PlayerState, what: str) -> None:
 def use_jail_card(state: GameState, player_id: str) -> Outcome:
     """The player hands back a get-out-of-jail card and leaves jail.
 
-    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and a
-    player without a card.
+    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, one who
+    may leave only from their next turn, and a player without a card.
     """
     require_running(state)
     player = require_player(state, player_id)
-    _require_in_jail(player)
+    _require_can_leave(state, player)
     if player.jail_cards == 0:
         raise RuleViolation("no_jail_card", N_("%(name)s has no get-out-of-jail card."), name=player.name)
     return Outcome("use_jail_card",
-                   changes=tuple(player_changes(player, in_jail=False, jail_cards=player.jail_cards - 1)),
+                   changes=tuple(player_changes(player, in_jail=False, jail_cards=player.jail_cards - 1, jail_turns=0)),
                    params={"player": player.id})
 
 
 def leave_jail_on_doubles(state: GameState, player_id: str) -> Outcome:
     """The player rolled doubles and leaves jail for free.
 
-    Refuses: a game not running, an unknown or bankrupt player, and a player not in jail.
+    Refuses: a game not running, an unknown or bankrupt player, a player not in jail, and one
+    who may leave only from their next turn.
     """
     require_running(state)
     player = require_player(state, player_id)
-    _require_in_jail(player)
-    return Outcome("leave_jail_on_doubles", changes=tuple(player_changes(player, in_jail=False)),
+    _require_can_leave(state, player)
+    return Outcome("leave_jail_on_doubles", changes=tuple(player_changes(player, in_jail=False, jail_turns=0)),
                    params={"player": player.id})
 
 

@@ -20,6 +20,7 @@ from ..ledger import BANK, move
 from ..state import Change, GameState, Outcome
 from ..turns import counted, require_turn
 from .common import bank_changes, building_members, deed_changes, require_owner
+from .jail import require_free
 
 PLACES = ("on_group", "from_square", "end_of_turn")
 
@@ -46,7 +47,8 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     ``"end_of_turn"``).
 
     Refuses: an edition that builds one at a time, an unknown place, a game not running, an
-    unknown or bankrupt player, a player out of turn, an unknown group or one that takes no
+    unknown or bankrupt player, a player out of turn, a player in a jail that keeps them from
+    building, an unknown group or one that takes no
     buildings, counts that are not whole numbers or name other deeds, a lot the player does
     not wholly own, a deed taken over this turn, a first build that misses a deed or is made
     at the end of a turn, more on a deed than the place allows, a second build in the turn at
@@ -61,6 +63,7 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     require_running(state)
     player = require_player(state, player_id)
     require_turn(state, player.id)
+    require_free(state, player, "builds")
     group = state.edition.group(group_key) if isinstance(group_key, str) else None
     members = building_members(state, group.key) if group is not None and group.kind == "street" else []
     if not members:

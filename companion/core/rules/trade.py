@@ -40,7 +40,11 @@ def _empty(side: dict) -> bool:
 
 
 def _require_can_give(state: GameState, giver: PlayerState, side: dict) -> None:
-    """Refuses a side its giver cannot hand over now."""
+    """Refuses a side its giver cannot hand over now, and a giver who may not trade now (sitting
+    out a turn where the square that did it says no trades)."""
+    if giver.no_trades:
+        raise RuleViolation("no_trades_now", N_("%(name)s sits out a turn and cannot trade until it has passed."),
+                            name=giver.name)
     require_cash(giver, side["cash"])
     for key in side["deeds"]:
         deed, ds = require_deed(state, key)
@@ -50,6 +54,10 @@ def _require_can_give(state: GameState, giver: PlayerState, side: dict) -> None:
         if group_has_buildings(state, deed.group):
             raise RuleViolation("group_has_buildings",
                                 N_("Sell the buildings of %(deed)s's group before trading it."),
+                                deed=deed.name)
+        if ds.mortgaged and not state.edition.mortgage.tradable:
+            raise RuleViolation("mortgaged_not_tradable",
+                                N_("%(deed)s is mortgaged: lift the mortgage before it can go to another player."),
                                 deed=deed.name)
         if ds.fee_due:
             raise RuleViolation("mortgage_fee_due",
@@ -85,8 +93,13 @@ def _require_fees_payable(state: GameState, player: PlayerState, gives: dict, ge
 
 
 def _require_trading_open(state: GameState) -> None:
+    """Refuses trading while buildings are auctioned, and once only two players are left
+    where the game plays the championship's preliminary rounds (FAQ 31)."""
     if state.auction is not None and state.auction.lot != "deed":
         raise RuleViolation("trading_paused", N_("No trades while buildings are being auctioned."))
+    if state.setting("no_trades_two_left") and len(state.active_players()) <= 2:
+        raise RuleViolation("no_trades_two_left",
+                            N_("Only two players are left: in this round no more deals or trades."))
 
 
 def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, give, get) -> Outcome:
@@ -95,9 +108,12 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
 
     Refuses: a game not running, a bad or repeated trade id, an unknown or bankrupt player, a
     player trading with themselves, a malformed side, a trade of nothing, a deed on both sides,
-    a building auction in progress, a proposer who owes a fee on a mortgaged deed, a side its
-    giver cannot hand over (cash, a deed not theirs, a deed whose group has buildings, a deed
-    whose fee is unpaid, cards they lack), and a get-out-of-jail card sold above the cap.
+    a building auction in progress, only two players left where the game says no trades then,
+    a proposer who owes a fee on a mortgaged deed, a side its
+    giver cannot hand over (cash, a deed not theirs, a deed whose group has buildings, a
+    mortgaged deed where the edition keeps those out of trades, a deed whose fee is unpaid,
+    cards they lack), a player who may not trade while sitting out a turn, and a
+    get-out-of-jail card sold above the cap.
     """
     require_running(state)
     trade_id = clean_id(trade_id, "invalid_trade_id")

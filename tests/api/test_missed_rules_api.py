@@ -1,0 +1,60 @@
+"""The classic and championship rules the first version missed, through the API."""
+from __future__ import annotations
+
+from companion import services
+
+
+def ok(result):
+    code, body = result
+    assert code == 200, body
+    return body["result"]
+
+
+def test_a_bankrupt_players_deeds_are_auctioned_one_after_another_by_the_table(app, api):
+    game = api.new_game().start()
+    for key in ("vicolo-corto", "vicolo-stretto"):
+        ok(game.act("Carla", {"type": "buy", "deed": key}))
+    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank"}))
+    auction = game.state()["auction"]
+    assert auction["deed"] == "vicolo-corto"  # opened by itself
+    ok(game.act("Anna", {"type": "bid", "amount": 10}))
+    ok(game.act("banker", {"type": "auction_close"}))
+    assert game.state()["auction"]["deed"] == "vicolo-stretto"  # the next one follows
+    ok(game.act("Bruno", {"type": "bid", "amount": 5}))
+    ok(game.act("banker", {"type": "auction_close"}))
+    state = game.state()
+    assert state["auction"] is None
+    owners = {d["key"]: d["owner"] for d in state["deeds"]}
+    assert owners["vicolo-corto"] == game.ids["Anna"] and owners["vicolo-stretto"] == game.ids["Bruno"]
+    events = game.api.get(f"/api/v1/games/{game.id}/events", game.banker)[1]["events"]
+    assert any("1 more deed of the bankrupt player" in e["summary"] for e in events)
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []
+
+
+def test_no_trades_between_the_last_two_is_a_setting(api):
+    game = api.new_game(edition="campionato-2015", settings={"no_trades_two_left": True}).start()
+    ok(game.act("Anna", {"type": "buy", "deed": "vicolo-corto"}))
+    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank"}))
+    code, body = game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"],
+                                   "give": {"cash": 0, "deeds": ["vicolo-corto"]}, "get": {"cash": 100, "deeds": []}})
+    assert (code, body["error"]["code"]) == (409, "no_trades_two_left")
+
+
+def test_an_auction_won_above_cash_is_paid_after_a_mortgage(app, api):
+    game = api.new_game(edition="campionato-2015").start()
+    for key in ("via-roma", "corso-impero", "largo-augusto", "viale-dei-giardini"):
+        ok(game.act("Anna", {"type": "buy", "deed": key}))
+    cash = game.cash()["Anna"]  # 1500 - 300 - 300 - 320 - 350 = 230
+    ok(game.act("Bruno", {"type": "auction_start", "deed": "parco-della-vittoria"}))
+    ok(game.act("Anna", {"type": "bid", "amount": 400}))
+    code, body = game.act("banker", {"type": "auction_close"})
+    assert (code, body["error"]["code"]) == (409, "winner_raising_cash")
+    ok(game.act("Anna", {"type": "mortgage", "deed": "via-roma"}))  # + 150
+    ok(game.act("Anna", {"type": "mortgage", "deed": "corso-impero"}))  # + 150
+    ok(game.act("banker", {"type": "auction_close"}))
+    assert game.cash()["Anna"] == cash + 300 - 400
+    owners = {d["key"]: d["owner"] for d in game.state()["deeds"]}
+    assert owners["parco-della-vittoria"] == game.ids["Anna"]
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []

@@ -1,0 +1,158 @@
+"""A whole game of Monopoly Niente è come sembra (without the counterfeits) for three players
+through the API: GO, buying, double rent, a hotel and its rent, a deed sold back to the bank
+after its hotel, auctions from 10 by 10, jail, and the end by itself when the last deed is won
+at auction (undone, and ended again); the final count by the rents collected from the bank,
+worked out by hand; the journal balances all along."""
+from __future__ import annotations
+
+from companion import services
+from companion.core.editions import load_editions
+
+NE = load_editions().editions["niente-e-come-sembra"]
+NAMES = ("Anna", "Bruno", "Carla")
+
+
+def ok(result, status=200):
+    code, body = result
+    assert code == status, body
+    return body["result"] if "result" in body else body
+
+
+def refusal(result, status, code):
+    got, body = result
+    assert (got, body["error"]["code"]) == (status, code), body
+    return body["error"]["message"]
+
+
+def owners(game):
+    return {d["key"]: d["owner"] for d in game.state()["deeds"]}
+
+
+def balanced(app, game):
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []
+
+
+def auction(game, deed, winner, amount=10):
+    ok(game.act("banker", {"type": "auction_start", "deed": deed}))
+    ok(game.act(winner, {"type": "bid", "amount": amount}))
+    return ok(game.act("banker", {"type": "auction_close"}))
+
+
+def test_a_three_player_game_to_the_last_deed(app, api):
+    edition = ok(api.get("/api/v1/editions/niente-e-come-sembra"))
+    assert len(edition["deeds"]) == 22 and all(d["provisional"] for d in edition["deeds"])
+
+    game = api.new_game(players=NAMES, edition="niente-e-come-sembra", seed=3).start()
+    a, b, c = (game.ids[n] for n in NAMES)
+    state = game.state()
+    assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
+    assert state["bank"] == {"houses": 0, "hotels": 12}
+    assert state["clock"] is None
+
+    # GO pays 200.
+    ok(game.act("Anna", {"type": "pass_go"}))
+    # Anna buys the two browns (60 each); Bruno lands on one: 10, doubled on the whole group.
+    for key in ("vicolo-storto", "vicolo-cieco"):
+        assert ok(game.act("Anna", {"type": "buy", "deed": key}))["amount"] == 60
+    assert ok(game.act("Bruno", {"type": "pay_rent", "deed": "vicolo-storto"}))["amount"] == 20
+    assert game.cash() == {"Anna": 1600, "Bruno": 1480, "Carla": 1500}
+    # No mortgages in this game.
+    refusal(game.act("Anna", {"type": "mortgage", "deed": "vicolo-storto"}), 409, "no_mortgages")
+
+    # A hotel (100) on Vicolo Cieco: its rent is 180.
+    built = ok(game.act("Anna", {"type": "build", "deed": "vicolo-cieco"}))
+    assert (built["building"], built["amount"]) == ("big", 100)
+    assert game.state()["bank"] == {"houses": 0, "hotels": 11}
+    assert ok(game.act("Bruno", {"type": "pay_rent", "deed": "vicolo-cieco"}))["amount"] == 180
+    assert game.cash() == {"Anna": 1680, "Bruno": 1300, "Carla": 1500}
+
+    # Selling the deed back to the bank: first its hotel, at half; then the deed, at its price.
+    message = refusal(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-cieco"}), 409,
+                      "deed_sale_buildings_first")
+    assert "Vicolo Cieco" in message
+    refusal(game.act("Anna", {"type": "sell_building", "deed": "vicolo-cieco", "break_hotel": True}), 409,
+            "nothing_to_break")
+    assert ok(game.act("Anna", {"type": "sell_building", "deed": "vicolo-cieco"}))["amount"] == 50
+    assert ok(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-cieco"}))["amount"] == 60
+    assert owners(game)["vicolo-cieco"] is None and game.state()["bank"]["hotels"] == 12
+    refusal(game.act("Bruno", {"type": "sell_to_bank", "deed": "vicolo-storto"}), 409, "not_owner")
+    assert game.cash()["Anna"] == 1790
+
+    # The deed is the bank's again, and goes to auction: it opens at 10 and rises by 10.
+    opened = ok(game.act("banker", {"type": "auction_start", "deed": "vicolo-cieco"}))
+    assert game.state()["auction"]["opening_bid"] == 10 and game.state()["auction"]["min_raise"] == 10
+    assert opened["auction"]
+    refusal(game.act("Bruno", {"type": "bid", "amount": 5}), 409, "bid_too_low")
+    ok(game.act("Bruno", {"type": "bid", "amount": 10}))
+    refusal(game.act("Carla", {"type": "bid", "amount": 15}), 409, "bid_too_low")
+    ok(game.act("Carla", {"type": "bid", "amount": 20}))
+    assert ok(game.act("banker", {"type": "auction_close"}))["winner"] == c
+    assert game.cash()["Carla"] == 1480
+
+    # Jail: no GO salary there, but rent is collected and bids are made; out for 50.
+    ok(game.act("Anna", {"type": "go_to_jail"}))
+    refusal(game.act("Anna", {"type": "pass_go"}), 409, "no_salary_in_jail")
+    assert ok(game.act("Bruno", {"type": "pay_rent", "deed": "vicolo-storto"}))["amount"] == 10  # group split now
+    assert auction(game, "via-della-zecca", "Anna")["winner"] == a
+    ok(game.act("Anna", {"type": "pay_jail_fine"}))
+    assert game.cash() == {"Anna": 1740, "Bruno": 1290, "Carla": 1480}
+
+    # Bruno's blues, a hotel on Parco dell'Illusione (400), and Carla lands there: 1400.
+    ok(game.act("Bruno", {"type": "buy", "deed": "viale-dei-misteri"}))
+    ok(game.act("Bruno", {"type": "buy", "deed": "parco-dell-illusione"}))
+    ok(game.act("Bruno", {"type": "build", "deed": "parco-dell-illusione"}))
+    assert ok(game.act("Carla", {"type": "pay_rent", "deed": "parco-dell-illusione"}))["amount"] == 1400
+    assert game.cash() == {"Anna": 1740, "Bruno": 1540, "Carla": 80}
+    balanced(app, game)
+
+    # Every other deed at auction for 10, group by group; the last one won ends the game.
+    plan = {"azzurro": "Anna", "rosa": "Bruno", "arancione": "Anna", "rosso": "Bruno", "giallo": "Anna",
+            "verde": "Bruno"}
+    free = [d for d in NE.deeds if owners(game)[d.key] is None]
+    assert len(free) == 17
+    for deed in free[:-1]:
+        closed = auction(game, deed.key, plan[deed.group])
+        assert "finished" not in closed
+    assert game.state()["status"] == "running"
+    assert sum(1 for o in owners(game).values() if o) == 21
+    last = free[-1].key
+    assert last == "largo-delle-sorprese"
+    closed = auction(game, last, "Bruno")
+    assert closed["finished"] is True and closed["winner"] == b
+    assert game.state()["status"] == "finished"
+    assert game.cash() == {"Anna": 1740 - 80, "Bruno": 1540 - 90, "Carla": 80}
+    events = ok(api.get(f"/api/v1/games/{game.id}/events", game.banker))["events"]
+    assert events[-1]["type"] == "auction_won"
+    assert "Every deed is owned: the game is over." in events[-1]["summary"]
+    refusal(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-storto"}), 409, "game_finished")
+
+    # The banker's undo reopens the game with the auction as it was; closing it ends it again.
+    ok(game.act("banker", {"type": "undo"}))
+    state = game.state()
+    assert state["status"] == "running" and owners(game)[last] is None
+    assert state["auction"]["deed"] == last and state["auction"]["high_bidder"] == b
+    assert ok(game.act("banker", {"type": "auction_close"}))["finished"] is True
+    assert game.state()["status"] == "finished"
+
+    # The final count: cash, plus each deed's rent (doubled on a whole group), plus each hotel's.
+    score = ok(api.get(f"/api/v1/games/{game.id}/score", game.banker))
+    assert score["final"] is True
+    rows = {r["player"]: r for r in score["standings"]}
+    # Anna: Vicolo Storto 10 (its group split); light blue 20 + 20 + 40, orange 40 + 40 + 40,
+    # yellow 60 + 60 + 60, every one a whole group.
+    assert rows[a]["breakdown"] == {"cash": 1660, "rents": 10 + 80 + 120 + 180, "hotels": 0}
+    # Bruno: Viale dei Misteri 80; pink 3 x 40, red 3 x 60, green 60 + 60 + 80; the hotel 1400.
+    assert rows[b]["breakdown"] == {"cash": 1450, "rents": 80 + 120 + 180 + 200, "hotels": 1400}
+    # Carla: Vicolo Cieco 10.
+    assert rows[c]["breakdown"] == {"cash": 80, "rents": 10, "hotels": 0}
+    assert [(r["player"], r["rank"], r["total"]) for r in score["standings"]] == \
+           [(b, 1, 3430), (a, 2, 2050), (c, 3, 90)]
+    balanced(app, game)
+
+
+def test_other_editions_refuse_selling_a_deed_to_the_bank(api):
+    game = api.new_game(edition="classic-it").start()
+    ok(game.act("Anna", {"type": "buy", "deed": "vicolo-corto"}))
+    message = refusal(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-corto"}), 409, "no_deed_sale")
+    assert message == "In this edition deeds cannot be sold to the bank."

@@ -1,0 +1,87 @@
+"""The classic and championship rules the first version missed (FAQ of the 2015 championship
+rulebook), each on a hand-made position."""
+from __future__ import annotations
+
+from companion.core import rules
+from companion.core.rules import trade_accept, trade_propose
+
+from conftest import act, give, new_state, refused
+
+EMPTY = {"cash": 0, "deeds": [], "jail_cards": 0}
+
+
+def test_faq_31_no_trades_once_two_players_are_left_where_the_game_says_so():
+    state = new_state("campionato-2015", settings={"no_trades_two_left": True})
+    give(state, "a", "vicolo-corto")
+    offer = {"cash": 0, "deeds": ["vicolo-corto"], "jail_cards": 0}
+    act(state, trade_propose(state, "t1", "a", "b", offer, {**EMPTY, "cash": 60}))  # three players: fine
+    state.players["c"].bankrupt = True
+    refused("no_trades_two_left", trade_propose, state, "t2", "a", "b", offer, {**EMPTY, "cash": 70})
+    refused("no_trades_two_left", trade_accept, state, "t1", "b")  # an offer made before is closed too
+    other = new_state("campionato-2015")  # the setting off: the final rounds trade to the end
+    give(other, "a", "vicolo-corto")
+    other.players["c"].bankrupt = True
+    act(other, trade_propose(other, "t1", "a", "b", offer, {**EMPTY, "cash": 60}))
+
+
+def test_a_bus_moves_by_one_die_so_a_utilitys_rent_takes_a_1():
+    state = new_state("campionato-2015")
+    give(state, "a", "societa-elettrica")
+    outcome = act(state, rules.pay_rent(state, "b", "societa-elettrica", 1))  # 4 x 1
+    assert outcome.params["amount"] == 4
+    classic = new_state()
+    give(classic, "a", "societa-elettrica")
+    error = refused("invalid_dice", rules.pay_rent, classic, "b", "societa-elettrica", 1)
+    assert "from 2 to 12" in str(error)
+
+
+def test_deeds_back_from_a_bankruptcy_are_auctioned_one_after_another():
+    from conftest import NOW
+    state = new_state("classic-it")
+    give(state, "c", "vicolo-corto", "via-roma", "parco-della-vittoria")
+    outcome = act(state, rules.bankrupt(state, "c", "bank"))
+    assert state.auction_queue == ["vicolo-corto", "via-roma", "parco-della-vittoria"]
+    assert outcome.result["to_auction"] == state.auction_queue
+    act(state, rules.buy(state, "a", "via-roma"))  # bought meanwhile: skipped
+    first = act(state, rules.queued_auction(state, NOW, 20))
+    assert state.auction.deed == "vicolo-corto" and first.params["queued"] == 1
+    assert rules.queued_auction(state, NOW, 20) is None  # one auction at a time
+    state.auction = None
+    act(state, rules.queued_auction(state, NOW, 20))
+    assert state.auction.deed == "parco-della-vittoria" and state.auction_queue == []
+    state.auction = None
+    assert rules.queued_auction(state, NOW, 20) is None
+
+
+def test_the_last_player_standing_leaves_nothing_to_auction():
+    state = new_state("classic-it", players=2)
+    give(state, "b", "vicolo-corto")
+    act(state, rules.bankrupt(state, "b", "bank"))
+    assert state.status == "finished" and state.auction_queue == []
+
+
+def test_faq_32_deeds_pass_as_they_were_when_the_turn_began():
+    from companion.core import turns
+    state = new_state("campionato-2015", cash=100)
+    state.turn_player, state.turn_round, state.turn_seq = "c", 1, 1
+    give(state, "a", "via-roma")  # Anna's, mortgaged before her turn: passes mortgaged
+    give(state, "a", "corso-impero", mortgaged=False)
+    state.deeds["via-roma"].mortgaged = True
+    act(state, turns.end_turn(state, "c"))  # Anna's turn begins
+    assert state.turn_start_mortgaged == ["via-roma"]
+    act(state, rules.mortgage(state, "a", "corso-impero"))  # + 150 in her fatal turn
+    assert state.players["a"].cash == 250
+    outcome = act(state, rules.bankrupt(state, "a", "b"))
+    assert not state.deeds["corso-impero"].mortgaged and state.deeds["corso-impero"].owner == "b"
+    assert state.deeds["via-roma"].mortgaged and state.deeds["via-roma"].fee_due
+    assert state.players["b"].cash == 100 + 250 - 150  # the mortgage money went back to the bank
+    assert outcome.result["fees_due"] == ["via-roma"]
+
+
+def test_faq_32_is_the_championship_s_only():
+    from companion.core import turns
+    state = new_state("classic-it", cash=100)
+    give(state, "a", "corso-impero")
+    act(state, rules.mortgage(state, "a", "corso-impero"))
+    act(state, rules.bankrupt(state, "a", "b"))
+    assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
