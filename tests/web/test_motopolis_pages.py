@@ -56,7 +56,7 @@ def test_a_motopolis_wallet_and_deed(client, app):
 
     post_square(client, game_id, "sosta-bisognino")
     wallet = page(client, f"/g/{game_id}/me")
-    assert "You sit out your next turn. No trades until then." in wallet
+    assert "You sit out 1 turn. No trades until then." in wallet
     assert "sits out the next turn" in page(client, f"/g/{game_id}/table")
 
     post_square(client, game_id, "posto-di-blocco", dice="3")
