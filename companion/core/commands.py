@@ -89,6 +89,8 @@ def start(state: GameState) -> Outcome:
         postings += move(player_id, BANK, edition.deed(deed_key).price)
     from .turns import first_turn_changes  # turns builds on these commands
     changes += first_turn_changes(state, players[0].id)
+    from .counterfeits import starting_chips
+    changes += starting_chips(state)
     params = {"cash": cash, "players": len(players)}
     if deals:
         params["dealt"] = [list(pair) for pair in deals]
@@ -172,6 +174,8 @@ def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
         raise RuleViolation("no_salary", N_("This edition pays nothing at GO."))
     laps = player.laps + 1
     changes = [Change("player", player.id, "laps", player.laps, laps)]
+    from .counterfeits import chips_back
+    changes += chips_back(state, player)
     forfeited = mortgage.overdue(state, player, laps)
     for ds in forfeited:
         changes += mortgage.forfeit_changes(ds)

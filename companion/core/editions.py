@@ -327,6 +327,24 @@ class Square:
 
 
 @dataclass(frozen=True)
+class Counterfeits:
+    """Fake money and the decoder (Niente è come sembra): each player's ``chips`` (green again
+    at every GO), the share of the bank's notes that are fake (``fake_note_share``, the
+    game's default: the rulebook does not print it), the seconds a payment stays open to a
+    check (``check_seconds``), whether its receiver may check too (``receiver_checks``: the
+    rulebook reads both ways), and the Chance cards: ``chance_cards`` in all, ``fake_chance_cards``
+    of them fake, ``chance_bounty`` paid by the bank to whoever catches one."""
+
+    chips: int
+    fake_note_share: float
+    check_seconds: int
+    receiver_checks: bool = False
+    chance_cards: int = 0
+    fake_chance_cards: int = 0
+    chance_bounty: int = 0
+
+
+@dataclass(frozen=True)
 class Expropriation:
     """The two special dice of an expropriation, one entry per face (``si``, ``no``, ``vita``
     on the buyer's; ``no``, ``doppio``, ``meta``, ``ritira``, ``vita`` on the owner's), and what
@@ -394,6 +412,7 @@ class Edition:
     turns: Turns = Turns()
     squares: tuple[Square, ...] = ()
     expropriation: Expropriation | None = None
+    counterfeits: Counterfeits | None = None
     provisional: bool = False
     deed_sale: DeedSale | None = None
     # The most players when the banker plays too (``None``: ``max_players``).
@@ -516,6 +535,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         squares=tuple(_section(Square, q, name=_text, totals=tuple) for q in d.get("squares", ())),
         expropriation=(_section(Expropriation, d["expropriation"], buyer_die=tuple, owner_die=tuple)
                        if "expropriation" in d else None),
+        counterfeits=_section(Counterfeits, d["counterfeits"]) if "counterfeits" in d else None,
         provisional=d.get("provisional", False),
         deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,
         max_players_with_banker=d["players"].get("max_with_playing_banker"),

@@ -44,6 +44,8 @@ class PlayerState:
     out_order: int | None = None
     # The turn (``GameState.turn_seq``) in which the player last built, and last tried an
     # expropriation: rules that allow something once per turn read them.
+    # Green decoder chips left (Niente è come sembra); ``None`` where the edition has none.
+    chips: int | None = None
     built_turn: int | None = None
     expropriation_turn: int | None = None
     # Turns the player still has to sit out (a square such as Motopolis' Sosta bisognino), and

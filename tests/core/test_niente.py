@@ -352,6 +352,8 @@ def test_the_new_fields_are_checked(breaks, message):
     assert any(message in p for p in problems), problems
 
 
-def test_the_edition_file_is_valid_and_names_no_counterfeits_yet():
+def test_the_edition_file_is_valid_and_carries_its_counterfeits():
     assert validate_edition(_raw()) == []
-    assert "counterfeits" not in _raw()
+    raw = _raw()["counterfeits"]
+    assert raw["chips"] == 2 and raw["chance_cards"] == 24 and raw["fake_chance_cards"] == 12
+    assert raw["chance_bounty"] == 100 and 0 < raw["fake_note_share"] < 1
