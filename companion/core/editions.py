@@ -167,6 +167,9 @@ class Buildings:
     big_plural: Text | None = None
     small_per_big: int | None = None
     big_worth: int | None = None
+    # Breaking a big building the bank lacks the small ones for: ``refused`` or, as the
+    # championship's FAQ 29 says, ``missing_at_half`` (the ones it has, half price for the rest).
+    short_break: str = "refused"
     placement: str = "one_at_a_time"
     per_visit: Mapping[str, int] | None = None
     first_build_each: int | None = None

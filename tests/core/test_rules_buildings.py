@@ -104,16 +104,24 @@ def test_breaking_a_hotel_into_houses(edition_id):
     assert cash(state)["a"] == 1600 and state.bank_small == 28 and state.bank_big == 10
     state.bank_small = 3
     state.deeds["largo-augusto"].houses = 0
-    refused("bank_short_of_small", sell_building, state, "a", "corso-impero", break_hotel=True)
+    if edition_id == "classic-it":
+        refused("bank_short_of_small", sell_building, state, "a", "corso-impero", break_hotel=True)
+    else:  # FAQ 29: the 3 houses the bank has, and half the price of the fourth
+        outcome = act(state, sell_building(state, "a", "corso-impero", break_hotel=True))
+        assert outcome.params["amount"] == 100 + 100 and state.deeds["corso-impero"].houses == 3
 
 
 def test_campionato_sells_one_hotel_whole_for_half_of_it_and_its_four_houses():
     state = new_state("campionato-2015")
-    give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
+    give(state, "a", "via-roma", hotel=True)
+    give(state, "a", "corso-impero", "largo-augusto", houses=1)
     outcome = act(state, sell_building(state, "a", "via-roma"))
     assert outcome.result["amount"] == 500
-    assert not state.deeds["via-roma"].hotel and state.deeds["corso-impero"].hotel
-    assert state.bank_big == 10 and state.bank_small == 32
+    assert not state.deeds["via-roma"].hotel and state.deeds["corso-impero"].houses == 1
+    assert state.bank_big == 12 and state.bank_small == 30
+    full = new_state("campionato-2015")  # with the others' hotels standing, the group must stay even
+    give(full, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
+    refused("uneven_selling", sell_building, full, "a", "via-roma")
 
 
 def test_classic_sells_the_hotels_of_a_group_all_at_once():

@@ -13,7 +13,7 @@ def test_each_edition_reads_its_rules():
     assert classic.auction.no_bids == "deed_stays_with_bank" and classic.buildings.big_sale == "together_with_group"
     assert campionato.auction.no_bids == "richest_buys_at_opening_bid"
     assert campionato.auction.winner_cannot_pay == "rerun_without_winner"
-    assert campionato.buildings.big_sale == "one_by_one" and campionato.dice.max_total == 15
+    assert campionato.buildings.big_sale == "one_by_one_evenly" and campionato.dice.max_total == 15
     assert campionato.rent.policy == "double_on_unmortgaged_deeds"
     assert campionato.rent.request == RentRequest(enabled=True, lapse_seconds=None)
     for edition in (classic, campionato):

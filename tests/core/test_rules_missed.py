@@ -85,3 +85,31 @@ def test_faq_32_is_the_championship_s_only():
     act(state, rules.mortgage(state, "a", "corso-impero"))
     act(state, rules.bankrupt(state, "a", "b"))
     assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
+
+
+def test_faq_29_breaking_a_hotel_with_too_few_houses_in_the_bank():
+    state = new_state("campionato-2015")
+    give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)  # house 200: sold at 100
+    state.bank_small = 2
+    outcome = act(state, rules.sell_building(state, "a", "via-roma", break_hotel=True))
+    # the hotel's own half (100) + half the price of the 2 houses the bank could not give (200)
+    assert outcome.params["amount"] == 300 and outcome.params["short"] == 2
+    assert state.deeds["via-roma"].houses == 2 and not state.deeds["via-roma"].hotel
+    assert state.bank_small == 0 and state.players["a"].cash == 1500 + 300
+    classic = new_state()
+    give(classic, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
+    classic.bank_small = 2
+    refused("bank_short_of_small", rules.sell_building, classic, "a", "via-roma", break_hotel=True)
+
+
+def test_the_championship_sells_a_hotel_whole_only_where_the_group_stays_even():
+    state = new_state("campionato-2015")
+    give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
+    refused("uneven_selling", rules.sell_building, state, "a", "via-roma")
+    state.bank_small = 0  # never stuck: even with no houses in the bank, a break raises money
+    outcome = act(state, rules.sell_building(state, "a", "via-roma", break_hotel=True))
+    assert outcome.params["amount"] == 100 + 4 * 100
+    lone = new_state("campionato-2015")
+    give(lone, "a", "via-roma", hotel=True)
+    give(lone, "a", "corso-impero", "largo-augusto", houses=1)
+    act(lone, rules.sell_building(lone, "a", "via-roma"))  # the others hold one house: even

@@ -73,7 +73,19 @@ def one_by_one(deed: Deed, ds: DeedState,
     return [(deed, ds)]
 
 
-BIG_SALES = {"together_with_group": together_with_group, "one_by_one": one_by_one}
+def one_by_one_evenly(deed: Deed, ds: DeedState,
+                      members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
+    """The big building goes on its own, only where the group stays even once it is gone: no
+    other deed of the group may keep more than one small building (break it instead)."""
+    if any(m.hotel or m.houses > 1 for d, m in members if d.key != deed.key):
+        raise RuleViolation("uneven_selling",
+                            N_("Selling this big building whole would leave the group uneven: break it into "
+                               "small ones instead."))
+    return [(deed, ds)]
+
+
+BIG_SALES = {"together_with_group": together_with_group, "one_by_one": one_by_one,
+             "one_by_one_evenly": one_by_one_evenly}
 
 
 def sold_with(edition: Edition, deed: Deed, ds: DeedState,

@@ -140,7 +140,9 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     A small building goes from a deed with the most buildings of its group (selling goes
     evenly). A big building is broken (``break_hotel``) into the small ones it replaced, the
     bank paying for the rest of its worth, if the bank has them; or it is sold whole at its
-    worth, on its own or with the group's others as the edition's ``big_sale`` says.
+    worth, on its own or with the group's others as the edition's ``big_sale`` says. Where the
+    bank lacks the small ones a break gives back, the edition's ``short_break`` refuses it or
+    (FAQ 29) gives the ones the bank has and half the price of each missing one.
 
     Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
     not the player's, a deed without buildings, uneven selling, breaking where the edition has no
@@ -165,14 +167,18 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
         if state.auction is not None and state.auction.lot == SMALL:
             raise RuleViolation("building_auction_open",
                                 N_("The bank's last buildings of this kind are being auctioned."))
+        given = big.needs_small
         if state.bank_small is not None and state.bank_small < big.needs_small:
-            raise RuleViolation("bank_short_of_small",
-                                N_("The bank has %(left)s small buildings: breaking a big one "
-                                   "needs %(needed)s."), left=state.bank_small, needed=big.needs_small)
-        changes = (deed_changes(ds, hotel=False, houses=big.needs_small)
-                   + bank_changes(state, small=-big.needs_small, big=1))
-        return _sold(player, unit * (big.worth_small - big.needs_small), changes,
-                     dict(params, building="big", broken=True))
+            if state.edition.buildings.short_break != "missing_at_half":
+                raise RuleViolation("bank_short_of_small",
+                                    N_("The bank has %(left)s small buildings: breaking a big one "
+                                       "needs %(needed)s."), left=state.bank_small, needed=big.needs_small)
+            given = state.bank_small  # FAQ 29: the ones the bank has, half price for the others
+        changes = (deed_changes(ds, hotel=False, houses=given)
+                   + bank_changes(state, small=-given, big=1))
+        paid = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - given)
+        extra = {"short": big.needs_small - given} if given < big.needs_small else {}
+        return _sold(player, paid, changes, dict(params, building="big", broken=True, **extra))
     if ds.hotel:
         sold = sold_with(state.edition, deed, ds, members)
         changes = [c for _, m in sold for c in deed_changes(m, hotel=False)]
