@@ -14,7 +14,7 @@ from typing import Callable
 
 from sqlalchemy import select
 
-from ..core import commands, dice, endings, pending, play_off, rules, turns
+from ..core import commands, dice, endings, pending, play_off, rules, serials, turns
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
@@ -23,6 +23,7 @@ from ..store import Entry, Game, Request, db, now_utc
 from . import clock, journal
 from .games import random_id
 from .seats import Caller, identify
+from .serials import secret_of
 from .tx import lock_game, writing
 
 MAX_KEY = 100
@@ -186,6 +187,11 @@ def _do_building_auction_start(state, caller, payload, game):
                                         state.setting("auction_seconds"))
 
 
+def _do_break_shared(state, caller, payload, game):
+    _banker_only(caller)
+    return rules.break_shared(state, payload.get("deeds"))
+
+
 def _do_bid(state, caller, payload, game):
     return rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
 
@@ -248,6 +254,11 @@ def _do_expropriation_roll(state, caller, payload, game):
     return rules.expropriation_roll(state, _acting_player(caller, payload), payload.get("face"))
 
 
+def _do_scan(state, caller, payload, game):
+    """A printed note or Imprevisti card scanned by a phone in the game (or typed): one chip."""
+    return serials.scan(state, _acting_player(caller, payload), payload.get("serial"), secret_of(game))
+
+
 ACTIONS: dict[str, Action] = {
     "start": Action(_do_start),  # deals deeds where the edition does
     "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
@@ -273,6 +284,7 @@ ACTIONS: dict[str, Action] = {
     "sell_to_bank": Action(_deed_action(rules.sell_to_bank)),  # where the edition has deed_sale
     "auction_start": Action(_do_auction_start),
     "building_auction_start": Action(_do_building_auction_start),
+    "break_shared": Action(_do_break_shared),
     "bid": Action(_do_bid),
     "auction_close": Action(_do_auction_close),
     "trade_propose": Action(_do_trade_propose),
@@ -292,6 +304,7 @@ ACTIONS: dict[str, Action] = {
     "expropriation_start": Action(_do_expropriation_start),
     "expropriation_roll": Action(_do_expropriation_roll),
     "expropriation_settle": Action(_player_action(rules.expropriation_settle)),
+    "scan": Action(_do_scan, reads_deeds=False),  # a printed note's serial (Niente è come sembra)
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
 

@@ -128,6 +128,11 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         if p.get("decliner"):
             line += " " + _("%(name)s declined to buy it and does not bid.", name=who(p["decliner"]))
         return line
+    if kind == "break_shared":
+        deeds = ", ".join(_deed_name(edition, k) for k in p.get("deeds", []))
+        return _("Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "
+                 "the price of each missing one (%(amount)s in all).", deeds=deeds, each=p.get("each"),
+                 amount=amount)
     if kind == "auction_queue_done":
         return _("Every deed of the bankrupt player has been auctioned or sold.")
     if kind == "bid":

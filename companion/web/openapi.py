@@ -163,7 +163,9 @@ def document() -> dict:
                     "building": {"enum": ["small", "big"], "description": "building_auction_start; build: which one, "
                                                                          "where the deed could take either."},
                     "deeds": {"type": "array", "items": {"type": "string"},
-                              "description": "building_auction_start: the deeds that want the building."},
+                              "description": "building_auction_start: the deeds that want the building; "
+                                             "break_shared (banker): the deeds whose big buildings "
+                                             "break at the same moment."},
                     "rerun": {"type": "boolean", "description": "auction_close (banker): run the auction again "
                                                                "without a winner who cannot pay."},
                     "award_to": {"type": "string",
@@ -181,7 +183,10 @@ def document() -> dict:
                     "via": {"type": "string", "description": "expropriation_start: \"rent\" (default: just "
                                                              "paid on the deed) or a square that allows one."},
                     "face": {"type": "string", "description": "expropriation_roll: the face the box's die shows; "
-                                                              "left out, the server rolls a virtual die."}}},
+                                                              "left out, the server rolls a virtual die."},
+                    "serial": {"type": "string", "description": "scan: the serial of a printed note or Imprevisti "
+                                                                "card (its QR code, or typed); spends one chip and "
+                                                                "answers {\"fake\": bool}."}}},
                 "Settings": {"type": "object", "additionalProperties": False, "properties": {
                     "strict_bank": {"type": "boolean", "default": False,
                                     "description": "Money a player asks from the bank (collect, pass_go, a "

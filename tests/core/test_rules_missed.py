@@ -113,3 +113,18 @@ def test_the_championship_sells_a_hotel_whole_only_where_the_group_stays_even():
     give(lone, "a", "via-roma", hotel=True)
     give(lone, "a", "corso-impero", "largo-augusto", houses=1)
     act(lone, rules.sell_building(lone, "a", "via-roma"))  # the others hold one house: even
+
+
+def test_faq_29_two_players_breaking_at_once_share_the_houses():
+    state = new_state("campionato-2015")
+    give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)  # house 200
+    give(state, "b", "viale-dei-giardini", "parco-della-vittoria", hotel=True)  # house 200
+    state.bank_small = 5  # the FAQ's second example: 2 each, the fifth stays with the bank
+    outcome = act(state, rules.break_shared(state, ["via-roma", "parco-della-vittoria"]))
+    assert outcome.params["each"] == 2 and state.bank_small == 1
+    assert state.deeds["via-roma"].houses == state.deeds["parco-della-vittoria"].houses == 2
+    assert outcome.params["paid"] == {"via-roma": 100 + 2 * 100, "parco-della-vittoria": 100 + 2 * 100}
+    assert state.players["a"].cash == 1500 + 300 and state.players["b"].cash == 1500 + 300
+    refused("invalid_deeds", rules.break_shared, state, ["corso-impero"])
+    refused("no_big_building", rules.break_shared, state, ["corso-impero", "via-roma"])
+    refused("short_break_refused", rules.break_shared, new_state(), ["via-roma", "corso-impero"])

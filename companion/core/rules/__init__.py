@@ -3,7 +3,7 @@ jail. Each function takes a ``GameState`` (and ``now`` where time matters) and r
 ``Outcome`` fully described by its postings and Changes, or raises a named refusal."""
 from .auction import auction_close, auction_start, bid, building_auction_start, queued_auction
 from .bankruptcy import bankrupt
-from .buildings import build, next_building, sell_building
+from .buildings import break_shared, build, next_building, sell_building
 from .deeds import buy, lift_cost, mortgage, pay_mortgage_fee, sale_price, sell_to_bank, unmortgage
 from .expropriation import expropriation_roll, expropriation_settle, expropriation_start
 from .jail import (draw_jail_card, go_to_jail, leave_jail_after_failed_roll, leave_jail_on_doubles, pay_jail_fine,
@@ -14,7 +14,7 @@ from .rent import pay_rent, rent_confirm, rent_due, rent_lapse, rent_request
 from .trade import trade_accept, trade_propose, trade_reject
 
 __all__ = [
-    "auction_close", "auction_start", "bankrupt", "bid", "build", "build_lot", "building_auction_start", "buy",
+    "auction_close", "auction_start", "bankrupt", "break_shared", "bid", "build", "build_lot", "building_auction_start", "buy",
     "draw_jail_card", "expropriation_roll", "expropriation_settle", "expropriation_start", "go_to_jail",
     "land_on_square", "leave_jail_after_failed_roll", "leave_jail_on_doubles", "lift_cost", "mortgage", "next_building",
     "pay_jail_fine", "pay_mortgage_fee", "pay_rent", "rent_confirm", "rent_due", "rent_lapse",

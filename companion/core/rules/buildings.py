@@ -193,6 +193,51 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     return _sold(player, unit, changes, dict(params, building="small"))
 
 
+def break_shared(state: GameState, deed_keys) -> Outcome:
+    """Several players break a big building each at the same moment while the bank lacks the
+    small ones for all (the championship's FAQ 29): the bank's small buildings are shared
+    equally among the deeds, the ones that cannot be shared evenly stay with the bank, and each
+    owner gets, besides what breaking pays, half the price of each small building missing.
+
+    Refuses: an edition that refuses short breaks, a game not running, fewer than two deeds or
+    a repeated one, an unknown deed, a deed without a big building, and a shortage auction of
+    small buildings in progress.
+    """
+    if state.edition.buildings.short_break != "missing_at_half":
+        raise RuleViolation("short_break_refused",
+                            N_("In this edition a big building breaks only when the bank has the small ones."))
+    require_running(state)
+    if not isinstance(deed_keys, list) or len(deed_keys) < 2 or len(set(map(str, deed_keys))) != len(deed_keys):
+        raise BadInput("invalid_deeds", N_("Choose at least two different deeds with a big building."))
+    if state.auction is not None and state.auction.lot == SMALL:
+        raise RuleViolation("building_auction_open",
+                            N_("The bank's last buildings of this kind are being auctioned."))
+    big = big_building(state.edition)
+    chosen = []
+    for key in deed_keys:
+        deed, ds = require_deed(state, key)
+        if not ds.hotel or big is None:
+            raise RuleViolation("no_big_building", N_("%(deed)s has no big building to break."), deed=deed.name)
+        chosen.append((deed, ds))
+    left = state.bank_small if state.bank_small is not None else big.needs_small * len(chosen)
+    each = min(big.needs_small, left // len(chosen))
+    changes: list[Change] = []
+    postings = ()
+    paid = {}
+    for deed, ds in chosen:
+        unit = sale_value(state, deed)
+        amount = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - each)
+        changes += deed_changes(ds, hotel=False, houses=each)
+        if amount:
+            postings += move(BANK, ds.owner, amount)
+        paid[deed.key] = amount
+    changes += bank_changes(state, small=-each * len(chosen), big=len(chosen))
+    return Outcome("break_shared", postings, tuple(changes),
+                   params={"deeds": [d.key for d, _ in chosen], "each": each, "paid": paid,
+                           "amount": sum(paid.values())},
+                   result={"each": each, "paid": paid})
+
+
 def _sold(player: PlayerState, amount: int, changes: list[Change], params: dict) -> Outcome:
     postings = move(BANK, player.id, amount) if amount else ()
     return Outcome("sell_building", postings, tuple(changes), params=dict(params, amount=amount),
