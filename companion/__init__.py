@@ -79,6 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import api, deeds, errors, live, pages, templating
     from .web import printing, results
     from .web import calculator
+    from .web import scan as scan_pages
     from .web import dice as dice_pages
     templating.init_app(app)
     dice_pages.init_app(app)
@@ -91,6 +92,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(printing.bp)
     app.register_blueprint(results.bp)
     app.register_blueprint(calculator.bp)
+    app.register_blueprint(scan_pages.bp)  # printed money checked by phone
+    scan_pages.init_app(app)
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
     from .cli import banco
     app.cli.add_command(banco)

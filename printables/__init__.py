@@ -7,6 +7,8 @@ scaled for a preview) and ``*_pages`` (Pillow images, 300 dpi by default), all d
 same code.
 """
 from ._draw import DPI, PAPER_SIZES, SAFE_MM
+from .counterfeit_money import counterfeit_money_pages, counterfeit_money_pdf, counterfeit_money_png, serial_url
+from .decoder_chips import chip_count, decoder_chips_pages, decoder_chips_pdf, decoder_chips_png
 from .deeds import (
     CARD_MM,
     CODE_ALPHABET,
@@ -50,4 +52,6 @@ __all__ = [
     "usable_split",
     "poster_pages", "poster_pdf", "poster_png",
     "rejoin_cards_pages", "rejoin_cards_pdf", "rejoin_cards_png",
+    "counterfeit_money_pages", "counterfeit_money_pdf", "counterfeit_money_png", "serial_url",
+    "chip_count", "decoder_chips_pages", "decoder_chips_pdf", "decoder_chips_png",
 ]

@@ -87,6 +87,53 @@ _LABELS: dict[str, dict[str, str]] = {
         "it": "Stampa al 100 % (dimensioni reali, senza adattare alla pagina).",
         "en": "Print at 100 % (actual size, no fit to page).",
     },
+    # Printed money with serials, and the decoder chips (Niente è come sembra on paper).
+    "fake_title": {"it": "Banconote e carte Imprevisti della partita", "en": "This game's notes and Imprevisti cards"},
+    "fake_intro": {
+        "it": "Solo per la partita {game}. Alcune banconote e {fake} carte Imprevisti su {cards} sono false: "
+              "niente sulla carta lo dice. Inquadra il codice con il telefono di un giocatore della partita e "
+              "tocca «Controlla questa banconota»: il telefono dice VERA o FALSA e gira uno dei tuoi gettoni sul rosso.",
+        "en": "For game {game} only. Some notes, and {fake} of the {cards} Imprevisti cards, are fake: nothing "
+              "on the paper tells. Scan the code with the phone of a player in the game and tap «Check this note»: the "
+              "phone says GENUINE or FAKE and turns one of your chips red.",
+    },
+    "fake_rules": {
+        "it": "Banconota falsa: chi controlla la tiene e chi paga paga di nuovo, a mano (il telefono non sposta "
+              "denaro). Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca e la carta torna nel "
+              "mazzo senza effetto.",
+        "en": "A fake note: the checker keeps it and the payer pays again, by hand (the phone moves no money). "
+              "A fake Imprevisti card: the checker gets {bounty} from the bank and the card goes back to the "
+              "pile unused.",
+    },
+    "fake_cards_row": {"it": "Carte Imprevisti", "en": "Imprevisti cards"},
+    "fake_cards_hint": {
+        "it": "Le carte Imprevisti hanno uno spazio bianco: scrivici il testo della carta o incollaci quella "
+              "della scatola.",
+        "en": "The Imprevisti cards have a blank space: write the card's text there or stick the box's card on it.",
+    },
+    "imprevisti": {"it": "IMPREVISTI", "en": "IMPREVISTI (CHANCE)"},
+    "imprevisti_blank": {"it": "testo della carta", "en": "the card's text"},
+    "chips_title": {"it": "Gettoni Decoder", "en": "Decoder chips"},
+    "chips_intro": {
+        "it": "{chips} gettoni per giocatore ({players} giocatori) e {spares} di scorta. Stampa fronte-retro, "
+              "capovolgendo sul lato lungo: il rosso finisce dietro il verde. Ritaglia i cerchi.",
+        "en": "{chips} chips per player ({players} players) and {spares} spares. Print both sides, flipping on "
+              "the long edge: red lands behind green. Cut out the circles.",
+    },
+    "chips_rules": {
+        "it": "Ogni giocatore inizia con {chips} gettoni sul verde.|Per controllare una banconota o una carta "
+              "Imprevisti, annuncialo prima che passi di mano e gira un gettone sul rosso.|Non si controllano il "
+              "proprio denaro né quello che paga la banca.|In prigione non si usa il decoder.|Al VIA, passando o "
+              "fermandosi, tutti i propri gettoni tornano sul verde.|Banconota falsa: chi controlla la tiene e "
+              "chi paga paga di nuovo. Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca.",
+        "en": "Each player starts with {chips} chips green side up.|To check a note or an Imprevisti card, say "
+              "so before it changes hands and turn one chip red.|You cannot check your own money, nor money the "
+              "bank pays out.|In jail you cannot use the decoder.|At GO, passing or landing, all your chips turn "
+              "green again.|A fake note: the checker keeps it and the payer pays again. A fake Imprevisti card: "
+              "the checker gets {bounty} from the bank.",
+    },
+    "chip_green": {"it": "VERDE", "en": "GREEN"},
+    "chip_red": {"it": "ROSSO", "en": "RED"},
 }
 
 

@@ -45,6 +45,12 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     # edition file (Petropolis' towers and platforms differ by printing); null: the edition's.
     Setting("supply_small", int, None, 0, 500),
     Setting("supply_big", int, None, 0, 500),
+    # Niente è come sembra's fake money (null: the edition's): the share of the bank's notes
+    # that are fake (0 to 1), the seconds a payment stays open to a check, and whether its
+    # receiver may check it too.
+    Setting("fake_note_share", float, None, 0, 1),
+    Setting("check_seconds", int, None, 1, 120),
+    Setting("receiver_checks", bool, None),
 )}
 
 
@@ -81,6 +87,13 @@ def _clean(setting: Setting, value):
                            N_("The setting %(name)s must list %(low)s to %(high)s faces among: %(values)s."),
                            name=setting.name, low=setting.low, high=setting.high, values=", ".join(setting.values))
         return list(value)
+    if value is None and setting.default is None:
+        return None
+    if setting.kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not setting.low <= value <= setting.high:
+            raise BadInput("invalid_setting", N_("The setting %(name)s must be a number from %(low)s to %(high)s."),
+                           name=setting.name, low=setting.low, high=setting.high)
+        return float(value)
     if setting.kind is bool:
         if not isinstance(value, bool):
             raise BadInput("invalid_setting", N_("The setting %(name)s must be true or false."), name=setting.name)

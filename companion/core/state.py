@@ -182,6 +182,64 @@ class ExpropriationState(Document):
                       "owed": dict(data["owed"]) if data.get("owed") else None})
 
 
+@dataclass
+class NotesState(Document):
+    """The electronic notes of a game with fake money (Niente è come sembra, ``core.notes``):
+    each player's notes in hand, ``hands[player] = [{"id", "face", "fake"}]``, whose faces
+    always sum to the player's cash, and how many notes the bank has handed out so far
+    (``drawn``: note n is fake or not by the game's seed and n). Never shown as it is: the
+    read model shows a player only their own counts by face."""
+
+    drawn: int = 0
+    hands: dict[str, list] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "NotesState":
+        return cls(data["drawn"], {k: [dict(n) for n in v] for k, v in data["hands"].items()})
+
+
+@dataclass
+class CheckableState(Document):
+    """A payment (or a Chance card played) open to a decoder check until ``check_until``
+    (ISO 8601): ``payer`` handed ``notes`` (``[{"id", "face", "fake"}]``, never shown) to
+    ``payee`` (a player id or ``"bank"``) in the entry of ``kind``; ``parties`` are the players
+    in it. ``card`` is the Chance card played instead of notes. ``checked`` is the one check
+    it took: ``{"by", "fake", "face"}``."""
+
+    id: str
+    payer: str
+    payee: str
+    parties: list[str]
+    amount: int
+    notes: list
+    kind: str
+    at: str
+    check_until: str
+    card: str | None = None
+    checked: dict[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CheckableState":
+        return cls(**{**data, "parties": list(data["parties"]), "notes": [dict(n) for n in data["notes"]],
+                      "checked": dict(data["checked"]) if data.get("checked") else None})
+
+
+@dataclass
+class ChanceState(Document):
+    """The Imprevisti deck (Niente è come sembra): ``pile`` the cards face down, top first;
+    ``board`` the three face up; ``hands[player]`` the cards a player drew and keeps until
+    played. A card is ``{"id", "fake"}``: never shown whether it is fake."""
+
+    pile: list = field(default_factory=list)
+    board: list = field(default_factory=list)
+    hands: dict[str, list] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ChanceState":
+        return cls([dict(c) for c in data["pile"]], [dict(c) for c in data["board"]],
+                   {k: [dict(c) for c in v] for k, v in data["hands"].items()})
+
+
 def document(target: str, kind: type[Document]):
     """A field holding at most one document, changed by ``Change(target, None, "state", ...)``."""
     return field(default=None, metadata={"target": target, "document": kind, "many": False})
@@ -261,6 +319,11 @@ class GameState:
     trades: dict[str, TradeState] = documents("trade", TradeState)
     pending: dict[str, PendingState] = documents("pending", PendingState)
     expropriation: ExpropriationState | None = document("expropriation", ExpropriationState)
+    # Niente è come sembra's fake money (``core.notes``): the notes in hand, the payments open
+    # to a check, the Imprevisti deck.
+    notes: NotesState | None = document("notes", NotesState)
+    checkable: dict[str, CheckableState] = documents("checkable", CheckableState)
+    chance: ChanceState | None = document("chance", ChanceState)
 
     def player(self, player_id: str) -> PlayerState | None:
         return self.players.get(player_id)

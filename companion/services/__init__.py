@@ -28,16 +28,18 @@ from .journal import (BANKER, entries_since, entry_at, journal_balances, recent_
 from .printed import moved_since_printing
 from .printed import record as record_printing
 from .results import score, worth_points
-from .reads import DICE_KINDS, can_see_cash, current_version, dice_kinds, game_state, pending_view, waiting
+from .reads import (DICE_KINDS, can_see_cash, checkable_view, counterfeits_view, current_version, dice_kinds,
+                    game_state, pending_view, waiting)
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
 from .tx import WRITE_INTENT, find_game, get_game, reading, rollback, writing
+from .tournaments import create_tournament, draw_round, register, tournament_view, withdraw
 
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
     "ACTIONS", "BANK", "BANKER", "EDITION_CLOCK", "FREE_PARKING", "is_past", "lift_cost", "CLOCK_ACTIONS", "Caller", "DICE_KINDS", "ID_ALPHABET", "REJOIN_MINUTES", "WRITE_INTENT", "act",
     "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
-    "get_game", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
+    "get_game", "checkable_view", "counterfeits_view", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
     "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
-    "turn_view", "verify_all", "verify_game", "waiting", "worth_points", "writing",
+    "turn_view", "verify_all", "create_tournament", "draw_round", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -14,7 +14,7 @@ from typing import Callable
 
 from sqlalchemy import select
 
-from ..core import commands, dice, endings, pending, play_off, rules, serials, turns
+from ..core import chance, commands, dice, endings, notes, pending, play_off, rules, serials, turns
 from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
@@ -193,7 +193,10 @@ def _do_break_shared(state, caller, payload, game):
 
 
 def _do_bid(state, caller, payload, game):
-    return rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
+    outcome = rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
+    if notes.active(state):
+        notes.require_notes(state, payload["amount"])  # the winner pays it in notes
+    return outcome
 
 
 def _do_auction_close(state, caller, payload, game):
@@ -259,6 +262,19 @@ def _do_scan(state, caller, payload, game):
     return serials.scan(state, _acting_player(caller, payload), payload.get("serial"), secret_of(game))
 
 
+def _do_check(state, caller, payload, game):
+    """A decoder check of a payment or a Chance card played (Niente è come sembra)."""
+    return notes.check(state, _acting_player(caller, payload), payload.get("payment"), now_utc(), random_id())
+
+
+def _do_chance_draw(state, caller, payload, game):
+    return chance.chance_draw(state, _acting_player(caller, payload), payload.get("card"), now_utc())
+
+
+def _do_chance_play(state, caller, payload, game):
+    return chance.chance_play(state, _acting_player(caller, payload), payload.get("card"), random_id(), now_utc())
+
+
 ACTIONS: dict[str, Action] = {
     "start": Action(_do_start),  # deals deeds where the edition does
     "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
@@ -305,6 +321,9 @@ ACTIONS: dict[str, Action] = {
     "expropriation_roll": Action(_do_expropriation_roll),
     "expropriation_settle": Action(_player_action(rules.expropriation_settle)),
     "scan": Action(_do_scan, reads_deeds=False),  # a printed note's serial (Niente è come sembra)
+    "check": Action(_do_check, reads_deeds=False),  # the electronic notes' decoder check
+    "chance_draw": Action(_do_chance_draw, reads_deeds=False),
+    "chance_play": Action(_do_chance_play, reads_deeds=False),
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
 
@@ -373,6 +392,8 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
             if action.reads_deeds:
                 # The action that leaves every deed owned ends the game where the edition says so.
                 outcome = endings.with_end(state, outcome)
+            # Where the edition has fake money: the notes that move, and a payment open to a check.
+            outcome = notes.follow(state, outcome, random_id(), now_utc())
             entry = journal.record(game, state, outcome, caller.actor)
             # Lapsed requests are cleared after an action lands, so one that names a lapsed
             # request is refused as lapsed rather than as unknown.

@@ -1,12 +1,13 @@
 """The read model: a game as the API and the pages show it to one caller."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from datetime import datetime
 
 from sqlalchemy import select
 
-from ..core import dice, turns
+from ..core import chance, dice, notes, turns
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS
@@ -35,6 +36,33 @@ def pending_view(p: PendingState) -> dict:
     return {"id": p.id, "from": p.payer, "to": p.payee, "amount": p.amount, "reason": p.params.get("reason", ""),
             "needs": p.needs, "asked_by": p.asked_by, "kind": p.kind, "deed": p.params.get("deed"),
             "at": p.at, "expires_at": p.expires_at}
+
+
+def checkable_view(state: GameState, now: datetime | None = None) -> list[dict]:
+    """The payments and Chance cards open to a check now, without their notes: who paid whom,
+    how much, until when; ``card`` when it is a Chance card played."""
+    now = now or now_utc()
+    return [{"id": c.id, "from": c.payer, "to": c.payee, "players": list(c.parties), "amount": c.amount,
+             "what": c.kind, "card": c.card is not None, "at": c.at, "check_until": c.check_until,
+             "seconds_left": max(0, math.ceil((datetime.fromisoformat(c.check_until) - now).total_seconds()))}
+            for c in notes.open_checks(state, now)]
+
+
+def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
+    """What a reader may know of the fake money (null where the edition has none): their own
+    notes counted by face (``{"500": 2, ...}``, never which are fake; null for the banker),
+    the Imprevisti face up and in the pile (counts), and each player's cards in hand (counts;
+    the reader's own card ids in ``my_cards``)."""
+    if not notes.active(state):
+        return None
+    deck = state.chance
+    return {"notes": ({str(face): count for face, count in notes.hand_counts(state, player_id).items()}
+                      if player_id else None),
+            "check_seconds": notes.check_seconds(state), "receiver_checks": notes.receiver_checks(state),
+            "chance_board": len(deck.board) if deck else min(chance.BOARD, state.edition.counterfeits.chance_cards),
+            "chance_pile": len(deck.pile) if deck else None,
+            "chance_hands": {pid: chance.hand_size(state, pid) for pid in state.players},
+            "my_cards": chance.hand_ids(state, player_id) if player_id else []}
 
 
 # Every kind of dice ``roll`` knows; an edition offers some of them (``dice_kinds``).
@@ -93,6 +121,9 @@ def game_state(game: Game, caller: Caller | None) -> dict:
         # The play-offs of a tie for first place, each the ids of its players (the last one may
         # be under way).
         "play_offs": [list(players) for players in state.play_offs],
+        # Niente è come sembra: payments open to a decoder check, and the reader's own notes.
+        "checkable": checkable_view(state),
+        "counterfeits": counterfeits_view(state, caller.player_id if caller else None),
     }
 
 

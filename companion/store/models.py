@@ -113,6 +113,46 @@ class PrintedAddress(db.Model):
     at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
+class Tournament(db.Model):
+    """A tournament: rounds of tables of one edition, each table a game, whose tournament
+    points add up into the general standings. The director holds its token."""
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    edition_id: Mapped[str] = mapped_column(String(64))
+    table_size: Mapped[int] = mapped_column()
+    round_minutes: Mapped[int | None] = mapped_column()
+    seed: Mapped[int] = mapped_column(BigInteger)
+    director_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+    players: Mapped[list["TournamentPlayer"]] = relationship(order_by="TournamentPlayer.seq")
+    tables: Mapped[list["TournamentTable"]] = relationship(order_by="(TournamentTable.round, TournamentTable.number)")
+
+
+class TournamentPlayer(db.Model):
+    __tablename__ = "tournament_player"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), index=True)
+    seq: Mapped[int] = mapped_column()
+    name: Mapped[str] = mapped_column(String(40))
+    withdrawn: Mapped[bool] = mapped_column(default=False)
+
+
+class TournamentTable(db.Model):
+    """One table of one round: its game, and the tournament players in its seat order."""
+
+    __tablename__ = "tournament_table"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), index=True)
+    round: Mapped[int] = mapped_column()
+    number: Mapped[int] = mapped_column()
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
+    seats: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "number"),)
+
+
 class Entry(db.Model):
     """One change to a game: a line of the journal and of the feed. Never updated but for
     ``reversed_by``, never deleted."""

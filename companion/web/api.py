@@ -190,6 +190,37 @@ def _lang() -> str:
     return lang()
 
 
+@bp.post("/v1/tournaments")
+def create_tournament():
+    body = _body()
+    minutes = body["round_minutes"] if "round_minutes" in body else services.EDITION_CLOCK
+    result = services.create_tournament(body.get("name"), body.get("edition"), body.get("players", []),
+                                        body.get("table_size", 4), minutes, body.get("seed"))
+    return jsonify(result), 201
+
+
+@bp.get("/v1/tournaments/<tournament_id>")
+def show_tournament(tournament_id):
+    with services.reading():
+        return jsonify(services.tournament_view(tournament_id))
+
+
+@bp.post("/v1/tournaments/<tournament_id>/rounds")
+def draw_round(tournament_id):
+    body = _body() if request.get_data(cache=True) else {}
+    return jsonify(services.draw_round(tournament_id, _token(), force=body.get("force") is True)), 201
+
+
+@bp.post("/v1/tournaments/<tournament_id>/players")
+def register_player(tournament_id):
+    return jsonify(services.register(tournament_id, _token(), _body().get("name"))), 201
+
+
+@bp.post("/v1/tournaments/<tournament_id>/players/<player_id>/withdraw")
+def withdraw_player(tournament_id, player_id):
+    return jsonify(services.withdraw(tournament_id, _token(), player_id))
+
+
 @bp.get("/v1/games/<game_id>/score")
 def score(game_id):
     """The standings by the edition's own final count: live during play, ``final`` after the

@@ -133,6 +133,27 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         return _("Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "
                  "the price of each missing one (%(amount)s in all).", deeds=deeds, each=p.get("each"),
                  amount=amount)
+    if kind == "check":
+        if p.get("card"):
+            if p.get("fake"):
+                return _("%(checker)s checked the Imprevisti card %(payer)s played: fake! The card is void and "
+                         "%(checker)s receives %(amount)s from the bank.", checker=who(p.get("by")),
+                         payer=who(p.get("from")), amount=amount)
+            return _("%(checker)s checked the Imprevisti card %(payer)s played: genuine.",
+                     checker=who(p.get("by")), payer=who(p.get("from")))
+        face = money(p.get("face", 0), edition)
+        if p.get("fake"):
+            line = _("%(checker)s checked a note of %(payer)s's payment: a fake %(face)s! %(checker)s keeps it and "
+                     "%(payer)s pays %(face)s again.", checker=who(p.get("by")), payer=who(p.get("from")), face=face)
+            if p.get("owed"):
+                line += " " + _("%(payer)s cannot pay it now and owes it.", payer=who(p.get("from")))
+            return line
+        return _("%(checker)s checked a note of %(payer)s's payment: a genuine %(face)s.",
+                 checker=who(p.get("by")), payer=who(p.get("from")), face=face)
+    if kind == "chance_draw":
+        return _("%(name)s took an Imprevisti card.", name=who(p.get("player")))
+    if kind == "chance_play":
+        return _("%(name)s plays an Imprevisti card: read it from the box.", name=who(p.get("player")))
     if kind == "auction_queue_done":
         return _("Every deed of the bankrupt player has been auctioned or sold.")
     if kind == "bid":
@@ -205,6 +226,13 @@ def _describe(entry, names: dict[str, str], edition) -> str:
                  names=", ".join(who(pid) for pid in p.get("players", [])), minutes=p.get("minutes"))
     if kind == "clock_pause":
         return _("The clock is paused.")
+    if kind == "scan":  # a printed note or Imprevisti card checked by phone
+        name = who(p.get("player"))
+        if p.get("item") == "card":
+            return (_("%(name)s checked a printed Imprevisti card: fake!", name=name) if p.get("fake")
+                    else _("%(name)s checked a printed Imprevisti card: genuine.", name=name))
+        return (_("%(name)s checked a printed note: fake!", name=name) if p.get("fake")
+                else _("%(name)s checked a printed note: genuine.", name=name))
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind

@@ -10,7 +10,7 @@ from .feed import describe
 
 FIELDS = ("type", "key", "to", "from", "reason", "payment", "player", "deed", "payer", "request",
           "trade", "creditor", "building", "award_to", "pending", "pot", "square", "group", "place", "via",
-          "face")
+          "face", "card")
 # "dice" is a total (pass_go, pay_rent) or, for roll, the kind of dice ("2d6", "speed",
 # "expropriation"): text that is not digits stays text, so both arrive as the API takes them.
 NUMBERS = ("dice", "amount")

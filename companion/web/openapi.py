@@ -24,6 +24,7 @@ def document() -> dict:
     edition_ids = sorted(offered)
     most_players = max((e.max_players for e in offered.values()), default=8)
     game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    tournament_id = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Banco API", "version": "1",
@@ -106,6 +107,17 @@ def document() -> dict:
                     "expropriation": {"type": ["object", "null"], "description": "An expropriation under way "
                                       "(Che Impresa!): buyer, owner, deeds, whole_lot, value, penalty, stage "
                                       "(\"buyer\", \"owner\" or \"settle\"), rolls, owed."},
+                    "checkable": {"type": "array", "description": "Niente è come sembra: payments and "
+                                  "Imprevisti cards open to a check now (action check), oldest first; never their "
+                                  "notes.", "items": {"type": "object", "properties": {
+                        "id": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}}, "amount": {"type": "integer"},
+                        "what": {"type": "string"}, "card": {"type": "boolean"}, "at": {"type": "string"},
+                        "check_until": {"type": "string"}, "seconds_left": {"type": "integer"}}}},
+                    "counterfeits": {"type": ["object", "null"], "description": "Niente è come sembra (null "
+                                     "elsewhere): the reader's notes counted by face (never which are fake), "
+                                     "check_seconds, receiver_checks, the Imprevisti face up, in the pile and in "
+                                     "each hand (counts), and the reader's own cards (my_cards)."},
                     "play_offs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
                                   "description": "The play-offs of a tie for first place (Petropolis), each "
                                                  "the ids of its players; the last may be under way."}}},
@@ -141,7 +153,11 @@ def document() -> dict:
                                                                  "(the banker approves money asked from the bank "
                                                                  "by leaving out `player`)."},
                     "pot": {"type": "string", "description": "pot_collect: the pot to empty (\"free_parking\")."},
-                    "payment": {"type": "string", "description": "pay_fixed: the edition's payment key."},
+                    "payment": {"type": "string", "description": "pay_fixed: the edition's payment key; check: "
+                                                                 "the id of a payment or Imprevisti card open to "
+                                                                 "a check (the state's checkable)."},
+                    "card": {"type": "string", "description": "chance_draw: a face-up Imprevisti card (left out: "
+                                                              "the first); chance_play: a card of the hand."},
                     "dice": {"anyOf": [
                         {"type": "integer", "minimum": 2,
                          "description": "pass_go, pay_rent, rent_request, square (a square that goes by "
@@ -214,7 +230,16 @@ def document() -> dict:
                                                     "in the group's box, where its printing differs (null: the "
                                                     "edition's)."},
                     "supply_big": {"type": ["integer", "null"], "minimum": 0, "maximum": 500, "default": None,
-                                   "description": "The bank's big buildings (hotels, platforms...), likewise."}},
+                                   "description": "The bank's big buildings (hotels, platforms...), likewise."},
+                    "fake_note_share": {"type": ["number", "null"], "minimum": 0, "maximum": 1, "default": None,
+                                        "description": "Niente è come sembra: the share of the bank's notes that "
+                                                       "are fake (null: the edition's)."},
+                    "check_seconds": {"type": ["integer", "null"], "minimum": 1, "maximum": 120, "default": None,
+                                      "description": "Niente è come sembra: seconds a payment stays open to a "
+                                                     "check (null: the edition's)."},
+                    "receiver_checks": {"type": ["boolean", "null"], "default": None,
+                                        "description": "Niente è come sembra: whether a payment's receiver may "
+                                                       "check it too (null: the edition's)."}},
                     "description": "The game's settings, fixed at creation; an unknown name is refused (400)."},
                 "Pending": {"type": "object", "description": "Money waiting for a yes: nothing has moved yet.",
                             "properties": {
@@ -315,12 +340,67 @@ def document() -> dict:
                 "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
                 "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
                     "events": {"type": "array", "items": _ref("Event")}}})}, **_errors(400, 401, 404)}}},
+            "/api/v1/tournaments": {"post": {
+                "summary": "Open a tournament: an edition with tournament points, its players, the table size "
+                           "and each round's minutes",
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["name", "edition", "players"],
+                    "properties": {"name": {"type": "string", "maxLength": 80},
+                                   "edition": {"type": "string", "enum": edition_ids},
+                                   "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+                                   "table_size": {"type": "integer", "minimum": 2, "maximum": 8, "default": 4},
+                                   "round_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
+                                   "seed": {"type": ["integer", "null"]}}})},
+                "responses": {"201": {"description": "Created: the id, the director's token, the players' ids",
+                                      **_json({"type": "object"})}, **_errors(400)}}},
+            "/api/v1/tournaments/{tournament_id}": {"get": {
+                "summary": "The rounds, each table's game and status, and the general standings",
+                "description": "Points are the sum of each finished game's tournament points; equal points "
+                               "are ranked by tables won, then by the sum of the final counts (the rulebook "
+                               "gives no tiebreak).",
+                "parameters": [tournament_id],
+                "responses": {"200": {"description": "OK", **_json({"type": "object"})}, **_errors(404)}}},
+            "/api/v1/tournaments/{tournament_id}/rounds": {"post": {
+                "summary": "Draw the next round (director): one game per table, created and ready to start",
+                "description": "Refused (409) while tables of the previous round still play, naming them, "
+                               "unless the body says {\"force\": true}.",
+                "security": bearer, "parameters": [tournament_id],
+                "requestBody": {"required": False, **_json({"type": "object", "properties": {
+                    "force": {"type": "boolean"}}})},
+                "responses": {"201": {"description": "The round and its tables", **_json({"type": "object"})},
+                              **_errors(400, 401, 403, 404, 409)}}},
+            "/api/v1/tournaments/{tournament_id}/players": {"post": {
+                "summary": "Register a late arrival (director), drawn from the next round on",
+                "security": bearer, "parameters": [tournament_id],
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string", "maxLength": 40}}})},
+                "responses": {"201": {"description": "The player", **_json({"type": "object"})},
+                              **_errors(400, 401, 403, 404)}}},
+            "/api/v1/tournaments/{tournament_id}/players/{player_id}/withdraw": {"post": {
+                "summary": "A player withdraws (director): no later table; their points stay",
+                "security": bearer,
+                "parameters": [tournament_id, {"name": "player_id", "in": "path", "required": True,
+                                               "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "The player", **_json({"type": "object"})},
+                              **_errors(401, 403, 404, 409)}}},
             "/api/v1/games/{game_id}/score": {"get": {
                 "summary": "The standings by the edition's own final count",
                 "description": "Live during play, `final` after the end. In an edition that keeps cash private, "
                                "during play a player sees only their own count (`hidden`); the banker sees all.",
                 "security": bearer, "parameters": [game_id],
                 "responses": {"200": {"description": "OK", **_json(_ref("Score"))}, **_errors(401, 404)}}},
+            "/api/v1/games/{game_id}/print/money.pdf": {"get": {
+                "summary": "The game's printed notes and Imprevisti cards (Niente è come sembra), banker only",
+                "description": "Each note and card carries a QR code of `<public URL>/s/<serial>` and its serial; "
+                               "some are fake, and nothing on the paper or in the code tells which: `scan` "
+                               "answers. 404 for an edition without counterfeits.",
+                "security": bearer,
+                "parameters": [game_id,
+                               {"name": "paper", "in": "query", "schema": {"enum": ["a4", "letter"]}},
+                               {"name": "lang", "in": "query", "schema": {"enum": ["it", "en"]}}],
+                "responses": {"200": {"description": "A vector PDF",
+                                      "content": {"application/pdf": {"schema": {"type": "string",
+                                                                                  "format": "binary"}}}},
+                              **_errors(400, 401, 403, 404)}}},
             "/api/v1/games/{game_id}/stream": {"get": {
                 "summary": "Server-Sent Events: one `version` event per change",
                 "description": "Each event's id and data carry the new version; fetch the state or the events "

@@ -60,7 +60,11 @@ def _view(game, caller) -> dict:
             "turn": services.turn_view(state), "expropriation": state.expropriation, "play_offs": state.play_offs,
             "squares": _squares(game, caller, edition, state),
             # Each player's state as the rules keep it (turns to sit out, turns in jail...).
-            "player_states": state.players}
+            "player_states": state.players,
+            # Niente è come sembra: payments open to a check, the reader's notes and Imprevisti.
+            "checks": services.checkable_view(state),
+            "counterfeits": services.counterfeits_view(state, caller.player_id if caller and not caller.is_banker
+                                                       else None)}
 
 
 # The squares whose amount is known without the dice: previewed for the one-tap button.

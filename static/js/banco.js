@@ -171,6 +171,28 @@
   startAuction();
   document.addEventListener("banco:refreshed", startAuction);
 
+  // --- Payments open to a decoder check (Niente è come sembra): each counts down its seconds;
+  // when one closes the page is fetched again and the payment leaves it.
+  var checkTimer = null;
+  function startChecks() {
+    if (checkTimer) { clearInterval(checkTimer); checkTimer = null; }
+    var items = document.querySelectorAll("[data-check][data-seconds]");
+    if (!items.length) { return; }
+    var started = Date.now();
+    checkTimer = setInterval(function () {
+      var closed = false;
+      items.forEach(function (el) {
+        var s = Math.max(0, Number(el.dataset.seconds) - Math.floor((Date.now() - started) / 1000));
+        var out = el.querySelector("[data-check-countdown]");
+        if (out) { out.textContent = s; }
+        if (s === 0 && !el.dataset.closed) { el.dataset.closed = "1"; closed = true; }
+      });
+      if (closed) { clearInterval(checkTimer); checkTimer = null; setTimeout(refresh, 300); }
+    }, 250);
+  }
+  startChecks();
+  document.addEventListener("banco:refreshed", startChecks);
+
   // --- A roll that lands while the page is open (the banker rolled for this player) fills in
   // the dice total fields with it, as the server does when it draws the page; a total typed
   // by hand stays as typed.

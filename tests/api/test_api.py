@@ -445,7 +445,8 @@ def test_openapi_lists_every_api_route(app, api):
     documented = set(doc["paths"])
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1"):
-            path = rule.rule.replace("<game_id>", "{game_id}").replace("<edition_id>", "{edition}")
+            path = (rule.rule.replace("<game_id>", "{game_id}").replace("<edition_id>", "{edition}")
+                    .replace("<tournament_id>", "{tournament_id}").replace("<player_id>", "{player_id}"))
             assert path in documented, path
     action_types = doc["components"]["schemas"]["Action"]["properties"]["type"]["enum"]
     assert {"start", "transfer", "pass_go", "undo", "end"} <= set(action_types)

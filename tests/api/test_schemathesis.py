@@ -45,6 +45,12 @@ OPERATIONS = [
     ("GET", "/api/v1/games/{game_id}/events"),
     ("GET", "/api/v1/games/{game_id}/stream"),
     ("GET", "/api/v1/games/{game_id}/score"),
+    ("GET", "/api/v1/games/{game_id}/print/money.pdf"),
+    ("POST", "/api/v1/tournaments"),
+    ("GET", "/api/v1/tournaments/{tournament_id}"),
+    ("POST", "/api/v1/tournaments/{tournament_id}/rounds"),
+    ("POST", "/api/v1/tournaments/{tournament_id}/players"),
+    ("POST", "/api/v1/tournaments/{tournament_id}/players/{player_id}/withdraw"),
 ]
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 # Examples and seconds per operation and mode; the actions, the heart of the API, get the most.

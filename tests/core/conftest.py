@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from companion.core import commands
+from companion.core import commands, notes
 from companion.core.changes import apply_outcome
 from companion.core.editions import load_editions
 from companion.core.errors import BancoError
@@ -96,6 +96,8 @@ def _check_invariants(state: GameState, before: GameState) -> None:
         assert TradeState.from_dict(_json_round_trip(t.to_dict())) == t
     for r in state.pending.values():
         assert PendingState.from_dict(_json_round_trip(r.to_dict())) == r
+    # Where the edition has fake money, every player's notes add up to their cash.
+    assert notes.conserved(state) == []
 
 
 def act(state: GameState, outcome):
