@@ -3,33 +3,11 @@ GO by the dice, the computed squares, a lot built with activities, an expropriat
 every face of both dice, jail and a bankruptcy; the journal balances all along."""
 from __future__ import annotations
 
-from companion import services
 from companion.core.editions import load_editions
+from tests.api.gamekit import balanced, ok, owners, refusal
 
 CI = load_editions().editions["che-impresa"]
 NAMES = ("Anna", "Bruno", "Carla")
-
-
-def ok(result, status=200):
-    code, body = result
-    assert code == status, body
-    return body["result"] if "result" in body else body
-
-
-def refusal(result, status, code):
-    got, body = result
-    assert (got, body["error"]["code"]) == (status, code), body
-    return body["error"]["message"]
-
-
-def owners(game):
-    return {d["key"]: d["owner"] for d in game.state()["deeds"]}
-
-
-def whole_game_is_balanced(app, game):
-    with app.app_context():
-        g = services.get_game(game.id)
-        assert services.verify_game(g) == []
 
 
 def next_round(game):
@@ -174,7 +152,7 @@ def test_a_three_player_game(app, api):
     virtual = ok(game.act("Anna", {"type": "expropriation_roll"}))
     assert virtual["face"] in CI.expropriation.buyer_die
 
-    whole_game_is_balanced(app, game)
+    balanced(app, game)
 
     # Jail: no rent collected while there; out by 20 before rolling, or 50 after a failed roll.
     next_round(game)
@@ -198,7 +176,7 @@ def test_a_three_player_game(app, api):
     assert game.cash()["Bruno"] == cash["Bruno"] + 400
     assert sorted(result["to_auction"]) == sorted(carla_deeds)
     assert all(owners(game)[k] is None for k in carla_deeds)
-    whole_game_is_balanced(app, game)
+    balanced(app, game)
 
     # The final count: activities at half their cost.
     score = ok(game.api.get(f"/api/v1/games/{game.id}/score", game.banker))

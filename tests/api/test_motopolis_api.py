@@ -10,26 +10,11 @@ import pytest
 from companion import services
 from companion.core.editions import load_editions
 from companion.core.errors import BancoError
+from tests.api.gamekit import ok, owners, refusal
 
 MP = load_editions().editions["motopolis"]
 NAMES = ("Anna", "Bruno", "Carla")
 BROWN = ["garelli", "benelli"]
-
-
-def ok(result, status=200):
-    code, body = result
-    assert code == status, body
-    return body["result"] if "result" in body else body
-
-
-def refusal(result, status, code):
-    got, body = result
-    assert (got, body["error"]["code"]) == (status, code), body
-    return body["error"]["message"]
-
-
-def owners(game):
-    return {d["key"]: d["owner"] for d in game.state()["deeds"]}
 
 
 def deed_state(game, key):

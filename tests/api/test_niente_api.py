@@ -5,32 +5,11 @@ at auction (undone, and ended again); the final count by the rents collected fro
 worked out by hand; the journal balances all along."""
 from __future__ import annotations
 
-from companion import services
 from companion.core.editions import load_editions
+from tests.api.gamekit import balanced, ok, owners, refusal
 
 NE = load_editions().editions["niente-e-come-sembra"]
 NAMES = ("Anna", "Bruno", "Carla")
-
-
-def ok(result, status=200):
-    code, body = result
-    assert code == status, body
-    return body["result"] if "result" in body else body
-
-
-def refusal(result, status, code):
-    got, body = result
-    assert (got, body["error"]["code"]) == (status, code), body
-    return body["error"]["message"]
-
-
-def owners(game):
-    return {d["key"]: d["owner"] for d in game.state()["deeds"]}
-
-
-def balanced(app, game):
-    with app.app_context():
-        assert services.verify_game(services.get_game(game.id)) == []
 
 
 def auction(game, deed, winner, amount=10):

@@ -5,33 +5,12 @@ bankruptcy to the creditor, and a tie at the count played off for ten more minut
 balances all along."""
 from __future__ import annotations
 
-from companion import services
 from companion.core.editions import load_editions
+from tests.api.gamekit import balanced, ok, owners, refusal
 
 PP = load_editions().editions["petropolis"]
 NAMES = ("Anna", "Bruno", "Carla")
 SAUDI = "arabia-saudita"
-
-
-def ok(result, status=200):
-    code, body = result
-    assert code == status, body
-    return body["result"] if "result" in body else body
-
-
-def refusal(result, status, code):
-    got, body = result
-    assert (got, body["error"]["code"]) == (status, code), body
-    return body["error"]["message"]
-
-
-def owners(game):
-    return {d["key"]: d["owner"] for d in game.state()["deeds"]}
-
-
-def balanced(app, game):
-    with app.app_context():
-        assert services.verify_game(services.get_game(game.id)) == []
 
 
 def events(game):
