@@ -93,6 +93,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(results.bp)
     app.register_blueprint(calculator.bp)
     app.register_blueprint(scan_pages.bp)  # printed money checked by phone
+    from .web import tournaments as tournament_pages
+    app.register_blueprint(tournament_pages.bp)  # the tournament desk
+    from .web import edition_files
+    app.register_blueprint(edition_files.bp)  # editions as files: import, download
+    edition_files.init_app(app)
+    from .web import editor
+    app.register_blueprint(editor.bp)  # the edition editor
     scan_pages.init_app(app)
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
     from .cli import banco

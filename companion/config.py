@@ -71,4 +71,7 @@ def from_environment(instance: Path) -> dict:
         # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
         "SECURE_COOKIES": os.environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in ("1", "true", "yes", "on"),
+        # Who may add editions (import, editor): empty, anyone who opens the home page; set, the host
+        # password is asked for (a hosted server).
+        "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
     }

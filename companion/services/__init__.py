@@ -20,6 +20,7 @@ from ..core.turns import view as turn_view
 from ..store import now_utc
 from .actions import ACTIONS, CLOCK_ACTIONS, act, preview
 from .catalog import edition_of, editions
+from .custom_editions import EditionRefused, check_edition, edition_file, import_edition, import_edition_text, is_imported
 from .clock import view as clock_view
 from .games import (EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
                     random_id)
@@ -32,7 +33,7 @@ from .reads import (DICE_KINDS, can_see_cash, checkable_view, counterfeits_view,
                     game_state, pending_view, waiting)
 from .seats import REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_rejoin, redeem_rejoin
 from .tx import WRITE_INTENT, find_game, get_game, reading, rollback, writing
-from .tournaments import create_tournament, draw_round, register, tournament_view, withdraw
+from .tournaments import create_tournament, draw_round, get_tournament, is_director, register, tournament_view, withdraw
 
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
@@ -41,5 +42,6 @@ __all__ = [
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "checkable_view", "counterfeits_view", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
     "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
-    "turn_view", "verify_all", "create_tournament", "draw_round", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
+    "EditionRefused", "check_edition", "edition_file", "import_edition", "import_edition_text", "is_imported",
+    "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
 ]

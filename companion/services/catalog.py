@@ -10,15 +10,51 @@ import json
 from typing import Any, Mapping
 
 from flask import current_app
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..core.editions import Edition, parse_edition
-from ..store import EditionContent, Game, db
+from ..core.editions import Edition, EditionError, parse_edition
+from ..store import CustomEdition, EditionContent, Game, db
 
 
 def editions() -> dict[str, Edition]:
-    """The editions new games can use, by id."""
+    """The editions new games can use, by id: the built-in files, then the editions imported
+    on this server (``custom_edition``; never under a built-in id)."""
+    built_in = current_app.extensions["banco"]["editions"]
+    imported = imported_editions()
+    if not imported:
+        return built_in
+    return {**built_in, **{k: e for k, e in imported.items() if k not in built_in}}
+
+
+def built_in_editions() -> dict[str, Edition]:
+    """The editions of the files shipped with Banco, by id."""
     return current_app.extensions["banco"]["editions"]
+
+
+def imported_editions() -> dict[str, Edition]:
+    """The editions imported on this server, by id, in the order they were first imported;
+    each parsed once per process (by its content's hash)."""
+    rows = db.session.execute(
+        select(CustomEdition.id, CustomEdition.edition_hash).order_by(CustomEdition.created_at, CustomEdition.id)
+    ).all()
+    offered = {}
+    for row in rows:
+        try:
+            offered[row.id] = _content(row.edition_hash)
+        except EditionError as exc:  # checked at import; a later Banco may check more
+            current_app.logger.warning("imported edition skipped: %s", "; ".join(exc.problems))
+    return offered
+
+
+def _content(digest: str) -> Edition:
+    """The edition stored under ``digest`` in ``edition_content``, parsed once per process."""
+    cache = current_app.extensions["banco"].setdefault("pinned", {})
+    edition = cache.get(digest)
+    if edition is None:
+        row = db.session.get(EditionContent, digest)
+        edition = cache[digest] = parse_edition(row.data)
+    return edition
 
 
 def content_hash(data: Mapping[str, Any]) -> str:
@@ -46,12 +82,7 @@ def edition_of(game: Game) -> Edition:
     """The edition a game plays: the content it was pinned to, parsed once per process."""
     if game.edition_hash is None:
         return editions()[game.edition_id]
-    cache = current_app.extensions["banco"].setdefault("pinned", {})
-    edition = cache.get(game.edition_hash)
-    if edition is None:
-        row = db.session.get(EditionContent, game.edition_hash)
-        edition = cache[game.edition_hash] = parse_edition(row.data)
-    return edition
+    return _content(game.edition_hash)
 
 
 def _plain(value):

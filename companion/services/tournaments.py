@@ -88,6 +88,13 @@ def _require_director(t: Tournament, token) -> None:
         raise Forbidden("not_director", N_("Only the tournament's director can do this."))
 
 
+def is_director(tournament_id, token) -> bool:
+    """Whether ``token`` is the director's of this tournament (an unknown tournament: no)."""
+    found = db.session.get(Tournament, tournament_id) if plausible_id(tournament_id) else None
+    return (found is not None and isinstance(token, str) and bool(token)
+            and secrets.compare_digest(hash_secret(token), found.director_token_hash))
+
+
 def register(tournament_id, token, name) -> dict:
     """A late arrival joins the tournament, from the next round on. Refuses: an unknown
     tournament, anyone but the director, a bad name and a name already registered."""

@@ -102,6 +102,18 @@ class EditionContent(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
+class CustomEdition(db.Model):
+    """An edition imported on this server (or saved from the editor), beside the built-in files:
+    its id, and its current content in ``edition_content`` by hash. Importing the same id again
+    points it at the new content; games keep the hash they started with."""
+
+    __tablename__ = "custom_edition"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    edition_hash: Mapped[str] = mapped_column(ForeignKey("edition_content.hash"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+
 class PrintedAddress(db.Model):
     """The server address printed into QR codes, per kind of sheet (``deeds``: deed cards of
     any edition), and when it was last printed: the table warns when phones now reach another

@@ -6,11 +6,12 @@ import math
 import re
 from itertools import accumulate
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, BadInput, NotFound, Unauthorized
-from . import openapi
+from . import hosting, openapi
+from .errors import translate
 from .feed import describe
 from .live import stream_response
 from .results import visible_score
@@ -122,6 +123,33 @@ def show_edition(edition_id):
                   for d in edition.deeds],
         "max_amount": edition.max_amount,
     })
+
+
+@bp.get("/v1/editions/<edition_id>/file")
+def edition_file(edition_id):
+    """The edition's file, as ``POST /api/v1/editions`` takes it back."""
+    data = services.edition_file(edition_id)
+    response = current_app.response_class(json.dumps(data, ensure_ascii=False, indent=2) + "\n",
+                                          mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{data["id"]}.json"'
+    return response
+
+
+@bp.post("/v1/editions")
+def import_edition():
+    """Imports an edition file: 201 ``{"id", "replaced"}``; a file with problems is refused
+    whole (400 ``invalid_edition``, ``problems`` naming each field), a built-in id too (409)."""
+    hosting.require_host(_token())
+    body = _body()
+    try:
+        result = services.import_edition(body)
+    except services.EditionRefused as refused:
+        services.rollback()
+        response = jsonify({"error": {"code": refused.code, "message": translate(refused),
+                                      "problems": refused.problems}})
+        response.status_code = 400
+        return response
+    return jsonify(result), 201
 
 
 @bp.post("/v1/games")

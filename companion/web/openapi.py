@@ -287,13 +287,37 @@ def document() -> dict:
         "paths": {
             "/api/v1/editions": {"get": {"summary": "The editions this bank runs", "responses": {
                 "200": {"description": "OK", **_json({"type": "object", "properties": {
-                    "editions": {"type": "array", "items": _ref("EditionSummary")}}})}}}},
+                    "editions": {"type": "array", "items": _ref("EditionSummary")}}})}}},
+                "post": {
+                    "summary": "Import an edition file",
+                    "description": "The file is checked whole against editions.schema.json: any problem refuses "
+                                   "it (400 invalid_edition, the error's `problems` naming each field) and "
+                                   "nothing is stored. The id of a built-in edition is refused (409 "
+                                   "edition_exists); an id imported before gets the new content (`replaced`), "
+                                   "games already opened keep theirs. With BANCO_HOST_PASSWORD set, send it "
+                                   "as the bearer token.",
+                    "security": [{}, {"bearer": []}],
+                    "requestBody": {"required": True, **_json({
+                        "type": "object", "required": ["id"], "description": "An edition file.",
+                        "properties": {"id": {"type": "string"}}})},
+                    "responses": {"201": {"description": "Imported", **_json({
+                        "type": "object", "required": ["id", "replaced"], "properties": {
+                            "id": {"type": "string"}, "replaced": {"type": "boolean"}}})},
+                        **_errors(400, 401, 409)}}},
             "/api/v1/editions/{edition}": {"get": {
                 "summary": "One edition with its deeds",
                 "parameters": [{"name": "edition", "in": "path", "required": True,
                                 "schema": {"type": "string", "enum": edition_ids}}],
                 "responses": {"200": {"description": "OK", **_json({"type": "object", "properties": {
                     "deeds": {"type": "array", "items": _ref("Deed")}}})}, **_errors(404)}}},
+            "/api/v1/editions/{edition}/file": {"get": {
+                "summary": "The edition's file, as POST /api/v1/editions takes it back",
+                "parameters": [{"name": "edition", "in": "path", "required": True,
+                                "schema": {"type": "string", "enum": edition_ids}}],
+                "responses": {"200": {"description": "The edition file (editions.schema.json)",
+                                      **_json({"type": "object", "required": ["id"],
+                                               "properties": {"id": {"type": "string"}}})},
+                              **_errors(404)}}},
             "/api/v1/games": {"post": {
                 "summary": "Open a game in setup",
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["edition"], "properties": {

@@ -433,7 +433,7 @@ def test_retry_after_counts_down_to_the_oldest_attempt_leaving_the_window(monkey
     ("DELETE", "/api/v1/games", {"POST"}),
     ("GET", "/api/v1/games", {"POST"}),
     ("PUT", "/api/v1/games/abc/actions", {"POST"}),
-    ("POST", "/api/v1/editions", {"GET", "HEAD"}),
+    ("DELETE", "/api/v1/editions", {"GET", "HEAD", "POST"}),
 ])
 def test_405_says_which_methods_the_address_takes(client, method, path, allowed):
     response = client.open(path, method=method)

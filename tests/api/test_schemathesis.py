@@ -38,6 +38,8 @@ from tests.conftest import make_app
 OPERATIONS = [
     ("GET", "/api/v1/editions"),
     ("GET", "/api/v1/editions/{edition}"),
+    ("GET", "/api/v1/editions/{edition}/file"),
+    ("POST", "/api/v1/editions"),
     ("POST", "/api/v1/games"),
     ("POST", "/api/v1/games/{game_id}/join"),
     ("GET", "/api/v1/games/{game_id}"),

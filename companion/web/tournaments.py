@@ -1,0 +1,276 @@
+"""The tournament desk: the director's page (players, rounds, tables, standings), the
+referee's view of every table, and the big-screen standings anyone may open.
+
+The director's token is kept in this browser's signed session cookie, as the banker's is for
+a game; each drawn table's banker token is kept there too (``seats.remember``), so the
+director's device opens any table's page as its banker.
+"""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
+                   url_for)
+from flask_babel import gettext as _
+
+from printables.seating import seating_plan_pdf
+
+from .. import services
+from ..core.errors import BancoError
+from . import seats
+from .errors import translate
+from .templating import lang as page_lang
+
+bp = Blueprint("tournaments", __name__)
+
+# Big-screen and referee pages reload themselves this often (seconds).
+REFRESH_SECONDS = 10
+
+
+def _directed() -> dict:
+    return session.get("tournaments", {})
+
+
+def _remember_director(tournament_id: str, token: str) -> None:
+    directed = dict(_directed())
+    directed[tournament_id] = token
+    session["tournaments"] = directed
+    session.permanent = True
+
+
+def _director_token(tournament_id: str) -> str | None:
+    """This browser's director token for the tournament, if it still works."""
+    token = _directed().get(tournament_id)
+    return token if token and services.is_director(tournament_id, token) else None
+
+
+def _require_director(tournament_id: str) -> str:
+    services.get_tournament(tournament_id)  # an unknown tournament: 404
+    token = _director_token(tournament_id)
+    if token is None:
+        abort(403)
+    return token
+
+
+def _championships() -> list:
+    return [e for e in services.editions().values() if e.tournament_points is not None]
+
+
+def _tables(view: dict) -> list[dict]:
+    """Every round's tables, the last round first, each with its game's players, status and
+    clock and whether this browser holds the table's banker seat."""
+    names = {p["id"]: p["name"] for p in view["players"]}
+    rounds = []
+    for rnd in reversed(view["rounds"]):
+        tables = []
+        for table in rnd["tables"]:
+            game = services.find_game(table["game"])
+            tables.append({"number": table["number"], "game": table["game"], "status": table["status"],
+                           "players": [names[pid] for pid in table["players"]],
+                           "clock": services.clock_view(game) if game is not None else None,
+                           "banker": seats.caller(table["game"], seats.BANKER) is not None})
+        rounds.append({"round": rnd["round"], "tables": tables})
+    return rounds
+
+
+# --- the desk --------------------------------------------------------------------------------
+
+@bp.get("/t")
+def start():
+    directed = []
+    for tournament_id in _directed():
+        try:
+            directed.append(services.get_tournament(tournament_id))
+        except BancoError:
+            continue
+    return render_template("tournament_new.html", editions=_championships(), directed=directed)
+
+
+@bp.post("/t")
+def create():
+    key = request.form.get("key", "")[:100]
+    opened = session.get("tournament_opened_with")
+    if key and opened and opened[0] == key:  # the same form sent again: that tournament
+        return redirect(url_for("tournaments.desk", tournament_id=opened[1]))
+    names = [line.strip() for line in request.form.get("players", "").splitlines() if line.strip()]
+    edition_id = request.form.get("edition", "")
+    size = request.form.get("table_size", "").strip()
+    minutes = request.form.get("round_minutes", "").strip()
+    try:
+        table_size = int(size) if size.isascii() and size.isdigit() and len(size) <= 2 else size
+        round_minutes = services.EDITION_CLOCK
+        if minutes == "0":
+            round_minutes = None
+        elif minutes:
+            round_minutes = int(minutes) if minutes.isascii() and minutes.isdigit() and len(minutes) <= 4 else minutes
+        created = services.create_tournament(request.form.get("name", ""), edition_id, names, table_size,
+                                             round_minutes)
+    except BancoError as error:
+        flash(translate(error), "error")
+        return render_template("tournament_new.html", editions=_championships(), directed=[],
+                               form=request.form), 400
+    _remember_director(created["id"], created["director_token"])
+    session["tournament_opened_with"] = [key, created["id"]]
+    return redirect(url_for("tournaments.desk", tournament_id=created["id"]))
+
+
+@bp.get("/t/<tournament_id>")
+def desk(tournament_id):
+    services.get_tournament(tournament_id)
+    if _director_token(tournament_id) is None:
+        return redirect(url_for("tournaments.standings", tournament_id=tournament_id))
+    return _desk(tournament_id)
+
+
+def _desk(tournament_id, force_offer: str | None = None, status: int = 200):
+    with services.reading():
+        view = services.tournament_view(tournament_id)
+        rounds = _tables(view)
+    edition = services.editions().get(view["edition"])
+    names = {p["id"]: p["name"] for p in view["players"]}
+    startable = bool(rounds) and any(t["status"] == "setup" for t in rounds[0]["tables"])
+    return render_template("tournament_desk.html", t=view, edition=edition, rounds=rounds, names=names,
+                           startable=startable, force_offer=force_offer, withdrawn=_withdrawn(view)), status
+
+
+def _withdrawn(view: dict) -> dict:
+    return {p["id"]: p["withdrawn"] for p in view["players"]}
+
+
+@bp.post("/t/<tournament_id>/players")
+def register(tournament_id):
+    token = _require_director(tournament_id)
+    try:
+        added = services.register(tournament_id, token, request.form.get("name", ""))
+        flash(_("%(name)s joins from the next round.", name=added["name"]), "ok")
+    except BancoError as error:
+        flash(translate(error), "error")
+    return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+
+
+@bp.post("/t/<tournament_id>/players/<player_id>/withdraw")
+def withdraw(tournament_id, player_id):
+    token = _require_director(tournament_id)
+    try:
+        gone = services.withdraw(tournament_id, token, player_id)
+        flash(_("%(name)s has withdrawn: their points stay in the standings.", name=gone["name"]), "ok")
+    except BancoError as error:
+        flash(translate(error), "error")
+    return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+
+
+@bp.post("/t/<tournament_id>/rounds")
+def draw(tournament_id):
+    token = _require_director(tournament_id)
+    expected = request.form.get("round", "")
+    if expected and expected != str(len(services.tournament_view(tournament_id)["rounds"]) + 1):
+        # The same button sent twice (a double tap on "Draw anyway"): that round is drawn already.
+        return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+    try:
+        drawn = services.draw_round(tournament_id, token, force=request.form.get("force") == "1")
+    except BancoError as error:
+        if error.code == "tables_still_playing":
+            return _desk(tournament_id, force_offer=translate(error), status=409)
+        flash(translate(error), "error")
+        return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+    _forget_finished_tables(tournament_id)
+    for table in drawn["tables"]:
+        seats.remember(table["game"]["id"], seats.BANKER, table["game"]["banker_token"])
+    flash(_("Round %(n)s is drawn.", n=drawn["round"]), "ok")
+    return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+
+
+def _forget_finished_tables(tournament_id: str) -> None:
+    """The cookie holds at most about 4 KB: the banker seats of tables already finished are
+    let go at each draw (their results stay in the standings)."""
+    view = services.tournament_view(tournament_id)
+    for rnd in view["rounds"]:
+        for table in rnd["tables"]:
+            if table["status"] == "finished":
+                seats.forget(table["game"], seats.BANKER)
+
+
+@bp.post("/t/<tournament_id>/start")
+def start_all(tournament_id):
+    """Starts every table of the last round still setting up, together, so the clocks run
+    from the same moment."""
+    _require_director(tournament_id)
+    view = services.tournament_view(tournament_id)
+    if not view["rounds"]:
+        return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+    started = 0
+    for table in view["rounds"][-1]["tables"]:
+        if table["status"] != "setup":
+            continue
+        banker = seats.caller(table["game"], seats.BANKER)
+        if banker is None:
+            flash(_("Table %(n)s: this device is not its banker.", n=table["number"]), "error")
+            continue
+        try:
+            services.act(table["game"], banker, {"type": "start", "key": f"tournament-start-{table['game']}"})
+            started += 1
+        except BancoError as error:
+            flash(_("Table %(n)s: %(why)s", n=table["number"], why=translate(error)), "error")
+    if started:
+        flash(_("%(n)s tables started: their clocks are running.", n=started), "ok")
+    return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+
+
+# --- the referee and the big screen ----------------------------------------------------------
+
+def _in_play(rounds: list[dict]) -> list[dict]:
+    """The last round, and any earlier round with a table still playing (a forced draw)."""
+    return [rnd for i, rnd in enumerate(rounds)
+            if i == 0 or any(table["status"] != "finished" for table in rnd["tables"])]
+
+
+@bp.get("/t/<tournament_id>/referee")
+def referee(tournament_id):
+    _require_director(tournament_id)
+    with services.reading():
+        view = services.tournament_view(tournament_id)
+        rounds = _tables(view)
+    return render_template("tournament_referee.html", t=view, rounds=_in_play(rounds), refresh=REFRESH_SECONDS)
+
+
+@bp.get("/t/<tournament_id>/standings")
+def standings(tournament_id):
+    with services.reading():
+        view = services.tournament_view(tournament_id)
+        rounds = _tables(view)
+    return render_template("tournament_standings.html", t=view, rounds=_in_play(rounds), refresh=REFRESH_SECONDS,
+                           withdrawn=_withdrawn(view))
+
+
+# --- the printed seating plan ----------------------------------------------------------------
+
+@bp.post("/t/<tournament_id>/seating.pdf")
+def seating_pdf(tournament_id):
+    """The last round's seating plan: each table's seats, and a slip per player whose QR gives
+    their phone their seat (a rejoin code valid until used: the round's games hold a token
+    for every seat, so the join code cannot seat phones). Printing replaces each player's
+    earlier rejoin code, so a plan printed before stops working."""
+    _require_director(tournament_id)
+    view = services.tournament_view(tournament_id)
+    if not view["rounds"]:
+        abort(404)
+    last = view["rounds"][-1]
+    paper = request.form.get("paper") if request.form.get("paper") in ("a4", "letter") else "a4"
+    sheet_lang = request.form.get("lang") if request.form.get("lang") in ("it", "en") else page_lang()
+    sheet_lang = sheet_lang if sheet_lang in ("it", "en") else "en"
+    seated = []
+    for table in last["tables"]:
+        game = services.get_game(table["game"])
+        seated.append((table["number"], game.id, [(p.id, p.name) for p in sorted(game.players, key=lambda p: p.seat)]))
+    tables = []
+    for number, game_id, players in seated:  # read before issuing: each issue commits
+        seats_out = []
+        for player_id, name in players:
+            secret = services.issue_rejoin(game_id, player_id, minutes=None)
+            seats_out.append({"name": name, "url": current_app.config["PUBLIC_URL"]
+                              + url_for("pages.rejoin", secret=secret)})
+        tables.append({"number": number, "seats": seats_out})
+    data = seating_plan_pdf(view["name"], last["round"], tables, paper, sheet_lang)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = (f'attachment; filename="banco-seating-{tournament_id}-'
+                                               f'round-{last["round"]}-{paper}.pdf"')
+    response.headers["Cache-Control"] = "no-store"
+    return response
