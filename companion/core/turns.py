@@ -43,8 +43,10 @@ def _turn_start(state: GameState, player_id: str, mortgaged: list[str] | None = 
 
 def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
     """The deeds ``player_id`` mortgaged during their own turn (none outside it, or where the
-    bank does not keep the turns)."""
-    if not counted(state) or state.turn_player != player_id or state.turn_start_mortgaged is None:
+    bank does not keep the turns). Until a turn has been ended once, the table is taken not to
+    be marking turns: the game's first turn would otherwise stretch over the whole game."""
+    if (not counted(state) or state.turn_player != player_id or state.turn_start_mortgaged is None
+            or state.turn_seq <= 1):
         return set()
     return {k for k, ds in state.deeds.items()
             if ds.owner == player_id and ds.mortgaged and k not in state.turn_start_mortgaged}

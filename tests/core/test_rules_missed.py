@@ -128,3 +128,12 @@ def test_faq_29_two_players_breaking_at_once_share_the_houses():
     refused("invalid_deeds", rules.break_shared, state, ["corso-impero"])
     refused("no_big_building", rules.break_shared, state, ["corso-impero", "via-roma"])
     refused("short_break_refused", rules.break_shared, new_state(), ["via-roma", "corso-impero"])
+
+
+def test_faq_32_waits_for_a_table_that_marks_its_turns():
+    state = new_state("campionato-2015", cash=100)
+    state.turn_player, state.turn_round, state.turn_seq, state.turn_start_mortgaged = "a", 1, 1, []
+    give(state, "a", "corso-impero")
+    act(state, rules.mortgage(state, "a", "corso-impero"))
+    act(state, rules.bankrupt(state, "a", "b"))  # nobody has ended a turn yet: no turn to go back to
+    assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
