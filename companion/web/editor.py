@@ -19,6 +19,7 @@ from .. import services
 from ..core.errors import BancoError
 from .errors import translate
 from .hosting import require_host
+from .editor_labels import field_label, section_label
 from .templating import lang
 
 bp = Blueprint("editor", __name__)
@@ -118,9 +119,9 @@ def fields(data: Mapping) -> list[dict]:
             "number" if isinstance(value, (int, float)) or value is None else "text"
         sections.setdefault(str(path[0]), []).append({
             "path": path_name(path), "name": PREFIX + path_name(path), "kind": kind,
-            "value": value if kind == "bool" else shown(value), "label": path_name(path[1:]) or path_name(path),
+            "value": value if kind == "bool" else shown(value), "label": field_label(path, data),
             "provisional": path[-1] == "provisional"})
-    return [{"name": name, "fields": items} for name, items in sections.items()]
+    return [{"name": section_label(name), "fields": items} for name, items in sections.items()]
 
 
 def _problem_fields(problems: list[str]) -> list[str]:

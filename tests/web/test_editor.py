@@ -98,3 +98,11 @@ def test_a_game_keeps_its_edition_when_the_editor_saves_it_again(client):
     assert status == 200 and body["result"]["amount"] == 60
     new = api.new_game(players=("Carla", "Dario"), edition="classic-it-custom").start()
     assert new.act("Carla", {"type": "buy", "deed": first_key})[1]["result"]["amount"] == 999
+
+
+def test_the_fields_are_named_in_words_with_their_path_beside(client):
+    page = client.get("/editions/edit?from=classic-it", headers=ENGLISH).get_data(as_text=True)
+    assert "Vicolo Corto · Price" in page and "deeds[0].price" in page
+    assert "Starting cash · 4 players" in page and "GO salary" in page
+    italian = client.get("/editions/edit?from=classic-it", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Vicolo Corto · Prezzo" in italian and "Stipendio al Via" in italian
