@@ -6,6 +6,7 @@ them touches storage; the service layer applies what they return in one transact
 from __future__ import annotations
 
 from .changes import read
+from .counterfeits import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
 from .ledger import BANK, balanced, move, reverse
 from .money import parse_amount
@@ -89,7 +90,6 @@ def start(state: GameState) -> Outcome:
         postings += move(player_id, BANK, edition.deed(deed_key).price)
     from .turns import first_turn_changes  # turns builds on these commands
     changes += first_turn_changes(state, players[0].id)
-    from .counterfeits import starting_chips
     changes += starting_chips(state)
     params = {"cash": cash, "players": len(players)}
     if deals:
@@ -174,7 +174,6 @@ def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
         raise RuleViolation("no_salary", N_("This edition pays nothing at GO."))
     laps = player.laps + 1
     changes = [Change("player", player.id, "laps", player.laps, laps)]
-    from .counterfeits import chips_back
     changes += chips_back(state, player)
     forfeited = mortgage.overdue(state, player, laps)
     for ds in forfeited:

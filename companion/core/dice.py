@@ -45,11 +45,14 @@ def _expropriation(state: GameState, rng: random.Random) -> list:
     """``[buyer's face, owner's face]``: the yellow die and the red die, one entry per face as
     the game's settings or else the edition list them (a face printed twice comes up twice as
     often)."""
-    dice = expropriation_dice(state.edition)
-    # The game's own faces (set from the group's box) come before the edition's.
-    buyer = state.setting("buyer_die") or dice.buyer_die
-    owner = state.setting("owner_die") or dice.owner_die
-    return [rng.choice(tuple(buyer)), rng.choice(tuple(owner))]
+    return [rng.choice(special_faces(state, "buyer")), rng.choice(special_faces(state, "owner"))]
+
+
+def special_faces(state: GameState, die: str) -> tuple[str, ...]:
+    """The faces of the buyer's (``"buyer"``) or the owner's (``"owner"``) expropriation die,
+    one entry per face: the game's own (set from the group's box) or else the edition's."""
+    terms = state.edition.expropriation
+    return tuple(state.setting(f"{die}_die") or (terms.buyer_die if die == "buyer" else terms.owner_die))
 
 
 DICE: dict[str, Callable[[GameState, random.Random], list]] = {
@@ -67,7 +70,7 @@ def has_speed_die(edition) -> bool:
 
 def expropriation_dice(edition):
     """The edition's expropriation dice (``buyer_die``, ``owner_die``), or ``None``."""
-    return getattr(edition, "expropriation", None)
+    return edition.expropriation
 
 
 def kinds(edition) -> tuple[str, ...]:

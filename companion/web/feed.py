@@ -5,7 +5,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..services import BANK, FREE_PARKING
-from .dice import describe_roll
+from .dice import describe_roll, face_label
 from .templating import money
 
 
@@ -279,7 +279,6 @@ def _describe_square(p, edition, player, amount, deed) -> str:
 
 
 def _describe_expropriation(p, who, edition, amount) -> str:
-    from .dice import face_label
     die = _("yellow die") if p.get("die") == "buyer" else _("red die")
     line = _("%(name)s: %(die)s %(face)s.", name=who(p.get("player")), die=die, face=face_label(p.get("face")))
     if p.get("settle"):

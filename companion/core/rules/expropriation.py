@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ..commands import require_cash, require_player, require_running
+from ..dice import special_faces
 from ..errors import N_, BadInput, Forbidden, RuleViolation
 from ..ledger import move
 from ..money import percent_up
@@ -97,19 +98,10 @@ def _require_open(state: GameState) -> ExpropriationState:
     return state.expropriation
 
 
-def die_faces(state: GameState, die: str) -> tuple[str, ...]:
-    """The faces of the buyer's or the owner's die, one entry per face: the game's setting
-    (the group's box) or else the edition's."""
-    terms = _terms(state)
-    if die == BUYER:
-        return tuple(state.setting("buyer_die") or terms.buyer_die)
-    return tuple(state.setting("owner_die") or terms.owner_die)
-
-
 def virtual_face(state: GameState, doc: ExpropriationState, die: str) -> str:
     """A face of the virtual ``die`` (``"buyer"`` or ``"owner"``), drawn from the game's
     seed, the attempt and how many rolls it has had: the same game rolls the same."""
-    return random.Random(f"{state.seed}:expropriation:{doc.id}:{len(doc.rolls)}").choice(die_faces(state, die))
+    return random.Random(f"{state.seed}:expropriation:{doc.id}:{len(doc.rolls)}").choice(special_faces(state, die))
 
 
 def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
@@ -130,7 +122,7 @@ def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
     roller = doc.buyer if doc.stage == BUYER else doc.owner
     if player_id != roller:
         raise Forbidden("not_your_die", N_("Now %(name)s rolls."), name=state.players[roller].name)
-    allowed = set(die_faces(state, doc.stage))
+    allowed = set(special_faces(state, doc.stage))
     virtual = face is None
     if virtual:
         face = virtual_face(state, doc, doc.stage)
