@@ -82,10 +82,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import scan as scan_pages
     from .web import dice as dice_pages
     templating.init_app(app)
+    from .web import assets
+    assets.init_app(app)  # versioned static addresses cached for good; compressed responses
     dice_pages.init_app(app)
     errors.init_app(app)
     deeds.init_app(app)
     app.register_blueprint(pages.bp)
+    from .web import screen
+    app.register_blueprint(screen.bp)  # the table screen, and the bank's hand-off to a phone
     app.register_blueprint(deeds.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(api.bp)
@@ -101,6 +105,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import editor
     app.register_blueprint(editor.bp)  # the edition editor
     scan_pages.init_app(app)
+    from .web import notices
+    notices.init_app(app)  # what happened to me, on every page of a game
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
     from .cli import banco
     app.cli.add_command(banco)
@@ -178,7 +184,9 @@ def _tune_database(engine) -> None:
         dbapi_connection.isolation_level = None  # transactions are begun below, not by the driver
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on the disk before the phone is told it happened, so a power cut
+        # (a laptop's battery at the end of the evening) loses nothing that was answered.
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA busy_timeout=15000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

@@ -196,8 +196,10 @@ def end(state: GameState) -> Outcome:
     return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED), *dropped))
 
 
-def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcome:
-    """The compensating change for one earlier entry: its postings and changes reversed.
+def undo(state: GameState, kind: str, version: int, postings, changes, params=None) -> Outcome:
+    """The compensating change for one earlier entry: its postings and changes reversed. The
+    entry's ``params`` (without its result) are kept as ``undone_params``, so the feed can say
+    what was undone in the same words as the entry itself.
 
     Refuses when the game is over (except to undo what ended it, which reopens it: the end,
     or the bankruptcy that left one player), and
@@ -215,5 +217,7 @@ def undo(state: GameState, kind: str, version: int, postings, changes) -> Outcom
             raise RuleViolation("undo_conflict",
                                 N_("This change cannot be undone: later changes depend on it."))
     reversed_postings = reverse(postings) if postings else ()
-    return Outcome("undo", reversed_postings, reversed_changes,
-                   params={"undone": kind, "undone_version": version}, undoable=False)
+    undone = {"undone": kind, "undone_version": version}
+    if params is not None:
+        undone["undone_params"] = {k: v for k, v in params.items() if k != "result"}
+    return Outcome("undo", reversed_postings, reversed_changes, params=undone, undoable=False)

@@ -326,6 +326,9 @@ ACTIONS: dict[str, Action] = {
     "chance_play": Action(_do_chance_play, reads_deeds=False),
 }
 CLOCK_ACTIONS = ("clock_pause", "clock_resume")
+# Actions on the journal itself rather than on the state: the banker's undo, and a player
+# taking back their own one-tap GO or tax (``core.take_back``).
+JOURNAL_ACTIONS = ("undo", "take_back")
 
 
 def fingerprint(payload: dict) -> str:
@@ -348,7 +351,7 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     if not isinstance(payload, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     kind = payload.get("type")
-    if not isinstance(kind, str) or (kind not in ACTIONS and kind != "undo" and kind not in CLOCK_ACTIONS):
+    if not isinstance(kind, str) or (kind not in ACTIONS and kind not in JOURNAL_ACTIONS and kind not in CLOCK_ACTIONS):
         raise BadInput("unknown_action", N_("Unknown action."))
     key = payload.get("key")
     if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
@@ -378,6 +381,8 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
             if entry.params.get("undone") == "play_off":
                 undone = journal.entry_at(game, entry.params["undone_version"])
                 clock.play_off_undone(game, undone.params.get("clock_limit"))
+        elif kind == "take_back":
+            entry = journal.take_back(game, _acting_player(caller, payload), caller.actor, now_utc())
         elif kind in CLOCK_ACTIONS:
             _banker_only(caller)
             entry = clock.pause_or_resume(game, kind)

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
 from ..core import commands
+from ..core import take_back as taking_back
 from ..core.changes import apply_outcome
-from ..core.errors import N_, BadInput, RuleViolation
+from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
 from ..core.state import Change, GameState, Outcome
@@ -69,12 +71,53 @@ def undo(game: Game) -> Entry:
     state = state_of(game)
     outcome = commands.undo(state, target.kind, target.version,
                             [CorePosting(p.account, p.amount) for p in target.postings],
-                            [Change(*c) for c in target.changes])
+                            [Change(*c) for c in target.changes], target.params)
     entry = record(game, state, outcome, BANKER)
     db.session.flush()
     entry.reverses = target.id
     target.reversed_by = entry.id
     return entry
+
+
+def _my_newest(game: Game, player_id: str) -> taking_back.MyEntry | None:
+    """The player's own newest entry (one they made themselves), as take-back reads it."""
+    entry = db.session.execute(
+        select(Entry).where(Entry.game_id == game.id, Entry.actor == player_id)
+        .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+    if entry is None:
+        return None
+    return taking_back.MyEntry(entry.kind, entry.version, entry.at,
+                               tuple(CorePosting(p.account, p.amount) for p in entry.postings),
+                               tuple(Change(*c) for c in entry.changes), dict(entry.params or {}),
+                               entry.reversed_by is not None)
+
+
+def take_back(game: Game, player_id: str, actor: str, now) -> Entry:
+    """The player reverses their own one-tap GO or tax, as a new entry linked to it like an
+    undo. Refuses whatever ``core.take_back.take_back`` refuses."""
+    mine = _my_newest(game, player_id)
+    state = state_of(game)
+    outcome = taking_back.take_back(state, player_id, mine, game.version, now)
+    target = entry_at(game, mine.version)
+    entry = record(game, state, outcome, actor)
+    db.session.flush()
+    entry.reverses = target.id
+    target.reversed_by = entry.id
+    return entry
+
+
+def take_back_offer(game: Game, player_id: str, now) -> dict | None:
+    """What the player's wallet offers to take back now: ``{"version", "kind", "params",
+    "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it."""
+    mine = _my_newest(game, player_id)
+    if mine is None or mine.kind not in taking_back.TAKE_BACK_KINDS:
+        return None  # the common case, answered without loading the board
+    try:
+        taking_back.take_back(state_of(game), player_id, mine, game.version, now)
+    except BancoError:
+        return None
+    return {"version": mine.version, "kind": mine.kind, "params": mine.params,
+            "seconds": taking_back.seconds_left(mine, now)}
 
 
 def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
@@ -100,10 +143,13 @@ def entry_at(game: Game, version: int) -> Entry:
     return db.session.execute(select(Entry).where(Entry.game_id == game.id, Entry.version == version)).scalar_one()
 
 
-def recent_entries(game: Game, count: int = 30) -> list[Entry]:
-    """The newest ``count`` entries, newest first (the feed)."""
-    return list(db.session.execute(
-        select(Entry).where(Entry.game_id == game.id).order_by(Entry.version.desc()).limit(count)).scalars())
+def recent_entries(game: Game, count: int = 30, postings: bool = False) -> list[Entry]:
+    """The newest ``count`` entries, newest first (the feed); ``postings`` loads their postings
+    in the same read (one query for all, not one an entry)."""
+    query = select(Entry).where(Entry.game_id == game.id).order_by(Entry.version.desc()).limit(count)
+    if postings:
+        query = query.options(selectinload(Entry.postings))
+    return list(db.session.execute(query).scalars())
 
 
 def journal_balances(game: Game) -> dict[str, int]:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from ..core import chance, dice, notes, turns
+from ..core import chance, dice, notes, rules, turns
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS
@@ -125,6 +125,13 @@ def game_state(game: Game, caller: Caller | None) -> dict:
         "checkable": checkable_view(state),
         "counterfeits": counterfeits_view(state, caller.player_id if caller else None),
     }
+
+
+def liquidation(game: Game, player_id: str) -> rules.Liquidation:
+    """What the player could still raise by selling buildings and mortgaging or selling deeds
+    to the bank (``rules.liquidation_value``), for the bankruptcy form to say before anyone
+    gives up."""
+    return rules.liquidation_value(state_of(game), player_id)
 
 
 def current_version(game_id: str) -> int | None:

@@ -99,6 +99,47 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
     return game.id, player.id, token
 
 
+# The bank's one-time hand-off secret lives in the game row's ``extra``, as the serial secret
+# does (services/serials.py): it is no field of the core's ``GameState``, so neither the read
+# model, the journal nor the API ever carries it.
+HANDOFF_KEY = "bank_handoff"
+HANDOFF_MINUTES = REJOIN_MINUTES
+
+
+def issue_bank_handoff(game_id) -> str:
+    """Makes a one-time secret that moves the banker role to the phone that redeems it (shown
+    as a QR on the banker's device, valid 15 minutes). A new secret replaces the previous one.
+    Refuses an unknown game (404)."""
+    with writing():
+        game = lock_game(game_id)
+        secret = secrets.token_urlsafe(18)
+        expires = now_utc() + dt.timedelta(minutes=HANDOFF_MINUTES)
+        game.extra = {**(game.extra or {}), HANDOFF_KEY: {"hash": hash_secret(secret), "expires": expires.isoformat()}}
+    return secret
+
+
+def redeem_bank_handoff(game_id, secret) -> str:
+    """Swaps a hand-off secret for a new banker token and voids the old one: the device that
+    held the bank is signed out of it (a player seat it holds stays where it is). Returns the
+    new token. Refuses an unknown game (404) and an unknown, used or expired secret (403)."""
+    refusal = Forbidden("invalid_handoff", N_("This code to take over the bank is not valid: ask the banker "
+                                              "for a new one."))
+    if not isinstance(secret, str) or not secret or len(secret) > 64:
+        raise refusal
+    with writing():
+        game = lock_game(game_id)
+        handoff = (game.extra or {}).get(HANDOFF_KEY)
+        if not isinstance(handoff, dict) or not secrets.compare_digest(handoff.get("hash", ""), hash_secret(secret)):
+            raise refusal
+        if dt.datetime.fromisoformat(handoff["expires"]) < now_utc():
+            raise refusal
+        token = secrets.token_urlsafe(24)
+        game.banker_token_hash = hash_secret(token)
+        game.extra = {k: v for k, v in game.extra.items() if k != HANDOFF_KEY}
+        new_entry(game, Outcome("bank_handoff", undoable=False), BANKER)
+    return token
+
+
 def authenticate(game_id, token) -> Caller:
     """Who holds this token in this game. Refuses a missing token, and a token of another game
     or of nobody, alike (401): a token is worth nothing outside its own game."""

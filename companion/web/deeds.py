@@ -4,6 +4,7 @@ each candidate action is previewed by the same rules that will run it."""
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -17,6 +18,7 @@ from .dice import roll_total_for
 from .feed import trade_side
 from .templating import lang, money
 from .errors import translate
+from .wallet_bar import wallet_bar
 
 bp = Blueprint("deeds", __name__)
 
@@ -49,17 +51,26 @@ EXPROPRIATION_WHY = ("rent_first", "expropriation_once_per_turn", "expropriation
 SALE_WHY = ("deed_sale_buildings_first",)
 
 
-def _try(game, caller, payload, state, why=()):
+# Refusals not worth a line: building never applies on this deed, and a deed being auctioned
+# (the auction itself is on top of its page).
+NEVER_BUILT = ("not_buildable",)
+IN_AUCTION = ("deed_in_auction",)
+
+
+def _try(game, caller, payload, state, why=(), unsaid=()):
     """The preview of an action on ``state`` (the game, loaded once per page), or the refusal
-    in words; with ``why``, the refusal only for those codes (``None`` for any other)."""
+    in words; with ``why``, the refusal only for those codes, and never for the ``unsaid``
+    ones (``None`` for the others)."""
     try:
         return services.preview(game, caller, payload, state), None
     except BancoError as error:
-        return None, (translate(error) if not why or error.code in why else None)
+        said = (not why or error.code in why) and error.code not in unsaid
+        return None, (translate(error) if said else None)
 
 
-def _actions(game, caller, deed, holding) -> list[dict]:
-    """The actions on this deed the rules allow this caller now, each with what it moves."""
+def _actions(game, caller, deed, holding, state, names) -> list[dict]:
+    """The actions on this deed the rules allow this caller now, each with what it moves; the
+    first is the one that applies when landing here (buy it, pay its rent)."""
     if caller is None or caller.player_id is None or game.status != "running":
         return []  # the banker acts on deeds for a player from the table
     me = caller.player_id
@@ -72,7 +83,8 @@ def _actions(game, caller, deed, holding) -> list[dict]:
         candidates += [("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
                        for q in squares if q.policy == "buy_free_deed"]
     elif holding.owner_id != me:
-        candidates += [("pay_rent", {}, _("Pay the rent"))]
+        payee = _("the bank") if holding.mortgaged else names[holding.owner_id]
+        candidates += [("pay_rent", {}, _("Pay rent to %(name)s: %%(amount)s", name=payee))]
         if edition.expropriation is not None:
             candidates += [("expropriation_start", {}, _("Try to expropriate"))]
             candidates += [("expropriation_start", {"via": q.key},
@@ -81,24 +93,28 @@ def _actions(game, caller, deed, holding) -> list[dict]:
     else:
         one_by_one = edition.buildings.placement == "one_at_a_time"
         candidates += [("build", {}, _("Build"))] if one_by_one else []
+        buildings = edition.buildings
+        broken = (_("Break the %(big)s into %(small)s", big=buildings.big(lang()), small=buildings.small_plural(lang()))
+                  if buildings.big else _("Break the big building into small ones"))
         candidates += [("sell_building", {}, _("Sell a building")),
-                       ("sell_building", {"break_hotel": True}, _("Break the big building into small ones")),
+                       ("sell_building", {"break_hotel": True}, broken),
                        ("mortgage", {}, _("Mortgage for %(amount)s")),
                        ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
                        ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged")),
                        ("sell_to_bank", {}, _("Sell to the bank for %(amount)s"))]
-    state = services.state_of(game)
     out = []
     for kind, extra, label in candidates:
         say_why = kind == "expropriation_start" and not extra
         why = EXPROPRIATION_WHY if say_why else SALE_WHY if kind == "sell_to_bank" else ()
-        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state, why)
+        unsaid = NEVER_BUILT if kind == "build" else IN_AUCTION if kind == "buy" else ()
+        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state, why, unsaid)
         amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
         text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
         needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed, state)
         if outcome is None and not needs_dice:
-            if kind in ("build", "buy"):  # say why the main actions are closed
-                out.append({"kind": kind, "text": _("Build") if kind == "build" else _("Buy"), "refusal": refusal})
+            if kind in ("build", "buy", "pay_rent") and refusal:  # say why the main actions are closed
+                closed = {"build": _("Build"), "buy": _("Buy"), "pay_rent": _("Rent")}[kind]
+                out.append({"kind": kind, "text": closed, "refusal": refusal})
             elif say_why and refusal:
                 out.append({"kind": kind, "text": label, "refusal": refusal})
             elif kind == "sell_to_bank" and refusal:
@@ -151,8 +167,35 @@ def board(game_id):
         flash(_("No deed of this game has the code %(code)s.", code=code.upper()), "error")
     names = {p.id: p.name for p in game.players}
     mine = _groups(game, edition, caller.player_id) if caller.player_id else []
+    query = request.args.get("q", "").strip()[:40]
     return render_template("deeds.html", game=game, edition=edition, caller=caller, names=names, mine=mine,
-                           groups=_groups(game, edition))
+                           tiles=_tiles(game, edition, names, query), query=query,
+                           wallet_bar=wallet_bar(game, caller))
+
+
+def searchable(text: str) -> str:
+    """``text`` as the deed search compares it: without accents, case folded (static/js/deeds.js
+    does the same, so a search typed with or without JavaScript finds the same deeds)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def _tiles(game, edition, names, query="") -> list[dict]:
+    """Every deed of the board in board order (the edition's ``position``), each with its
+    holding, its group, whether its owner holds the whole group, and the text the search box
+    reads (the deed's name, its group's and its owner's); ``hidden`` when it does not match
+    ``query``."""
+    holdings = _holdings(game)
+    whole = {row["group"].key for row in _groups(game, edition) if row["complete"]}
+    wanted = searchable(query)
+    out = []
+    for deed in sorted(edition.deeds, key=lambda d: d.position):
+        holding, group = holdings[deed.key], edition.group(deed.group)
+        words = searchable(" ".join((deed.name, group.name(lang()), names.get(holding.owner_id, ""))))
+        out.append({"deed": deed, "holding": holding, "group": group, "search": words,
+                    "whole_group": holding.owner_id is not None and group.key in whole,
+                    "hidden": bool(wanted) and wanted not in words})
+    return out
 
 
 @bp.get("/g/<game_id>/deeds/<deed_key>")
@@ -167,6 +210,7 @@ def deed_page(game_id, deed_key):
     holding = _holdings(game)[deed.key]
     names = {p.id: p.name for p in game.players}
     others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
+    bar = wallet_bar(game, caller)
     acting_for = None
     if caller.is_banker:
         # The banker acts on a deed for any player still in the game, chosen on the page.
@@ -174,19 +218,19 @@ def deed_page(game_id, deed_key):
         if any(p.id == chosen and not p.bankrupt for p in game.players):
             acting_for = chosen
             caller = services.Caller(game.id, True, chosen)
-    rolled = services.state_of(game, deeds=False)
+    state = services.state_of(game)
     lot = _lot(game, edition, deed, acting_for or caller.player_id)
-    light = services.state_of(game, deeds=False)
-    expropriation, settings = light.expropriation, light.settings
     return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names, lot=lot,
-                           expropriation=expropriation, settings=settings,
-                           caller=caller, actions=_actions(game, caller, deed, holding), acting_for=acting_for,
+                           expropriation=state.expropriation, settings=state.settings, wallet_bar=bar,
+                           rent_now=services.rent_line(state, deed.key),
+                           caller=caller, actions=_actions(game, caller, deed, holding, state, names),
+                           acting_for=acting_for,
                            players=[p for p in game.players if not p.bankrupt],
                            group=edition.group(deed.group), lift=_lift(edition, deed), others=others,
                            can_request_rent=edition.rent.request.enabled,
                            laps_left=_laps_left(game, deed),
                            # The last roll, offered as the dice of a utility's rent.
-                           last_roll=rolled.last_roll, roll_total=roll_total_for(rolled, caller.player_id))
+                           last_roll=state.last_roll, roll_total=roll_total_for(state, caller.player_id))
 
 
 def _laps_left(game, deed) -> int | None:
@@ -239,9 +283,27 @@ def trade_form(game_id):
     holdings = _holdings(game)
     me = next(p for p in game.players if p.id == caller.player_id)
     partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
-    owned = {p.id: [d for d in edition.deeds if holdings[d.key].owner_id == p.id] for p in game.players}
-    return render_template("trade.html", game=game, edition=edition, me=me, partners=partners, owned=owned,
-                           holdings=holdings, chosen=request.args.get("with"))
+    state = services.state_of(game)
+    sides = {p.id: _tradable(state, edition, p.id) for p in [me, *partners]}
+    return render_template("trade.html", game=game, edition=edition, me=me, partners=partners, sides=sides,
+                           holdings=holdings, chosen=request.args.get("with"), wallet_bar=wallet_bar(game, caller))
+
+
+def _tradable(state, edition, player_id) -> dict:
+    """The deeds of this player, in board order, split as the trade rules judge them now:
+    ``deeds`` they can hand over, and ``kept``, each that cannot go with the reason in words
+    (its group built on, mortgaged where the edition keeps those out of trades, a fee unpaid)."""
+    giver = state.players[player_id]
+    out = {"deeds": [], "kept": []}
+    for deed in sorted(edition.deeds, key=lambda d: d.position):
+        if state.deeds[deed.key].owner != player_id:
+            continue
+        try:
+            services.require_tradable(state, giver, deed.key)
+            out["deeds"].append(deed)
+        except BancoError as error:
+            out["kept"].append((deed, translate(error)))
+    return out
 
 
 @bp.post("/g/<game_id>/trade")
@@ -270,6 +332,54 @@ def auction_view(game, edition) -> dict | None:
             "over": services.is_past(services.now_utc(), auction["ends_at"])}
 
 
+QUICK_RAISE_TIMES = (1, 5, 10)
+
+
+def raise_steps(edition) -> tuple[int, ...]:
+    """The quick raises an auction offers besides a typed bid: 1, 5 and 10 times a unit scaled
+    to the edition's money. The unit is a fifth of the cheapest deed's price rounded down to a
+    round amount (1, 2 or 5 times a power of ten), and never below the auction's minimum raise,
+    rounded up to a multiple of it: 10 on the classic board, whose deeds start at 60 (raises of
+    10, 50 and 100); 50 for Motopolis (from 300); 50,000 for Petropolis, whose deeds start at
+    100,000 and whose bids rise by at least 50,000."""
+    fifth = max(min((d.price for d in edition.deeds), default=5) // 5, 1)
+    power = 10 ** (len(str(fifth)) - 1)
+    unit = max(m * power for m in (1, 2, 5) if m * power <= fifth)
+    least = max(edition.auction.min_raise, 1)
+    unit = -(-max(unit, least) // least) * least
+    return tuple(unit * times for times in QUICK_RAISE_TIMES)
+
+
+def quick_bids(game, edition, player_id) -> list[dict]:
+    """The quick raises this player can bid now in the open auction: each ``{"step",
+    "amount", "deed"}``, the amount being the high bid (or the opening bid, before any) plus the
+    step. Each is previewed by the bid's own rules, so a raise they refuse (above the player's
+    cash where the edition refuses that, the player already holding the high bid, the time up)
+    is not offered. In a building auction a raise needs the bidder's deed: offered only when
+    one of the player's deeds is concerned."""
+    auction = game.auction
+    if not auction or not player_id or game.status != "running":
+        return []
+    deed = None
+    if auction["lot"] != "deed":
+        holdings = _holdings(game)
+        mine = [key for key in auction["deeds"] if holdings[key].owner_id == player_id]
+        if len(mine) != 1:
+            return []
+        deed = mine[0]
+    base = auction["opening_bid"] if auction.get("high_bid") is None else auction["high_bid"]
+    state = services.state_of(game)
+    caller = services.Caller(game.id, False, player_id)
+    out = []
+    for step in raise_steps(edition):
+        payload = {"type": "bid", "amount": base + step, **({"deed": deed} if deed else {})}
+        outcome, _refusal = _try(game, caller, payload, state)
+        if outcome is not None:
+            out.append({"step": step, "amount": base + step, "deed": deed})
+    return out
+
+
 def init_app(app) -> None:
     app.jinja_env.globals["auction_view"] = auction_view
+    app.jinja_env.globals["quick_bids"] = quick_bids
     app.jinja_env.globals["trade_side"] = trade_side

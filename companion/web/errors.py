@@ -8,6 +8,7 @@ past the app's ``MAX_CONTENT_LENGTH``, whatever server runs it (``_Guard``).
 from __future__ import annotations
 
 import io
+import logging
 
 from babel.numbers import format_decimal
 from flask import jsonify, make_response, render_template, request
@@ -134,6 +135,14 @@ class _Guard:
         return None
 
 
+class QuietDisconnects(logging.Filter):
+    """Drops waitress's "Client disconnected while serving ..." line: a live page's stream
+    ends that way whenever a phone goes to sleep."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Client disconnected while serving")
+
+
 def create_server(app, **options):
     """A waitress server for ``app`` (``options`` as waitress takes them) that reads no body
     larger than the app's ``MAX_CONTENT_LENGTH``, chunked or not, and answers what waitress
@@ -146,6 +155,12 @@ def create_server(app, **options):
     # than MAX_CONTENT_LENGTH: the same bodies. A declared length over it is refused unread,
     # a chunked body as soon as it grows past it.
     options.setdefault("max_request_body_size", app.config["MAX_CONTENT_LENGTH"] + 1)
+    # A phone that leaves (locked, out of Wi-Fi, the page closed) is ordinary at a table: not
+    # worth a line each time, nor a traceback for the socket it left behind.
+    options.setdefault("log_socket_errors", False)
+    waitress_log = logging.getLogger("waitress")
+    if not any(isinstance(f, QuietDisconnects) for f in waitress_log.filters):
+        waitress_log.addFilter(QuietDisconnects())
     server = waitress_server(app, **options)
     channel = _channel_class()
     for each in [server, *getattr(server, "map", {}).values()]:

@@ -1,6 +1,8 @@
 """The feed in words: each journal entry described in the reader's language."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -31,6 +33,8 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         return _("%(name)s sat down at the table.", name=who(p.get("player")))
     if kind == "rejoin":
         return _("%(name)s is back on a new phone.", name=who(p.get("player")))
+    if kind == "bank_handoff":
+        return _("The bank moved to another phone.")
     if kind == "start":
         line = _("The game started: %(cash)s to each player.", cash=money(p.get("cash", 0), edition))
         if p.get("dealt"):
@@ -43,35 +47,41 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "transfer":
         reason = p.get("reason")
         if p.get("from") == BANK:
-            line = _("The bank paid %(amount)s to %(to)s.", amount=amount, to=who(p.get("to")))
-        else:
-            line = _("%(payer)s paid %(amount)s to %(to)s.", payer=who(p.get("from")), amount=amount,
-                     to=who(p.get("to")))
-        return f"{line} ({reason})" if reason else line
+            if reason:
+                return _("The bank paid %(to)s %(amount)s: %(reason)s.", amount=amount, to=who(p.get("to")),
+                         reason=reason)
+            return _("The bank paid %(to)s %(amount)s.", amount=amount, to=who(p.get("to")))
+        if reason:
+            return _("%(payer)s paid %(to)s %(amount)s: %(reason)s.", payer=who(p.get("from")), amount=amount,
+                     to=who(p.get("to")), reason=reason)
+        return _("%(payer)s paid %(to)s %(amount)s.", payer=who(p.get("from")), amount=amount, to=who(p.get("to")))
     if kind == "pay_fixed":
         payment = edition.fixed_payment(p.get("payment", ""))
         label = payment.name(_lang()) if payment else p.get("payment", "")
         if p.get("to") == FREE_PARKING:
-            return _("%(payer)s paid %(amount)s into the Free Parking pot: %(what)s.", payer=who(p.get("from")),
+            return _("%(payer)s paid %(what)s into the Free Parking pot: %(amount)s.", payer=who(p.get("from")),
                      amount=amount, what=label)
-        return _("%(payer)s paid %(amount)s: %(what)s.", payer=who(p.get("from")), amount=amount, what=label)
+        return _("%(payer)s paid %(what)s: %(amount)s.", payer=who(p.get("from")), amount=amount, what=label)
     if kind == "pot_collect":
         return _("%(name)s collected the Free Parking pot: %(amount)s.", name=who(p.get("player")), amount=amount)
     if kind == "request":
         reason = p.get("reason")
-        line = _("%(asker)s asks %(payer)s for %(amount)s.", asker=who(p.get("to")), payer=who(p.get("from")),
+        if reason:
+            return _("%(asker)s asked %(payer)s for %(amount)s: %(reason)s.", asker=who(p.get("to")),
+                     payer=who(p.get("from")), amount=amount, reason=reason)
+        return _("%(asker)s asked %(payer)s for %(amount)s.", asker=who(p.get("to")), payer=who(p.get("from")),
                  amount=amount)
-        return f"{line} ({reason})" if reason else line
     if kind == "bank_request":
-        return _("%(name)s asks the bank for %(amount)s: waiting for the banker.", name=who(p.get("to")),
+        return _("%(name)s asked the bank for %(amount)s: waiting for the banker.", name=who(p.get("to")),
                  amount=amount)
     if kind == "pending_declined":
         if p.get("from") == BANK:
-            return _("The banker declined %(amount)s to %(name)s.", amount=amount, name=who(p.get("to")))
+            return _("The banker turned down %(name)s's request for %(amount)s.", amount=amount,
+                     name=who(p.get("to")))
         if p.get("by") == "banker":
-            return _("The banker cancelled the request of %(amount)s from %(payer)s to %(to)s.",
+            return _("The banker cancelled the request for %(payer)s to pay %(to)s %(amount)s.",
                      amount=amount, payer=who(p.get("from")), to=who(p.get("to")))
-        return _("%(payer)s declined to pay %(amount)s to %(to)s.", payer=who(p.get("from")), amount=amount,
+        return _("%(payer)s declined to pay %(to)s %(amount)s.", payer=who(p.get("from")), amount=amount,
                  to=who(p.get("to")))
     if kind == "pending_withdrawn":
         return _("%(name)s withdrew the request for %(amount)s.", name=who(p.get("asked_by")), amount=amount)
@@ -79,7 +89,8 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         count = p.get("count", 1)
         if count > 1:
             return ngettext("%(num)d request lapsed unpaid.", "%(num)d requests lapsed unpaid.", count)
-        return _("The request for %(amount)s to %(payer)s lapsed unpaid.", amount=amount, payer=who(p.get("from")))
+        return _("The request for %(payer)s to pay %(amount)s lapsed unpaid.", amount=amount,
+                 payer=who(p.get("from")))
     if kind == "pass_go":
         line = _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
         if p.get("forfeited"):
@@ -93,35 +104,39 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "buy":
         return _("%(name)s bought %(deed)s for %(amount)s.", name=player, deed=deed, amount=amount)
     if kind == "pay_rent":
-        return _("%(payer)s paid %(amount)s rent on %(deed)s to %(to)s.", payer=who(p.get("from")),
+        return _("%(payer)s paid %(to)s %(amount)s rent for %(deed)s.", payer=who(p.get("from")),
                  amount=amount, deed=deed, to=who(p.get("to")))
     if kind == "rent_request":
-        return _("%(owner)s asks %(payer)s for %(amount)s rent on %(deed)s.", owner=who(p.get("to")),
+        return _("%(owner)s asked %(payer)s for %(amount)s rent for %(deed)s.", owner=who(p.get("to")),
                  payer=who(p.get("from")), amount=amount, deed=deed)
     if kind == "rent_lapse":
-        return _("The rent request on %(deed)s to %(payer)s lapsed.", deed=deed, payer=who(p.get("from")))
+        return _("The request for %(payer)s to pay the rent for %(deed)s lapsed.", deed=deed,
+                 payer=who(p.get("from")))
     if kind == "build":
         return _("%(name)s built a %(building)s on %(deed)s for %(amount)s.", name=player, deed=deed,
                  amount=amount, building=_building(edition, p.get("building")))
     if kind == "sell_building":
         if p.get("broken"):
-            return _("%(name)s broke the %(building)s on %(deed)s into smaller ones: +%(amount)s.", name=player,
-                     building=_building(edition, "big"), deed=deed, amount=amount)
-        return _("%(name)s sold a %(building)s on %(deed)s: +%(amount)s.", name=player, deed=deed, amount=amount,
-                 building=_building(edition, p.get("building")))
+            return _("%(name)s broke the %(building)s on %(deed)s into %(small)s and got %(amount)s.", name=player,
+                     building=_building(edition, "big"), deed=deed, amount=amount,
+                     small=edition.buildings.small_plural(_lang()))
+        return _("%(name)s sold a %(building)s on %(deed)s back to the bank for %(amount)s.", name=player, deed=deed,
+                 amount=amount, building=_building(edition, p.get("building")))
     if kind == "mortgage":
-        return _("%(name)s mortgaged %(deed)s: +%(amount)s.", name=player, deed=deed, amount=amount)
+        return _("%(name)s mortgaged %(deed)s and got %(amount)s.", name=player, deed=deed, amount=amount)
     if kind == "unmortgage":
-        return _("%(name)s lifted the mortgage on %(deed)s: %(amount)s.", name=player, deed=deed, amount=amount)
+        return _("%(name)s paid %(amount)s to lift the mortgage on %(deed)s.", name=player, deed=deed, amount=amount)
     if kind == "pay_mortgage_fee":
-        return _("%(name)s paid the %(amount)s fee on mortgaged %(deed)s.", name=player, deed=deed, amount=amount)
+        return _("%(name)s paid a fee of %(amount)s on the mortgaged %(deed)s.", name=player, deed=deed,
+                 amount=amount)
     if kind == "sell_to_bank":
         return _("%(name)s sold %(deed)s to the bank for %(amount)s.", name=player, deed=deed, amount=amount)
     if kind in ("auction_start", "building_auction_start"):
         if p.get("building"):
-            return _("Auction of the bank's last %(building)s: it opens at %(amount)s.",
+            return _("The bank's last %(building)s is up for auction, opening at %(amount)s.",
                      building=_building(edition, p.get("building")), amount=money(p.get("opening_bid", 0), edition))
-        line = _("Auction of %(deed)s: it opens at %(amount)s.", deed=deed, amount=money(p.get("opening_bid", 0), edition))
+        line = _("%(deed)s is up for auction, opening at %(amount)s.", deed=deed,
+                 amount=money(p.get("opening_bid", 0), edition))
         if p.get("queued"):
             line += " " + ngettext("%(num)d more deed of the bankrupt player to auction after this one.",
                                    "%(num)d more deeds of the bankrupt player to auction after this one.", p["queued"])
@@ -157,28 +172,28 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "auction_queue_done":
         return _("Every deed of the bankrupt player has been auctioned or sold.")
     if kind == "bid":
-        return _("%(name)s bids %(amount)s.", name=player, amount=amount)
+        return _("%(name)s bid %(amount)s.", name=player, amount=amount)
     if kind == "auction_won":
         what = deed if p.get("deed") and not p.get("building") else _building(edition, p.get("building"))
-        return _("%(name)s wins %(what)s for %(amount)s.", name=player, what=what, amount=amount)
+        return _("%(name)s won %(what)s at auction for %(amount)s.", name=player, what=what, amount=amount)
     if kind == "auction_unsold":
         return _("Nobody bid: the bank keeps %(what)s.", what=deed if p.get("deed") else _building(edition, p.get("building")))
     if kind == "auction_rerun":
         return _("%(name)s cannot pay: the auction starts again without them.", name=who(p.get("excluded")))
     if kind == "trade_propose":
-        return _("%(from)s offers a trade to %(to)s: %(give)s for %(get)s.", **{
+        return _("%(from)s offered %(to)s a trade: %(give)s for %(get)s.", **{
             "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
             "get": trade_side(p.get("get"), edition)})
     if kind == "trade_accept":
-        return _("%(to)s accepted the trade of %(from)s: %(give)s for %(get)s.", **{
+        return _("%(to)s accepted %(from)s's trade: %(give)s for %(get)s.", **{
             "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
             "get": trade_side(p.get("get"), edition)})
     if kind == "trade_reject":
-        return _("%(to)s refused the trade of %(from)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
+        return _("%(to)s refused %(from)s's trade.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
     if kind == "trade_withdraw":
         return _("%(from)s withdrew the trade offered to %(to)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
     if kind == "bankrupt":
-        line = _("%(name)s is bankrupt to %(creditor)s and leaves the game.", name=player,
+        line = _("%(name)s went bankrupt owing %(creditor)s and is out of the game.", name=player,
                  creditor=who(p.get("creditor")))
         if p.get("winner"):
             line += " " + _("%(name)s is the last player left and wins: the game is over.", name=who(p["winner"]))
@@ -218,7 +233,13 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind in ("expropriation_roll", "expropriation_settle"):
         return _describe_expropriation(p, who, edition, amount)
     if kind == "undo":
-        return _("The banker undid change no. %(version)s.", version=p.get("undone_version"))
+        if "undone_params" not in p:  # an undo stored before undo kept what it undid
+            return _("The banker undid change no. %(version)s.", version=p.get("undone_version"))
+        undone = UndoneEntry(p.get("undone", ""), p["undone_params"])
+        return _("Undid: %(what)s", what=_describe(undone, names, edition))
+    if kind == "take_back":
+        what, signed = take_back_parts(p.get("undone", ""), p.get("undone_params") or {}, edition)
+        return _("%(name)s took back: %(what)s %(amount)s.", name=player, what=what, amount=signed)
     if kind == "end":
         return _("The banker ended the game.")
     if kind == "play_off":
@@ -236,6 +257,24 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind
+
+
+@dataclass(frozen=True)
+class UndoneEntry:
+    """An entry an undo reversed, as the undo keeps it: enough for ``describe`` to word it."""
+
+    kind: str
+    params: dict
+
+
+def take_back_parts(kind: str, params: dict, edition) -> tuple[str, str]:
+    """A player's one-tap GO or tax in a few words, as the take-back button and its feed line
+    name it: what it was ("GO", "Income tax") and the amount with its sign ("+€ 200")."""
+    amount = money(params.get("amount", 0), edition)
+    if kind == "pass_go":
+        return _("GO"), "+" + amount
+    payment = edition.fixed_payment(params.get("payment", ""))
+    return (payment.name(_lang()) if payment else params.get("payment", "")), "\u2212" + amount
 
 
 def _jail_name(edition) -> str:

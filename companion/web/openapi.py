@@ -1,9 +1,9 @@
 """The API described as OpenAPI 3.1, served at ``/api/openapi.json``."""
 from __future__ import annotations
 
-from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, editions
+from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, JOURNAL_ACTIONS, TAKE_BACK_SECONDS, editions
 
-ACTION_TYPES = sorted([*ACTIONS, "undo", *CLOCK_ACTIONS])
+ACTION_TYPES = sorted([*ACTIONS, *JOURNAL_ACTIONS, *CLOCK_ACTIONS])
 
 
 def _ref(name: str) -> dict:
@@ -132,7 +132,12 @@ def document() -> dict:
                                              "Mr. Monopoly add 0); null for the expropriation dice."},
                     "doubles": {"type": "boolean", "description": "The two numbered dice match."}}},
                 "Action": {"type": "object", "required": ["type"], "properties": {
-                    "type": {"enum": ACTION_TYPES},
+                    "type": {"enum": ACTION_TYPES,
+                             "description": "take_back: a player reverses their own one-tap GO (pass_go) or "
+                                            f"fixed payment (pay_fixed) within {TAKE_BACK_SECONDS} seconds, "
+                                            "while it is still "
+                                            "the game's newest entry (409 too_late, changed_since, "
+                                            "not_taken_back otherwise); the banker undoes anything else."},
                     "key": {"type": "string", "maxLength": 100,
                             "description": "Idempotency key: the same key from the same token returns the "
                                            "first answer and changes nothing."},

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
-from . import forms, seats
+from . import danger, forms, seats
 from .dice import dice_view
 from .ratelimit import count_attempt
 from .errors import translate
@@ -44,7 +44,7 @@ def _safe_next(target: str | None, fallback: str) -> str:
     return target
 
 
-def _view(game, caller) -> dict:
+def game_view(game, caller) -> dict:
     """What every page of a game shows: players, feed, clock, in the reader's language."""
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
@@ -109,7 +109,8 @@ def home():
         game = services.find_game(game_id)
         if game is not None:
             games.append({"game": game, "edition": services.edition_of(game),
-                          "is_banker": seats.caller(game_id, seats.BANKER) is not None})
+                          "is_banker": seats.caller(game_id, seats.BANKER) is not None,
+                          "is_screen": seats.is_screen(game_id) and seats.caller(game_id, seats.PLAYER) is None})
     return render_template("home.html", editions=list(services.editions().values()), games=games,
                            default_edition=current_app.config["DEFAULT_EDITION"])
 
@@ -268,7 +269,8 @@ def _wallet(game_id):
         return redirect(url_for("pages.join", code=game.join_code))
     player = next(p for p in game.players if p.id == me.player_id)
     banker = seats.caller(game.id, seats.BANKER)
-    return render_template("wallet.html", me=player, is_banker=banker is not None, **_view(game, me))
+    return render_template("wallet.html", me=player, is_banker=banker is not None, **game_view(game, me),
+                           **danger.wallet_view(game, player))
 
 
 @bp.post("/g/<game_id>/me")
@@ -293,19 +295,25 @@ def _table(game_id):
     game = services.get_game(game_id)
     banker = seats.caller(game.id, seats.BANKER)
     if banker is None:
-        # Not the banker's device: a player goes to their wallet, anyone else to the join page.
+        # Not the banker's device: the one that gave the bank to a phone goes on as the table
+        # screen, a player goes to their wallet, anyone else to the join page.
+        if seats.is_screen(game.id):
+            return redirect(url_for("screen.screen", game_id=game.id))
         if seats.caller(game.id, seats.PLAYER) is not None:
             return redirect(url_for("pages.wallet", game_id=game.id))
         return redirect(url_for("pages.join", code=game.join_code))
     join_url = _public(url_for("pages.join", code=game.join_code))
     undo_target = services.undo_target(game)
-    view = _view(game, banker)
-    # The table is the screen everyone at the table sees: private cash stays private there.
+    view = game_view(game, banker)
+    # The bank may still be on the table's own device, and its banker may play: private cash
+    # stays private here too.
     view["show_cash"] = lambda _player_id: not game.cash_private
     undo_text = None
     if undo_target is not None:
         undo_text = describe(undo_target, {p.id: p.name for p in game.players}, view["edition"])
+    screen_url = _public(url_for("screen.screen", game_id=game.id))
     return render_template("table.html", join_url=join_url, join_qr=qr_svg(join_url), undo_text=undo_text,
+                           screen_url=screen_url, screen_qr=qr_svg(screen_url),
                            plays=seats.caller(game.id, seats.PLAYER) is not None,
                            moved=services.moved_since_printing(current_app.config["PUBLIC_URL"]), **view)
 

@@ -5,11 +5,13 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from markupsafe import Markup
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 
-def qr_svg(data: str) -> Markup:
-    """The QR of ``data`` as an inline ``<svg>`` that scales to its container."""
+def qr_svg(data: str, label: str | None = None) -> Markup:
+    """The QR of ``data`` as an inline ``<svg>`` that scales to its container, an image named
+    ``label`` for a screen reader (by default "QR code": the address is written beside it)."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
                          image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
@@ -18,7 +20,8 @@ def qr_svg(data: str) -> Markup:
     code.make_image().save(buffer)
     svg = buffer.getvalue().decode()
     svg = svg[svg.index("<svg"):]  # drop the XML declaration: this goes inside HTML
-    return Markup(svg.replace("<svg ", '<svg class="qr" role="img" ', 1))
+    name = escape(label or _("QR code"))
+    return Markup(svg.replace("<svg ", f'<svg class="qr" role="img" aria-label="{name}" ', 1))
 
 
 def qr_terminal(data: str) -> str:

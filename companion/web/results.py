@@ -19,6 +19,7 @@ from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
 from .templating import lang, money, text
+from .wallet_bar import wallet_bar
 
 bp = Blueprint("results", __name__)
 
@@ -62,6 +63,7 @@ def results(game_id):
             else url_for("pages.wallet", game_id=game.id))
     return render_template("results.html", game=game, edition=edition, score=score, chart=chart,
                            winners=winners, part_name=part_name, back=back, palette=PALETTE,
+                           wallet_bar=wallet_bar(game, caller),
                            tie_notes=[n for n in (play_off_note(score),) if n] + tie_notes(score))
 
 

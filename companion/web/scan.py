@@ -19,6 +19,7 @@ from . import seats
 from .api import _caller as api_caller
 from .errors import translate
 from .printing import _paper, _players, _sheet_lang, _pdf, _png, PREVIEW_WIDTH
+from .wallet_bar import wallet_bar
 
 bp = Blueprint("scan", __name__)
 
@@ -116,7 +117,8 @@ def _page(game, caller, serial="", answer=None, refusal=None, status=200):
     me = next((p for p in game.players if caller is not None and p.id == caller.player_id), None)
     chips = services.state_of(game, deeds=False).players[me.id].chips if me is not None else None
     return render_template("scan.html", game=game, caller=caller, serial=serial, answer=answer, refusal=refusal,
-                           players=players, me=me, chips=chips, edition=services.edition_of(game)), status
+                           players=players, me=me, chips=chips, edition=services.edition_of(game),
+                           wallet_bar=wallet_bar(game, caller)), status
 
 
 @bp.get("/s/<serial>")

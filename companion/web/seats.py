@@ -8,6 +8,8 @@ from .. import services
 from ..core.errors import BancoError
 
 PLAYER, BANKER = "p", "b"
+# Not a secret: the mark of a browser that gave the bank to a phone and goes on as the table screen.
+SCREEN = "s"
 
 
 def _games() -> dict:
@@ -23,6 +25,11 @@ def remember(game_id: str, role: str, token: str, opened_with: str = "") -> None
         games[game_id]["k"] = opened_with[:100]
     session["games"] = games
     session.permanent = True
+
+
+def is_screen(game_id: str) -> bool:
+    """Whether this browser gave the bank of ``game_id`` to a phone (it is the table screen now)."""
+    return SCREEN in _games().get(game_id, {})
 
 
 def opened_with(key: str) -> str | None:
@@ -45,7 +52,8 @@ def forget(game_id: str, role: str) -> None:
 
 def caller(game_id: str, role: str):
     """The ``Caller`` this browser is in ``game_id`` as ``role``, or ``None``. A secret that
-    no longer works (replaced by a rejoin) is forgotten."""
+    no longer works (replaced by a rejoin, or the bank handed to a phone) is forgotten; a
+    browser whose bank moved to a phone is marked as the table screen."""
     token = _games().get(game_id, {}).get(role)
     if token is None:
         return None
@@ -53,6 +61,8 @@ def caller(game_id: str, role: str):
         who = services.authenticate(game_id, token)
     except BancoError:
         forget(game_id, role)
+        if role == BANKER:
+            remember(game_id, SCREEN, "1")
         return None
     if (role == BANKER) != who.is_banker:
         return None

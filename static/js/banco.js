@@ -7,41 +7,86 @@
   var lang = document.documentElement.lang || "en";
 
   // --- Live updates: the server says a new version exists; we fetch this page again and
-  // swap the regions marked data-live (never the forms, so nothing typed is lost).
+  // morph it in place (idiomorph): only what changed is touched, so focus, scroll, an open
+  // dialog and anything typed or picked survive an auction opening, the start or the end.
   var streamUrl = body.dataset.stream;
   var refreshing = false, again = false;
 
-  // Once a form is on its way, the page is about to be replaced: a reload now would cancel it.
+  // Once a form is on its way, the page is about to be replaced: a refresh now would race it.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; refresh(); } });
+
+  // Controls the player has changed keep their value through a morph; the others follow the
+  // server (a dice total it filled in, a field a new version no longer shows).
+  var touched = new WeakSet();
+  function touch(e) {
+    var el = e.target;
+    if (!el || !el.form) { return; }
+    if (el.type === "radio" && el.name) {
+      el.form.querySelectorAll("input[type=radio]").forEach(function (r) { if (r.name === el.name) { touched.add(r); } });
+    } else {
+      touched.add(el);
+    }
+  }
+  document.addEventListener("input", touch, true);
+  document.addEventListener("change", touch, true);
+
+  function keepsOwnState(attr, el) {
+    if (attr === "open" && (el.tagName === "DETAILS" || el.tagName === "DIALOG")) { return true; }
+    if (attr === "value" || attr === "checked") { return touched.has(el); }
+    if (attr === "selected") { return touched.has(el.closest("select")); }
+    return false;
+  }
+
+  var morphOptions = {
+    morphStyle: "innerHTML",
+    ignoreActiveValue: true,
+    restoreFocus: true,
+    callbacks: {
+      // What this page shows on its own stays through a new version: the toasts, an open
+      // confirmation (its text was written here), and a refusal of the last form sent (a
+      // success needs no words once the page shows what it did).
+      beforeNodeMorphed: function (oldNode) {
+        return !(oldNode.id === "toasts" || (oldNode.tagName === "DIALOG" && oldNode.open));
+      },
+      beforeNodeRemoved: function (node) {
+        return !(node.id === "toasts" || (node.classList && node.classList.contains("flash-error")));
+      },
+      beforeAttributeUpdated: function (attr, el) { return !keepsOwnState(attr, el); }
+    }
+  };
+
+  function cashOf() {
+    var el = document.querySelector("[data-cash]");
+    return el ? el.dataset.cash : undefined;
+  }
 
   function refresh() {
     if (leaving) { return; }
     if (refreshing) { again = true; return; }
     refreshing = true;
-    fetch(location.pathname, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+    fetch(location.pathname + location.search, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (!r.ok) { return Promise.reject(r.status); }
+        // Sent elsewhere (signed out, the seat moved to another phone): go there.
+        if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
+        return r.text();
+      })
       .then(function (html) {
+        if (html === null || leaving) { return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
-        // A new status, auction or trade changes which forms the page offers: draw it anew.
-        var shape = (doc.body.dataset.status || "") + "|" + (doc.body.dataset.shape || "");
-        if (shape !== (body.dataset.status || "") + "|" + (body.dataset.shape || "")) {
-          if (!leaving) { location.reload(); }
-          return;
-        }
-        document.querySelectorAll("[data-live]").forEach(function (el) {
-          var fresh = doc.getElementById(el.id);
-          if (fresh && fresh.innerHTML !== el.innerHTML) {
-            var cash = el.querySelector("[data-cash]");
-            var before = cash && cash.dataset.cash;
-            el.innerHTML = fresh.innerHTML;
-            Array.prototype.forEach.call(fresh.attributes, function (a) { el.setAttribute(a.name, a.value); });
-            var after = el.querySelector("[data-cash]");
-            if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
-          }
+        var before = cashOf();
+        Array.prototype.forEach.call(doc.body.attributes, function (a) { body.setAttribute(a.name, a.value); });
+        Array.prototype.slice.call(body.attributes).forEach(function (a) {
+          if (!doc.body.hasAttribute(a.name)) { body.removeAttribute(a.name); }
         });
-        if (doc.body.dataset.version) { body.dataset.version = doc.body.dataset.version; }
+        if (doc.title) { document.title = doc.title; }
+        // The new body's children, not the body itself: given an element, idiomorph would put
+        // that element inside ours.
+        Idiomorph.morph(body, doc.body.childNodes, morphOptions);
+        var after = document.querySelector("[data-cash]");
+        if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
         document.dispatchEvent(new Event("banco:refreshed"));
       })
@@ -84,6 +129,39 @@
       setTimeout(function () { if (offline && source.readyState !== 1) { offline.hidden = false; } }, 2500);
     });
   }
+
+  // --- What happened to me: each notice newer than what this tab has already shown pops up
+  // for a few seconds (with a buzz where the phone can), oldest first. A tab that opens the
+  // game for the first time shows none: the list on the wallet holds them.
+  var TOAST_MS = 6000, TOASTS_AT_ONCE = 3;
+  function showNotices() {
+    var list = document.getElementById("notices"), box = document.getElementById("toasts");
+    if (!list || !box) { return; }
+    var key = "banco:seen:" + list.dataset.game;
+    var seen = null;
+    try { seen = sessionStorage.getItem(key); } catch (err) { /* private mode: no memory, no toasts */ }
+    var items = Array.prototype.slice.call(list.querySelectorAll("li"));
+    var newest = Math.max(Number(list.dataset.version || 0), 0);
+    if (seen !== null) {
+      var fresh = items.filter(function (li) { return Number(li.dataset.version) > Number(seen); }).reverse();
+      fresh.slice(-TOASTS_AT_ONCE).forEach(function (li) { toast(box, li.textContent, li.dataset.tone); });
+      if (fresh.length && navigator.vibrate) { try { navigator.vibrate(120); } catch (err) { /* not allowed */ } }
+    }
+    try { sessionStorage.setItem(key, String(Math.max(newest, Number(seen) || 0))); } catch (err) { /* as above */ }
+  }
+
+  function toast(box, text, tone) {
+    var el = document.createElement("button");
+    el.type = "button";
+    el.className = "toast toast-" + (tone || "info");
+    el.textContent = text;
+    el.addEventListener("click", function () { el.remove(); });
+    box.appendChild(el);
+    setTimeout(function () { el.classList.add("is-leaving"); }, TOAST_MS - 400);
+    setTimeout(function () { el.remove(); }, TOAST_MS);
+  }
+  showNotices();
+  document.addEventListener("banco:refreshed", showNotices);
 
   // --- Confirmation before money leaves, and one submission per form.
   var dialog = document.getElementById("confirm");

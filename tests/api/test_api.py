@@ -407,7 +407,7 @@ def test_events_since_a_version(api):
     status, body = api.get(f"/api/v1/games/{game.id}/events?since=2", game.tokens["Carla"])
     assert status == 200
     assert [(e["version"], e["type"], e["actor"]) for e in body["events"]] == [(3, "transfer", game.ids["Anna"])]
-    assert body["events"][0]["summary"] == "Anna paid € 100 to Bruno.".replace(" 1", "\u00a01")
+    assert body["events"][0]["summary"] == "Anna paid Bruno € 100.".replace(" 1", "\u00a01")
     for bad in ("-1", "x", "1.5"):
         status, body = api.get(f"/api/v1/games/{game.id}/events?since={bad}", game.tokens["Carla"])
         assert status == 400 and body["error"]["code"] == "invalid_since"

@@ -212,7 +212,8 @@ def test_no_server_error(fuzz, method, path, mode):
         headers = _aim(case, data, fuzz)  # drawn whatever the time, so a replay draws the same
         if time.monotonic() > budget:
             return  # the time is up: the remaining examples are drawn but not sent
-        response = case.call(headers=headers)
+        # Called in-process (WSGI): no HTTP client is there to unpack a compressed answer.
+        response = case.call(headers={**headers, "Accept-Encoding": "identity"})
         sent.append(response.status_code)
         case.validate_response(response, checks=CHECKS, headers=headers)
         if sent and len(sent) % 50 == 0:

@@ -36,7 +36,7 @@ def test_a_check_among_three_phones(live_server, phone):
 
     pay(anna, "Bruno", 120)
     check = carla.locator("#checks [data-check]")
-    expect(check).to_contain_text(re.compile(r"Anna paid €\s?120 to Bruno"), timeout=5000)
+    expect(check).to_contain_text(re.compile(r"Anna paid Bruno €\s?120"), timeout=5000)
     expect(check.locator("[data-check-button]")).to_be_visible()
     expect(bruno.locator("#checks [data-check]")).to_contain_text("Only the players outside", timeout=5000)
     expect(anna.locator("#checks [data-check]")).to_contain_text("may check it")

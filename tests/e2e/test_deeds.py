@@ -47,7 +47,7 @@ def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
 
     host.get_by_role("button", name="Close the auction now").click()
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,350"), timeout=3000)
-    expect(bruno.locator("#feed")).to_contain_text("Anna wins Via Roma", timeout=3000)
+    expect(bruno.locator("#feed")).to_contain_text("Anna won Via Roma", timeout=3000)
 
     # Bruno offers 400 for Via Roma; Anna sees the offer live and accepts it.
     bruno.goto(f"{game_path}/trade")

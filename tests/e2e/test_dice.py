@@ -87,7 +87,7 @@ def test_a_player_rolls_and_the_utility_rent_takes_the_total(live_server, phone)
     shoot(anna, "deed-rent-dice")
     anna.get_by_role("button", name="Pay the rent to Bruno").click()
     anna.wait_for_load_state()
-    expect(anna.locator(".flash-ok")).to_contain_text(f"paid €\u00a0{4 * total} rent")
+    expect(anna.locator(".flash-ok")).to_contain_text(f"paid Bruno €\u00a0{4 * total} rent")
 
     # The banker rolls for Bruno from the table; Bruno's phone shows it as his own roll.
     host.select_option("#roll-player", label="Bruno")

@@ -34,11 +34,11 @@ def test_a_check_from_the_pages(client, app):
     response = anna.post(f"/g/{game_id}/me", data={**keyed(wallet, "transfer"), "to": ids["Bruno"], "amount": "120"})
     assert response.status_code == 302
     seen = page(carla, f"/g/{game_id}/me")
-    assert "Anna paid € 120 to Bruno." in text(seen) and "Open to a check for" in seen
+    assert "Anna paid Bruno € 120." in text(seen) and "Open to a check for" in seen
     assert 'value="check"' in seen
     assert 'value="check"' not in page(anna, f"/g/{game_id}/me")
     assert "Only the players outside this payment can check it." in page(bruno, f"/g/{game_id}/me")
-    assert "Anna paid € 120 to Bruno." in text(page(client, f"/g/{game_id}/table"))
+    assert "Anna paid Bruno € 120." in text(page(client, f"/g/{game_id}/table"))
     for html in (seen, page(anna, f"/g/{game_id}/me"), page(bruno, f"/g/{game_id}/me"),
                  page(client, f"/g/{game_id}/table")):
         assert "fake" not in html.lower()

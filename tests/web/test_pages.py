@@ -174,7 +174,7 @@ def test_names_are_escaped_everywhere(client, app):
         assert evil not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     table = pages[0].get_data(as_text=True)
-    assert "(&lt;script&gt;alert(1)&lt;/script&gt;)" in table  # the payment's reason, in the feed
+    assert ": &lt;script&gt;alert(1)&lt;/script&gt;." in table  # the payment's reason, in the feed
     assert cash(app, game_id)[evil] == 1495
 
 

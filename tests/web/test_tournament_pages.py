@@ -77,7 +77,7 @@ def test_the_standings_need_no_token_and_a_stranger_cannot_direct(app, client):
     page = stranger.get(f"/t/{tid}/standings", headers={"Accept-Language": "en"})
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and "Standings" in text and "Bruno" in text and "Table 1" in text
-    assert 'http-equiv="refresh"' in text
+    assert 'data-refresh="10"' in text and "js/refresh.js" in text  # follows the desk in place
     assert not re.search(r"/g/\w+/table", text)  # no banker links on the big screen
     # the desk sends a stranger to the standings; the director's forms refuse them
     assert stranger.get(f"/t/{tid}").location.endswith(f"/t/{tid}/standings")

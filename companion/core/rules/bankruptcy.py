@@ -1,18 +1,65 @@
 """Bankruptcy: a player who cannot pay hands everything over and leaves the game."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..commands import require_player, require_running
 from ..errors import N_, BadInput
 from ..ledger import BANK, move
 from ..money import parse_amount
 from .. import pending
 from ..policies.bankruptcy import handover
-from ..policies.mortgage import handed_over_lap
+from ..policies.mortgage import handed_over_lap, terms
 from ..state import FINISHED, Change, GameState, Outcome, document_change
 from .buildings import buildings_value
 from ..turns import mortgaged_this_turn, passed_on_leaving
 from .expropriation import dropped_for
-from .common import bank_changes, deed_changes, player_changes
+from .common import bank_changes, deed_changes, has_buildings, player_changes
+from .deeds import sale_price
+
+
+@dataclass(frozen=True)
+class Liquidation:
+    """What a player could still raise from the bank before going bankrupt, part by part:
+    selling every building back, then mortgaging every deed that can be (or, where the
+    edition buys deeds back, selling it to the bank when that pays more)."""
+
+    buildings: int = 0
+    mortgages: int = 0
+    deed_sales: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.buildings + self.mortgages + self.deed_sales
+
+
+def liquidation_value(state: GameState, player_id: str) -> Liquidation:
+    """What ``player_id`` could raise now by selling their buildings to the bank and mortgaging
+    their deeds (or selling them back, where the edition's ``deed_sale`` allows), by the
+    edition's numbers: each building at the bank's price (``buildings_value``, what a
+    bankruptcy's sale pays too), each deed not yet mortgaged at its printed mortgage value
+    (none where the edition has no mortgages, as in Che Impresa!) or its sale price.
+
+    Buildings come first because a deed cannot be mortgaged or sold while its group has any;
+    once they are sold, every deed may be. Reads the board; never refuses (an unknown player
+    has nothing to raise)."""
+    can_mortgage = terms(state.edition) is not None
+    buildings = mortgages = deed_sales = 0
+    for deed in state.edition.deeds:
+        ds = state.deeds.get(deed.key)
+        if ds is None or ds.owner != player_id:
+            continue
+        if has_buildings(ds):
+            buildings += buildings_value(state, deed, ds)
+        if ds.mortgaged:
+            continue
+        mortgage = deed.mortgage if can_mortgage else 0
+        sale = sale_price(state.edition, deed) if state.edition.deed_sale is not None else 0
+        if sale > mortgage:
+            deed_sales += sale
+        else:
+            mortgages += mortgage
+    return Liquidation(buildings, mortgages, deed_sales)
 
 
 def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Outcome:

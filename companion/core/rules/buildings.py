@@ -145,7 +145,8 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     (FAQ 29) gives the ones the bank has and half the price of each missing one.
 
     Refuses: a game not running, an unknown or bankrupt player, an unknown deed, a deed that is
-    not the player's, a deed without buildings, uneven selling, breaking where the edition has no
+    not the player's, a deed without buildings, a break where the deed has no big building,
+    uneven selling, breaking where the edition has no
     small buildings, breaking while the bank lacks the small buildings or is auctioning them in a shortage (builders come first), and a whole
     sale that ``big_sale`` refuses (all of the group's big buildings go together).
     """
@@ -155,6 +156,8 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     require_owner(player, deed, ds)
     if not has_buildings(ds):
         raise RuleViolation("no_buildings", N_("%(deed)s has no buildings."), deed=deed.name)
+    if break_hotel and not ds.hotel:
+        raise RuleViolation("no_big_building", N_("%(deed)s has no big building to break."), deed=deed.name)
     unit = sale_value(state, deed)
     members = building_members(state, deed.group)
     params = {"player": player.id, "deed": deed.key}

@@ -37,6 +37,28 @@ def rent_due(state: GameState, deed_key: str, dice=None) -> int:
     return percent_up(_full_rent(state, deed, ds, dice), share) if share else 0
 
 
+def rent_line(state: GameState, deed_key: str) -> str | None:
+    """The line of the deed's printed rent table that applies now: for a street ``base``,
+    ``whole_group`` (the doubled base rent), ``small_<n>`` or ``big``; for a station or a
+    utility ``held_<n>``, the number of its group the owner holds (capped at the table's last
+    line). ``None`` when nobody owns the deed, when a mortgaged deed asks nothing, and when the
+    table has no line (a station without rents). Refuses an unknown deed."""
+    deed, ds = require_deed(state, deed_key)
+    if ds.owner is None or (ds.mortgaged and not bank_share_percent(state.edition)):
+        return None
+    kind = group_of(state, deed).kind
+    if kind == "street":
+        if ds.hotel:
+            return "big"
+        if ds.houses:
+            return f"small_{ds.houses}"
+        members = [m for _, m in group_members(state, deed.group)]
+        whole = all(m.owner == ds.owner for m in members)
+        return "whole_group" if whole and doubles(state.edition, ds, members) else "base"
+    lines = state.edition.station_rents if kind == "station" else state.edition.utility_multipliers
+    return f"held_{min(_held_in_group(state, deed, ds.owner), len(lines))}" if lines else None
+
+
 def _full_rent(state: GameState, deed: Deed, ds: DeedState, dice) -> int:
     kind = group_of(state, deed).kind
     if kind == "street":

@@ -47,25 +47,32 @@ def _require_can_give(state: GameState, giver: PlayerState, side: dict) -> None:
                             name=giver.name)
     require_cash(giver, side["cash"])
     for key in side["deeds"]:
-        deed, ds = require_deed(state, key)
-        if ds.owner != giver.id:
-            raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
-                                deed=deed.name, name=giver.name)
-        if group_has_buildings(state, deed.group):
-            raise RuleViolation("group_has_buildings",
-                                N_("Sell the buildings of %(deed)s's group before trading it."),
-                                deed=deed.name)
-        if ds.mortgaged and not state.edition.mortgage.tradable:
-            raise RuleViolation("mortgaged_not_tradable",
-                                N_("%(deed)s is mortgaged: lift the mortgage before it can go to another player."),
-                                deed=deed.name)
-        if ds.fee_due:
-            raise RuleViolation("mortgage_fee_due",
-                                N_("%(name)s must first pay the fee on the mortgaged %(deed)s "
-                                   "or lift its mortgage."), name=giver.name, deed=deed.name)
+        require_tradable(state, giver, key)
     if side["jail_cards"] > giver.jail_cards:
         raise RuleViolation("not_enough_jail_cards", N_("%(name)s has %(cards)s get-out-of-jail cards."),
                             name=giver.name, cards=giver.jail_cards)
+
+
+def require_tradable(state: GameState, giver: PlayerState, deed_key: str) -> None:
+    """Refuses a deed ``giver`` cannot hand over in a trade now: an unknown deed, one not
+    theirs, one whose group has buildings, a mortgaged one where the edition keeps those out of
+    trades, and one whose mortgage fee is unpaid."""
+    deed, ds = require_deed(state, deed_key)
+    if ds.owner != giver.id:
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
+                            deed=deed.name, name=giver.name)
+    if group_has_buildings(state, deed.group):
+        raise RuleViolation("group_has_buildings",
+                            N_("Sell the buildings of %(deed)s's group before trading it."),
+                            deed=deed.name)
+    if ds.mortgaged and not state.edition.mortgage.tradable:
+        raise RuleViolation("mortgaged_not_tradable",
+                            N_("%(deed)s is mortgaged: lift the mortgage before it can go to another player."),
+                            deed=deed.name)
+    if ds.fee_due:
+        raise RuleViolation("mortgage_fee_due",
+                            N_("%(name)s must first pay the fee on the mortgaged %(deed)s "
+                               "or lift its mortgage."), name=giver.name, deed=deed.name)
 
 
 def _require_card_price(state: GameState, cards_side: dict, other_side: dict) -> None:

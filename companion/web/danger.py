@@ -1,0 +1,27 @@
+"""What the wallet says before a step that is hard to take back, and how to take back one
+that is easy: the bankruptcy form (to whom, and what could still be raised first) and the few
+seconds in which a player's own one-tap GO or tax can be taken back."""
+from __future__ import annotations
+
+from flask import request
+
+from .. import services
+from .feed import take_back_parts
+
+
+def wallet_view(game, player) -> dict:
+    """The wallet's danger zone and take-back for ``player``: ``take_back`` (``{"what",
+    "amount", "seconds", "version"}`` or ``None``), ``raise_money`` (a ``Liquidation``, or ``None`` when
+    the player cannot act) and ``bankrupt_to`` (the creditor picked in the form's first step:
+    ``"bank"``, a player still in the game, or ``None``)."""
+    if game.status != "running" or player.bankrupt:
+        return {"take_back": None, "raise_money": None, "bankrupt_to": None}
+    edition = services.edition_of(game)
+    offer = services.take_back_offer(game, player.id, services.now_utc())
+    if offer is not None:
+        what, signed = take_back_parts(offer["kind"], offer["params"], edition)
+        offer = {**offer, "what": what, "amount": signed}
+    creditors = {services.BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
+    picked = request.args.get("bankrupt_to")
+    return {"take_back": offer, "raise_money": services.liquidation(game, player.id),
+            "bankrupt_to": picked if picked in creditors else None}
