@@ -30,8 +30,9 @@ class Broker:
 
     def publish(self, game_id: str, version: int) -> None:
         with self._lock:
-            if version > self._versions.get(game_id, -1):
-                self._versions[game_id] = version
+            if version <= self._versions.get(game_id, -1):
+                return  # a slower writer's older version: its streams have heard of a newer one
+            self._versions[game_id] = version
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:

@@ -61,7 +61,7 @@ class Streams:
                     seen = version
                     chunk = event(version)
                 else:
-                    break  # the broker closed: the server is stopping
+                    continue  # the broker closed (the loop ends), or a wake-up for a version already sent
                 await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:

@@ -111,6 +111,25 @@ def test_a_stream_opens_where_the_game_stands_and_hears_the_next_version(live_se
         stream.close()
 
 
+def test_a_late_older_version_neither_ends_nor_repeats_a_held_stream(live_server):
+    """Two writers commit v+1 then v+2, and the slower one announces v+1 last: the stream,
+    which has sent v+2, stays open and silent until v+3."""
+    game = new_game(live_server, ["Anna", "Bruno"])
+    now = version(live_server, game)
+    stream = Stream(live_server.port, stream_path(game), bearer(game))
+    try:
+        stream.until(b"id: %d\n" % now)
+        pay(live_server, game)
+        pay(live_server, game)
+        stream.until(event(now + 2))
+        live_server.app.extensions["banco"]["broker"].publish(game["id"], now + 1)
+        pay(live_server, game)
+        data = stream.until(event(now + 3))
+        assert data.count(b"id: %d\n" % (now + 1)) <= 1 and data.count(b"retry:") == 1
+    finally:
+        stream.close()
+
+
 def test_a_stream_is_checked_by_the_app_as_every_request(live_server):
     """No token, a wrong token, another game's token: the app's own refusals, in its words."""
     game, other = new_game(live_server, ["Anna", "Bruno"]), new_game(live_server, ["Carla", "Dario"])
