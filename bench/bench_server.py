@@ -390,6 +390,9 @@ class StreamPool:
         self.sel = selectors.DefaultSelector()
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name="streams", daemon=True)
+        # Only the streams waiting to reconnect are looked at between reads: with thousands of
+        # held streams, scanning them all 50 times a second would cost this client a core.
+        self.waiting: set[Stream] = set()
         self.reconnect = True
 
     def start(self) -> "StreamPool":
@@ -408,6 +411,7 @@ class StreamPool:
     def _open(self, s: Stream) -> None:
         s.attempts += 1
         s.reconnect_at = None
+        self.waiting.discard(s)
         s._reset_parser()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
@@ -434,6 +438,7 @@ class StreamPool:
     def _schedule(self, s: Stream) -> None:
         if self.reconnect and not s.failed:
             s.reconnect_at = time.monotonic() + s.retry_ms / 1000.0
+            self.waiting.add(s)
 
     def _run(self) -> None:
         deadline = time.monotonic() + self.max_seconds
@@ -480,7 +485,7 @@ class StreamPool:
                     self._close(s)
                     self._schedule(s)
             mono = time.monotonic()
-            for s in self.streams:
+            for s in list(self.waiting):
                 if s.reconnect_at is not None and mono >= s.reconnect_at and s.sock is None:
                     self._open(s)
 
