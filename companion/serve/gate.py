@@ -44,17 +44,18 @@ class Gate:
         return self.app(environ, start_response)
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":  # the server runs without lifespan and WebSocket
-            return
+        # Only HTTP comes here: the server runs without lifespan and without WebSocket.
         body = await self._body(scope, receive)
         if body is None:
             return  # the client left before its body was whole: nobody to answer
         if isinstance(body, int):
             await self.refuse(scope, send, body)
             return
-        if header(scope, b"content-length") is None and body:
+        if header(scope, b"transfer-encoding") is not None:
             # A chunked body, read whole: the app sees it with its length.
-            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"transfer-encoding"]
+            # (h11 has read it by its chunks, whatever Content-Length it may also have claimed.)
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"]
+                                          if k not in (b"transfer-encoding", b"content-length")]
                      + [(b"content-length", str(len(body)).encode())]}
         receive = _replay(body, receive)
         if scope["method"] == "GET":
@@ -88,7 +89,8 @@ class Gate:
     async def _get(self, scope, receive, send) -> None:
         """A GET through the app; held open on the loop when the app made it a live stream.
         Past ``STREAMS_PER_ADDRESS`` streams from the caller's address, the app is told to
-        refuse the stream (429)."""
+        refuse the stream (429). Only the app knows whether a GET is a stream, so each one
+        takes a place while the app answers it; only a stream keeps it."""
         address = (scope.get("client") or ("", 0))[0]
         reserved = self.streams.reserve(address)
         held: dict = {"full": not reserved}

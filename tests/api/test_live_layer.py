@@ -1,6 +1,7 @@
 """The live layer under the real server (``companion.serve``): phones catch up after a restart
 and after a missed event, one address cannot take every stream, a silent or slow client is
-let go, and a thousand idle streams do not keep a payment from being answered.
+let go, and a thousand idle streams do not keep a payment from being answered; nothing is
+logged when a phone leaves, and ``python app.py`` stops cleanly on Ctrl+C.
 
 Every connection goes to 127.0.0.0/8 (127.0.0.2 is a second phone's address: the whole block
 is loopback on Linux); every wait is bounded.
@@ -8,15 +9,26 @@ is loopback on Linux); every wait is bounded.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import resource
+import signal
 import socket
+import struct
+import subprocess
+import sys
 import time
+import types
+from pathlib import Path
 
 import pytest
 
 from companion.serve import gate, protocol, raise_file_limit
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
-from tests.conftest import LiveServer, make_app
+from tests.conftest import LiveServer, free_port, make_app
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Stream:
@@ -285,3 +297,85 @@ def test_a_thousand_idle_streams_are_held_while_a_payment_is_answered(tmp_path):
         server.stop()
         with app.app_context():
             db.engine.dispose()
+
+
+def test_a_phone_leaving_writes_no_log_line(live_server):
+    """Nor does any request: no access log, and a stream whose client goes is simply over."""
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    keep = Keep(level=logging.DEBUG)
+    root = logging.getLogger()
+    root.addHandler(keep)
+    try:
+        game = new_game(live_server, ["Anna", "Bruno"])
+        stream = Stream(live_server.port, stream_path(game), bearer(game))
+        stream.until(b"retry: 1000\n")
+        stream.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        stream.close()  # a reset, as a phone that locks its screen
+        streams = live_server.server.gate.streams
+        deadline = time.monotonic() + 10
+        while streams.open and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not streams.open  # the server noticed, and let the stream go
+    finally:
+        root.removeHandler(keep)
+    assert [r.getMessage() for r in records if r.levelno >= logging.INFO] == []
+
+
+def test_the_open_file_limit_is_raised_to_the_hard_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert raise_file_limit() == (hard if hard != resource.RLIM_INFINITY else max(soft, 10240))
+
+
+def test_app_py_prints_its_address_serves_a_stream_and_stops_cleanly_on_ctrl_c(tmp_path):
+    port = free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}", "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        server = types.SimpleNamespace(url=f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "app.py did not start"
+                time.sleep(0.1)
+        game = new_game(server, ["Anna", "Bruno"])
+        stream = Stream(port, stream_path(game), bearer(game))
+        try:
+            stream.until(b"retry: 1000\n")
+            proc.send_signal(signal.SIGINT)
+            assert stream.until_closed().endswith(b"0\r\n\r\n")  # the stream was ended, not cut
+        finally:
+            stream.close()
+        output = proc.communicate(timeout=20)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 0, output
+    assert f"http://127.0.0.1:{port}/" in output and f"Serving on http://127.0.0.1:{port}" in output
+    assert output.rstrip().endswith("Banco has stopped.") and "Traceback" not in output
+
+
+def test_a_chunked_body_within_the_limit_reaches_the_app_whole(live_server):
+    body = json.dumps({"edition": "classic-it", "players": ["Anna", "Bruno"]}).encode()
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:]))
+    sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=10)
+    try:
+        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n")
+        data = b""
+        while part := sock.recv(65536):
+            data += part
+    finally:
+        sock.close()
+    head, _, answer = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 201 ") and json.loads(answer)["join_code"]
