@@ -1,7 +1,8 @@
 """Banco's server: ``python app.py`` serves the bank on the local network.
 
 It prints the address phones should open, and the same address as a QR code, then serves
-with waitress (a production WSGI server in pure Python) until stopped with Ctrl+C.
+with uvicorn (an event-loop server in pure Python, the Flask app mounted in it: see
+``companion.serve``) until stopped with Ctrl+C.
 
 The app is made on import, which also brings the database's tables up to date, so the Flask
 command line works from here too: ``flask --app app banco verify``, ``flask --app app db ...``.
@@ -20,7 +21,7 @@ except SchemaMismatch as error:
 
 
 def main() -> None:
-    from companion.web.errors import create_server
+    from companion.serve import create_server, raise_file_limit
     from companion.web.qr import qr_terminal
 
     url = app.config["PUBLIC_URL"] + "/"
@@ -28,13 +29,14 @@ def main() -> None:
     print(qr_terminal(url))
     print("Stop the server with Ctrl+C.\n", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # waitress, reading no body over the app's limit (BANCO_MAX_BODY_BYTES, chunked or not) and
-    # answering what it refuses itself in the app's words (413 as the usual error body).
-    server = create_server(app, host=app.config["HOST"], port=app.config["PORT"], threads=app.config["THREADS"],
-                           connection_limit=app.config["CONNECTION_LIMIT"], channel_timeout=120, ident="Banco",
-                           max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 1)
-    server.print_listen("Serving on http://{}:{}")
-    server.run()
+    raise_file_limit()  # one open file per phone's connection: thousands of them
+    server = create_server(app, app.config["HOST"], app.config["PORT"])
+    print(f"Serving on http://{app.config['HOST']}:{app.config['PORT']}", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
+        pass
+    print("Banco has stopped.")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark of the real Banco server: payments, live delivery, and many open live streams.
 
-Starts ``python app.py`` as a subprocess (waitress, a temporary SQLite database unless
-``--database-url`` is given, a free port on 127.0.0.1), waits until it answers, then measures:
+Starts ``python app.py`` as a subprocess (uvicorn with the Flask app mounted, a temporary
+SQLite database unless ``--database-url`` is given, a free port on 127.0.0.1), waits until it
+answers, then measures:
 
 1. Payments: ``--phones`` simulated phones (one thread and one keep-alive HTTP connection
    each) pay each other small random amounts through ``POST /api/v1/games/{id}/actions``,
@@ -16,10 +17,17 @@ Starts ``python app.py`` as a subprocess (waitress, a temporary SQLite database 
    Reports the delay from send to arrival over all (version, other phone) pairs.
 3. Capacity: ``--listeners`` extra streams opened at once on one game with the banker's
    token. Each must answer 200 with a ``retry:`` line. Then one action is made and the
-   benchmark times how many listeners learn its version. A stream the server is too busy to
-   hold answers ``retry: 3000`` and closes; the listener reconnects after that delay with
-   ``Last-Event-ID``, as a browser's EventSource would, and is then counted as served by a
-   reconnect rather than by a held stream.
+   benchmark times how many listeners learn its version. A stream that ends (or a server
+   without its event loop, which answers ``retry: 3000`` and closes) makes the listener
+   reconnect after the ``retry:`` delay with ``Last-Event-ID``, as a browser's EventSource
+   would; it is then counted as served by a reconnect rather than by a held stream.
+4. Idle connections: ``--idle-connections`` TCP connections opened and left silent; with all
+   of them open, one payment is timed; then the benchmark counts how many the server has let
+   go a little after its head timeout (``companion.serve.protocol.HEAD_SECONDS``).
+
+Listeners (phase 3 and ``--background-listeners``) connect from the addresses 127.0.0.2 to
+127.0.0.201 in turn (all loopback on Linux), as phones of a club each have their own: the
+server holds at most ``BANCO_STREAMS_PER_ADDRESS`` streams from one address.
 
 This is a benchmark, not a test: it prints figures and exits 0 whatever they are (it exits
 non-zero only when it cannot run at all, e.g. the server does not start). Only 127.0.0.1 is
@@ -27,6 +35,8 @@ ever contacted. Every loop is bounded in count and in time, and the server subpr
 always terminated.
 
     /work/venv/bin/python bench/bench_server.py                 # defaults: 8 phones x 200, 300 listeners
+    /work/venv/bin/python bench/bench_server.py --background-listeners 3000 --listeners 0
+    /work/venv/bin/python bench/bench_server.py --listeners 0 --idle-connections 1000
     /work/venv/bin/python bench/bench_server.py --database-url postgresql://postgres@127.0.0.1:5432/banco_bench
 """
 from __future__ import annotations
@@ -53,7 +63,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"  # the only address this benchmark ever contacts
 EDITION = "classic-it"
 MAX_PLAYERS = 8  # classic-it seats at most 8: more phones are spread over several games
-STREAM_RESERVED_THREADS = 16  # companion/web/live.py keeps these threads away from streams
+LISTENER_ADDRESSES = 200  # listeners connect from 127.0.0.2 .. 127.0.0.201 in turn
+HEAD_SECONDS = 10  # companion/serve/protocol.py: a connection silent this long is let go
 
 
 def now() -> float:
@@ -98,7 +109,7 @@ class Server:
             self.env["BANCO_THREADS"] = str(threads)
         if connection_limit is not None:
             self.env["BANCO_CONNECTION_LIMIT"] = str(connection_limit)
-        self.threads = threads if threads is not None else 400  # the app's default
+        self.threads = threads if threads is not None else 32  # the app's default
         self.proc: subprocess.Popen | None = None
         self._log = None
 
@@ -222,8 +233,10 @@ class Stream:
     starts with ``last_id`` set to the version its owner already knows (a page knows the
     version it was drawn at), so nothing that happens before its first stream is lost."""
 
-    def __init__(self, name: str, game_id: str, token: str, last_id: int | None) -> None:
+    def __init__(self, name: str, game_id: str, token: str, last_id: int | None,
+                 source: str = HOST) -> None:
         self.name = name
+        self.source = source  # the address it connects from
         self.game_id = game_id
         self.token = token
         self.last_id = str(last_id) if last_id is not None else None
@@ -377,6 +390,9 @@ class StreamPool:
         self.sel = selectors.DefaultSelector()
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name="streams", daemon=True)
+        # Only the streams waiting to reconnect are looked at between reads: with thousands of
+        # held streams, scanning them all 50 times a second would cost this client a core.
+        self.waiting: set[Stream] = set()
         self.reconnect = True
 
     def start(self) -> "StreamPool":
@@ -395,10 +411,12 @@ class StreamPool:
     def _open(self, s: Stream) -> None:
         s.attempts += 1
         s.reconnect_at = None
+        self.waiting.discard(s)
         s._reset_parser()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((s.source, 0))
         err = sock.connect_ex((HOST, self.port))
         if err not in (0, 115, 11):  # 0, EINPROGRESS, EAGAIN
             s.refusals.append(f"connect errno {err}")
@@ -420,6 +438,7 @@ class StreamPool:
     def _schedule(self, s: Stream) -> None:
         if self.reconnect and not s.failed:
             s.reconnect_at = time.monotonic() + s.retry_ms / 1000.0
+            self.waiting.add(s)
 
     def _run(self) -> None:
         deadline = time.monotonic() + self.max_seconds
@@ -466,7 +485,7 @@ class StreamPool:
                     self._close(s)
                     self._schedule(s)
             mono = time.monotonic()
-            for s in self.streams:
+            for s in list(self.waiting):
                 if s.reconnect_at is not None and mono >= s.reconnect_at and s.sock is None:
                     self._open(s)
 
@@ -502,7 +521,8 @@ def run_phones(port: int, args) -> dict:
     if args.background_listeners:
         # Pages of another table left open: they hear nothing of this game, but share the server.
         other = new_game(setup, ["Idle1", "Idle2"])
-        background = StreamPool(port, [Stream(f"B{i}", other["id"], other["banker_token"], other["version"])
+        background = StreamPool(port, [Stream(f"B{i}", other["id"], other["banker_token"], other["version"],
+                                              listener_address(i))
                                        for i in range(args.background_listeners)], max_seconds=args.max_seconds)
         background.start()
     deadline = time.monotonic() + 15
@@ -513,6 +533,7 @@ def run_phones(port: int, args) -> dict:
             time.sleep(0.02)
         time.sleep(0.5)
     streams_ok = sum(1 for s in streams if s.first_retry and not s.failed)
+    background_ok = sum(1 for s in background.streams if s.first_retry and not s.failed) if background else 0
 
     lock = threading.Lock()
     sent: dict[tuple[int, int], tuple[float, float, int]] = {}  # (game, version) -> (t_send, t_answer, phone)
@@ -586,8 +607,11 @@ def run_phones(port: int, args) -> dict:
             break
         time.sleep(0.02)
     pool.stop()
+    background_refused = background_reconnects = 0
     if background is not None:
         background.stop()
+        background_refused = sum(1 for s in background.streams if s.refusals)
+        background_reconnects = sum(s.attempts - 1 for s in background.streams)
     setup.close()
 
     from_send, from_answer = [], []
@@ -606,7 +630,8 @@ def run_phones(port: int, args) -> dict:
             exact += is_exact
             coalesced += not is_exact
     return {
-        "background": args.background_listeners, "think_ms": args.think_ms,
+        "background": args.background_listeners, "think_ms": args.think_ms, "background_ok": background_ok,
+        "background_refused": background_refused, "background_reconnects": background_reconnects,
         "games": len(games), "phones": len(phones), "streams_ok": streams_ok,
         "stream_refusals": sum(len(s.refusals) for s in streams),
         "actions": len(latencies), "ok": len(sent), "refused": refused[0], "errors": errors,
@@ -618,12 +643,17 @@ def run_phones(port: int, args) -> dict:
 
 # --- 3: many listeners on one game ------------------------------------------------------------
 
-def run_listeners(port: int, args, server_threads: int) -> dict:
+def listener_address(i: int) -> str:
+    return f"127.0.0.{2 + i % LISTENER_ADDRESSES}"
+
+
+def run_listeners(port: int, args) -> dict:
     api = Api(port)
     game = new_game(api, ["Host", "Guest"])
     host = game["players"][0]
     known = game["version"] if args.listener_last_id == "known" else None
-    streams = [Stream(f"L{i}", game["id"], game["banker_token"], known) for i in range(args.listeners)]
+    streams = [Stream(f"L{i}", game["id"], game["banker_token"], known, listener_address(i))
+               for i in range(args.listeners)]
     t_open = now()
     pool = StreamPool(port, streams, max_seconds=args.max_seconds).start()
     # Every listener must first answer 200 with its retry: line (held or busy).
@@ -669,21 +699,69 @@ def run_listeners(port: int, args, server_threads: int) -> dict:
         "action_status": status, "action_latency": took, "version": version,
         "delivered": len(delays), "held": held, "reconnected": reconnected, "missed": missed,
         "delays": delays, "busy_answers": sum(s.busy_answers for s in streams),
-        "slots": max(1, server_threads - STREAM_RESERVED_THREADS),
     }
+
+
+# --- 4: idle connections ---------------------------------------------------------------------
+
+def run_idle(port: int, args) -> dict:
+    """Opens ``--idle-connections`` connections that never send a byte, pays once with all of
+    them open, then waits a little past the server's head timeout and counts those let go."""
+    api = Api(port)
+    game = new_game(api, ["Host", "Guest"])
+    host, guest = game["players"][:2]
+    socks, failed = [], []
+    t_open = now()
+    for i in range(args.idle_connections):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.bind((listener_address(i), 0))
+            sock.settimeout(5)
+            sock.connect((HOST, port))
+        except OSError as e:
+            failed.append(f"{e.__class__.__name__}: {e}")
+            sock.close()
+            continue
+        socks.append(sock)
+    opened = now() - t_open
+    status, _body, took, _t0, _t1 = api.call("POST", f"/api/v1/games/{game['id']}/actions",
+                                             {"type": "transfer", "to": guest["id"], "amount": 1,
+                                              "key": uuid.uuid4().hex}, host["token"])
+    sel = selectors.DefaultSelector()
+    for sock in socks:
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ)
+    let_go, deadline = set(), time.monotonic() + HEAD_SECONDS + 5
+    while len(let_go) < len(socks) and time.monotonic() < deadline:
+        for key, _mask in sel.select(timeout=0.2):
+            try:
+                data = key.fileobj.recv(1024)
+            except OSError:
+                data = b""
+            if not data:
+                let_go.add(key.fileobj)
+                sel.unregister(key.fileobj)
+    sel.close()
+    for sock in socks:
+        sock.close()
+    alive = api.call("GET", "/api/v1/editions")[0] == 200
+    api.close()
+    return {"asked": args.idle_connections, "open": len(socks), "failed": failed[:3], "open_time": opened,
+            "status": status, "latency": took, "let_go": len(let_go), "alive": alive}
 
 
 # --- report ----------------------------------------------------------------------------------
 
-def report(args, server: Server, phones: dict | None, listeners: dict | None, wall: float) -> None:
+def report(args, server: Server, phones: dict | None, listeners: dict | None, idle: dict | None,
+           wall: float) -> None:
     db = "PostgreSQL" if server.database_url.startswith("postgres") else "SQLite (temporary file)"
     print()
     print("Banco server benchmark")
     print(f"  date {dt.datetime.now().isoformat(timespec='seconds')}   nproc {os.cpu_count()}   "
           f"Python {platform.python_version()}   {platform.system()} {platform.release()}   "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews figures)")
-    print(f"  server: python app.py (waitress), threads {server.threads} "
-          f"(stream slots {max(1, server.threads - STREAM_RESERVED_THREADS)}), database {db}")
+    print(f"  server: python app.py (uvicorn, the Flask app mounted), app threads {server.threads}, "
+          f"database {db}")
     print()
     rows = []
 
@@ -705,6 +783,9 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, wa
         row("   action latency p50 / p95 / p99 / max (ms)",
             f"{ms(percentile(lat, 50))} / {ms(percentile(lat, 95))} / {ms(percentile(lat, 99))} / "
             f"{ms(max(lat) if lat else None)}", "p95 < 50 ms")
+        if phones["background"]:
+            row("   idle streams held / refused / reconnects", f"{phones['background_ok']} / "
+                f"{phones['background_refused']} / {phones['background_reconnects']}", "all / 0 / 0")
         row("2. phone streams open (200 + retry:)", f"{phones['streams_ok']} / {phones['phones']}")
         row("   deliveries to the other phones", f"{phones['pairs']} pairs: {phones['exact']} exact, "
             f"{phones['coalesced']} coalesced, {phones['missed']} missed", "0 missed")
@@ -717,7 +798,7 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, wa
         L = listeners
         o = L["open_time"]
         dl = L["delays"]
-        row("3. listeners opened at once", f"{L['listeners']} (server stream slots: {L['slots']})")
+        row("3. listeners opened at once", f"{L['listeners']}")
         row("   answered 200 + retry: / refused", f"{L['answered']} / {L['refused']}", "0 refused")
         row("   first answer: held stream / busy (retry 3000)", f"{L['held_at_start']} / {L['busy_at_start']}")
         row("   time to retry: line p50 / p95 / max (ms)",
@@ -727,6 +808,12 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, wa
             f"{L['held']} / {L['reconnected']} / {L['missed']}", f"{L['listeners']} / 0 / 0")
         row("   delay from send p50 / p95 / max (ms)",
             f"{ms(percentile(dl, 50))} / {ms(percentile(dl, 95))} / {ms(max(dl) if dl else None)}")
+    if idle:
+        row("4. idle connections open / failed", f"{idle['open']} / {idle['asked'] - idle['open']} "
+            f"(opened in {idle['open_time']:.1f} s)", "all / 0")
+        row("   a payment with all of them open", f"HTTP {idle['status']} in {ms(idle['latency'])} ms")
+        row(f"   let go by the server within {HEAD_SECONDS + 5} s / alive after",
+            f"{idle['let_go']} / {'yes' if idle['alive'] else 'no'}", "all / yes")
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
     print(f"  {'measure'.ljust(width)}  {'figure'.ljust(vwidth)}  target")
@@ -757,7 +844,7 @@ def main(argv=None) -> int:
     parser.add_argument("--database-url", default=None,
                         help="e.g. postgresql://postgres@127.0.0.1:5432/banco_bench (the app creates its "
                              "tables there: use a database of its own); default a temporary SQLite file")
-    parser.add_argument("--threads", type=int, default=None, help="BANCO_THREADS for the server (app default 400)")
+    parser.add_argument("--threads", type=int, default=None, help="BANCO_THREADS for the server (app default 32)")
     parser.add_argument("--connection-limit", type=int, default=None, help="BANCO_CONNECTION_LIMIT for the server")
     parser.add_argument("--think-ms", type=float, default=0.0,
                         help="pause of each phone between its actions (0: act again at once)")
@@ -767,21 +854,29 @@ def main(argv=None) -> int:
                         help="known: a listener's first request carries Last-Event-ID = the version it "
                              "knows (as a page knows the version it was drawn at); none: like a bare "
                              "EventSource, only ids it has received")
+    parser.add_argument("--idle-connections", type=int, default=0,
+                        help="connections opened and left silent, then one payment (0: skip)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random payments")
     parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for late deliveries")
     parser.add_argument("--listener-wait", type=float, default=15.0,
                         help="seconds the listeners get to receive the version (a busy one retries after 3 s)")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="hard limit of each phase")
     args = parser.parse_args(argv)
-    if args.phones < 2 or args.actions < 1 or args.listeners < 0:
+    if args.phones < 2 or args.actions < 1 or args.listeners < 0 or args.idle_connections < 0:
         parser.error("need at least 2 phones, 1 action and 0 or more listeners")
     if args.duration is not None:
         args.duration = min(args.duration, args.max_seconds)
 
+    try:  # thousands of listeners: one open file each on this side too
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 10240), hard))
+    except (ImportError, ValueError, OSError):
+        pass
     wall = now()
     with tempfile.TemporaryDirectory(prefix="banco-bench-") as tmp:
         server = Server(Path(tmp), args.database_url, args.threads, args.connection_limit)
-        phones = listeners = None
+        phones = listeners = idle = None
         try:
             print(f"starting the server on {HOST}:{server.port} ...", flush=True)
             server.start()
@@ -790,14 +885,17 @@ def main(argv=None) -> int:
             phones = run_phones(server.port, args)
             if args.listeners:
                 print(f"phase 3: {args.listeners} listeners ...", flush=True)
-                listeners = run_listeners(server.port, args, server.threads)
+                listeners = run_listeners(server.port, args)
+            if args.idle_connections:
+                print(f"phase 4: {args.idle_connections} idle connections ...", flush=True)
+                idle = run_idle(server.port, args)
         except Exception as e:  # a benchmark reports what it could not do, then stops the server
             print(f"benchmark failed: {e.__class__.__name__}: {e}", file=sys.stderr)
             print(server.log_tail(), file=sys.stderr)
             return 2
         finally:
             server.stop()
-        report(args, server, phones, listeners, now() - wall)
+        report(args, server, phones, listeners, idle, now() - wall)
     return 0
 
 

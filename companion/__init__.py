@@ -43,7 +43,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is None:
         app.config.update(config.from_environment(Path(app.instance_path)))
     else:
-        app.config.update({"PUBLIC_URL": "http://localhost:5000", "THREADS": 16, "CONNECTION_LIMIT": 100})
+        app.config.update({"PUBLIC_URL": "http://localhost:5000", "THREADS": 16,
+                           "CONNECTION_LIMIT": config.CONNECTION_LIMIT,
+                           "STREAMS_PER_ADDRESS": config.STREAMS_PER_ADDRESS})
         app.config.update(test_config)
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # every body is bounded, in tests too
         app.config["MAX_CONTENT_LENGTH"] = config.MAX_BODY_BYTES

@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # refused (413) before it is read. The largest legitimate request (a trade, a new game of 8)
 # is a few kilobytes; an edition file is about 12 KB.
 MAX_BODY_BYTES = 64 * 1024
+# The threads that answer the app's requests; live streams take none (they wait on the event loop).
+THREADS = 32
+# Connections the server holds at once (a club evening: 400 phones, a stream each, and their requests).
+CONNECTION_LIMIT = 10000
+# Live streams one client address may hold: each phone on a LAN has its own address, and a
+# phone holds one per open page; past this, that address is refused (429) and the others still served.
+STREAMS_PER_ADDRESS = 64
 
 
 def lan_address() -> str:
@@ -65,8 +72,9 @@ def from_environment(instance: Path) -> dict:
         "SQLALCHEMY_DATABASE_URI": database,
         "SECRET_KEY": os.environ.get("SECRET_KEY") or _secret_key(instance),
         "PUBLIC_URL": public.rstrip("/"),
-        "THREADS": int(os.environ.get("BANCO_THREADS", "400")),
-        "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", "1000")),
+        "THREADS": int(os.environ.get("BANCO_THREADS", str(THREADS))),
+        "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", str(CONNECTION_LIMIT))),
+        "STREAMS_PER_ADDRESS": int(os.environ.get("BANCO_STREAMS_PER_ADDRESS", str(STREAMS_PER_ADDRESS))),
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.

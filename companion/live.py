@@ -1,73 +1,82 @@
 """Live updates inside one server process: who is waiting for which game's next version.
 
-A command that commits calls ``publish``; every open stream of that game wakes at once, and
-only those: each game has its own condition, so a busy table never wakes another table's
-phones. Waiting costs no database query: the stream compares the version it has shown with
-the latest one published here. Banco runs as one process (waitress with threads), so this
-in-memory board is all the live layer needs; a stream that starts after a restart reads the
-current version from the database once.
+A command that commits calls ``publish`` (from any of the app's threads); every open stream
+of that game wakes at once, and only those: each game has its own waiters, so a busy table
+never wakes another table's phones. The streams wait on the server's event loop
+(``companion.serve``), so an idle phone costs a future, not a thread; ``publish`` hands the
+wake-up to that loop. Waiting costs no database query: the stream compares the version it has
+shown with the latest one published here. Banco runs as one process, so this in-memory board
+is all the live layer needs; a stream that starts after a restart reads the current version
+from the database once.
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 
 
 class Broker:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._games: dict[str, threading.Condition] = {}
         self._versions: dict[str, int] = {}
-        self._streams = 0
+        self._waiters: dict[str, set[asyncio.Future]] = {}  # touched on the loop only
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
 
-    def _condition(self, game_id: str) -> threading.Condition:
-        with self._lock:
-            cond = self._games.get(game_id)
-            if cond is None:
-                cond = self._games[game_id] = threading.Condition()
-            return cond
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the streams wait on (the server's; a restarted server brings its own)."""
+        self._loop = loop
+        self.closing = False
 
     def publish(self, game_id: str, version: int) -> None:
-        cond = self._condition(game_id)
-        with cond:
-            if version > self._versions.get(game_id, -1):
-                self._versions[game_id] = version
-            cond.notify_all()
+        with self._lock:
+            if version <= self._versions.get(game_id, -1):
+                return  # a slower writer's older version: its streams have heard of a newer one
+            self._versions[game_id] = version
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._wake, game_id)
+            except RuntimeError:  # the loop closed between the check and the call: no stream is left
+                pass
 
     def latest(self, game_id: str) -> int | None:
         return self._versions.get(game_id)
 
-    def wait(self, game_id: str, seen: int, timeout: float) -> int | None:
-        """Blocks until ``game_id`` passes version ``seen`` or ``timeout`` seconds pass;
-        returns the newer version, or ``None`` on time-out."""
-        cond = self._condition(game_id)
-        with cond:
-            if cond.wait_for(lambda: self.closing or self._versions.get(game_id, -1) > seen, timeout):
-                return None if self.closing else self._versions[game_id]
-        return None
+    def _wake(self, game_id: str) -> None:
+        for waiter in self._waiters.pop(game_id, ()):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def waiter(self, game_id: str, seen: int) -> asyncio.Future:
+        """On the loop: a future done as soon as ``game_id`` passes version ``seen`` (at once
+        when it already has) or the broker closes. Its owner calls ``forget`` when done with it."""
+        future = asyncio.get_running_loop().create_future()
+        # No wake-up can slip between the check and the registration: both run on the loop,
+        # and ``publish`` sets the version before it schedules the wake-up.
+        if self.closing or self._versions.get(game_id, -1) > seen:
+            future.set_result(None)
+        else:
+            self._waiters.setdefault(game_id, set()).add(future)
+        return future
+
+    def forget(self, game_id: str, future: asyncio.Future) -> None:
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(future)
+            if not waiters:
+                del self._waiters[game_id]
 
     def close(self) -> None:
         """Ends every open stream at once (the server is stopping); browsers reconnect."""
         self.closing = True
-        with self._lock:
-            conditions = list(self._games.values())
-        for cond in conditions:
-            with cond:
-                cond.notify_all()
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._wake_all)
+            except RuntimeError:
+                pass
 
-    def open_stream(self, limit: int) -> bool:
-        """Counts one more open stream; refuses (False) past ``limit`` so streams never take
-        the threads that payments need."""
-        with self._lock:
-            if self._streams >= limit:
-                return False
-            self._streams += 1
-            return True
-
-    def close_stream(self) -> None:
-        with self._lock:
-            self._streams -= 1
-
-    @property
-    def open_streams(self) -> int:
-        return self._streams
+    def _wake_all(self) -> None:
+        for game_id in list(self._waiters):
+            self._wake(game_id)

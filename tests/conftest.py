@@ -136,42 +136,35 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """The real application under waitress, made as ``app.py`` makes it, on a free local port,
-    in this process."""
+    """The real application under Banco's server (uvicorn, ``companion.serve``), made as
+    ``app.py`` makes it, on a free local port (or ``port``: a restart), its loop in a thread of
+    this process."""
 
     def __init__(self, app, port=None):
-        from companion.web.errors import create_server
+        from companion.serve import create_server
         self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         app.config["PUBLIC_URL"] = self.url
-        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=app.config["THREADS"],
-                                    connection_limit=1000, ident="Banco-test")
+        self.server = create_server(app, "127.0.0.1", self.port)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self):
         self.thread.start()
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the test server did not start")
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
 
     def stop(self):
         if not self.thread.is_alive():
             return  # already stopped (a test that restarts the server)
-        # Streams first, then the worker threads, then the sockets: nothing is left writing
-        # to a closed server.
-        from waitress import wasyncore
-        self.app.extensions["banco"]["broker"].close()
-        self.server.task_dispatcher.shutdown(timeout=5)
-        # The loop thread empties its own map and so ends; only then are the sockets closed.
-        channels = dict(self.server._map)
-        self.server.trigger.pull_trigger(self.server._map.clear)
-        self.thread.join(5)
-        wasyncore.close_all(channels)
+        # As Ctrl+C does: the streams end, then the connections, then the loop.
+        self.server.should_exit = True
+        self.thread.join(15)
+        assert not self.thread.is_alive(), "the test server did not stop"
 
 
 @pytest.fixture

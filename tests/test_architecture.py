@@ -1,4 +1,5 @@
-"""One direction of dependencies: web -> services -> core and store; store -> core; printables <- web.
+"""One direction of dependencies: web -> services -> core and store; store -> core; printables <- web;
+the server (serve) -> the app's WSGI callable and its live layer's words only.
 The web layer may name the core's refusals (core.errors) to catch them; everything else of the
 core reaches it through services.
 Read from the imports, so a shortcut through the layers fails here."""
@@ -45,6 +46,10 @@ FORBIDDEN = {
                       "companion.core.money", "companion.core.pending", "companion.core.rules",
                       "companion.core.settings", "companion.core.state", "companion.core.policies"),
     "printables": ("flask", "sqlalchemy", "companion"),
+    # The server knows the app only as a WSGI callable and the live layer's words: every check
+    # of who asks, and every read, is the app's.
+    "companion/serve": ("flask", "companion.store", "companion.services", "companion.core", "sqlalchemy",
+                        "flask_sqlalchemy", "flask_babel", "printables"),
 }
 
 

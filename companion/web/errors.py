@@ -1,14 +1,13 @@
 """One error handler for everything: JSON to the API, a page to a person. Nothing answers
 with a bare server error: unexpected failures are rolled back, logged and told politely.
 
-The same words answer the requests waitress refuses before the app sees them (a body over the
-size limit, a request it cannot parse): ``create_server`` serves the app so. No body is read
-past the app's ``MAX_CONTENT_LENGTH``, whatever server runs it (``_Guard``).
+The same words answer the requests the server refuses before the app sees them (a body over
+the size limit, a request it cannot parse): ``companion.serve`` asks the app to word them. No
+body is read past the app's ``MAX_CONTENT_LENGTH``, whatever server runs it (``_Guard``).
 """
 from __future__ import annotations
 
 import io
-import logging
 
 from babel.numbers import format_decimal
 from flask import jsonify, make_response, render_template, request
@@ -94,18 +93,18 @@ def init_app(app) -> None:
     app.wsgi_app = _Guard(app, app.wsgi_app)
 
 
-# --- bodies of unknown length, and waitress's own refusals -------------------------------------
+# --- bodies of unknown length, and the server's own refusals -----------------------------------
 
-REFUSED = "banco.refused"  # the environ key saying which status waitress refused the request with
+REFUSED = "banco.refused"  # the environ key saying which status the server refused the request with
 
 
 class _Guard:
-    """Around the app's WSGI callable: answers a request waitress refused (``REFUSED`` in its
-    environ, set by ``create_server``'s refusal task: a key no client can set, as headers all
-    begin ``HTTP_``), and reads a body of unknown length (chunked, passed through by a server
-    such as Werkzeug's own) up to the limit, refusing it past: Werkzeug alone would hand the app
-    the body's first ``MAX_CONTENT_LENGTH`` bytes as if they were all of it. Under waitress a
-    body always has its length: waitress reads chunked bodies itself, up to the same limit."""
+    """Around the app's WSGI callable: answers a request the server refused (``REFUSED`` in its
+    environ, set by ``companion.serve``: a key no client can set, as headers all begin
+    ``HTTP_``), and reads a body of unknown length (chunked, passed through by a server such as
+    Werkzeug's own) up to the limit, refusing it past: Werkzeug alone would hand the app the
+    body's first ``MAX_CONTENT_LENGTH`` bytes as if they were all of it. Under Banco's server a
+    body always has its length: the server reads chunked bodies itself, up to the same limit."""
 
     def __init__(self, app, wsgi_app) -> None:
         self.app = app
@@ -133,66 +132,3 @@ class _Guard:
         environ.update({"wsgi.input": io.BytesIO(b"".join(parts)), "CONTENT_LENGTH": str(size)})
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         return None
-
-
-class QuietDisconnects(logging.Filter):
-    """Drops waitress's "Client disconnected while serving ..." line: a live page's stream
-    ends that way whenever a phone goes to sleep."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Client disconnected while serving")
-
-
-def create_server(app, **options):
-    """A waitress server for ``app`` (``options`` as waitress takes them) that reads no body
-    larger than the app's ``MAX_CONTENT_LENGTH``, chunked or not, and answers what waitress
-    itself refuses as the app would: the JSON error under /api/, the error page elsewhere, in
-    the reader's language, never a 5xx (waitress says 501 to a transfer coding it does not
-    know: a request the client got wrong, so 400). Returns the server; ``run()`` serves."""
-    from waitress.server import create_server as waitress_server
-
-    # waitress refuses a body of max_request_body_size bytes or more; the app one of more
-    # than MAX_CONTENT_LENGTH: the same bodies. A declared length over it is refused unread,
-    # a chunked body as soon as it grows past it.
-    options.setdefault("max_request_body_size", app.config["MAX_CONTENT_LENGTH"] + 1)
-    # A phone that leaves (locked, out of Wi-Fi, the page closed) is ordinary at a table: not
-    # worth a line each time, nor a traceback for the socket it left behind.
-    options.setdefault("log_socket_errors", False)
-    waitress_log = logging.getLogger("waitress")
-    if not any(isinstance(f, QuietDisconnects) for f in waitress_log.filters):
-        waitress_log.addFilter(QuietDisconnects())
-    server = waitress_server(app, **options)
-    channel = _channel_class()
-    for each in [server, *getattr(server, "map", {}).values()]:
-        if hasattr(each, "channel_class"):  # every listening socket (one, or one per address)
-            each.channel_class = channel
-    return server
-
-
-def _channel_class():
-    from waitress.channel import HTTPChannel
-    from waitress.task import ErrorTask, WSGITask
-    from waitress.utilities import BadRequest
-
-    class RefusalTask(WSGITask):
-        """Answers a refused request through the app (see ``_Guard``), with no body, closing
-        the connection after, as waitress's own error answer does."""
-
-        def execute(self):
-            error = self.request.error
-            if error.code >= 500:
-                self.request.error = error = BadRequest(error.body)
-            self.set_close_on_finish()  # the body was not read: the connection cannot go on
-            if not getattr(self.request, "command", "") or getattr(self.request, "path", None) is None:
-                return ErrorTask.execute(self)  # not even a request line: waitress's plain words
-            return super().execute()
-
-        def get_environment(self):
-            environ = super().get_environment()
-            environ.update({REFUSED: self.request.error.code, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"})
-            return environ
-
-    class Channel(HTTPChannel):
-        error_task_class = RefusalTask
-
-    return Channel

@@ -1,5 +1,5 @@
 """What an attacker on the same Wi-Fi tried against the server, kept as tests: bodies too big
-to read (chunked or not, through the test client and through waitress as ``app.py`` serves),
+to read (chunked or not, through the test client and through the server as ``app.py`` serves),
 JSON too deep to parse, ``since`` past 64 bits, join codes and digits outside ASCII, and the
 HTTP manners (429 with ``Retry-After``, 405 with ``Allow``, cookies marked ``Secure`` behind
 HTTPS). Each refusal has its status and code, changes nothing, and nothing ever answers 5xx.
@@ -22,7 +22,6 @@ from sqlalchemy import func, select as sql_select
 from companion import config, services
 from companion.store import Game, Player, db
 from companion.web import api as api_module
-from companion.web import live
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
 from tests.conftest import free_port, make_app
 
@@ -129,7 +128,7 @@ def test_a_lower_limit_applies_to_the_api(tmp_path):
             db.engine.dispose()
 
 
-# --- through waitress, as app.py serves ---------------------------------------------------
+# --- through the server, as app.py serves ------------------------------------------------
 
 def exchange(port: int, head: bytes, chunks=(), pause: float = 0.0) -> tuple[int, dict, bytes, int]:
     """Sends a raw request: ``head`` then each of ``chunks`` until the server answers; returns
@@ -168,7 +167,7 @@ def _json_error(headers, body, status, code):
     return error
 
 
-def test_waitress_refuses_a_200_mb_body_by_its_length_with_the_usual_error_body(live_server):
+def test_the_server_refuses_a_200_mb_body_by_its_length_with_the_usual_error_body(live_server):
     before = counts(live_server.app)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: 209715200\r\n\r\n")
@@ -180,8 +179,8 @@ def test_waitress_refuses_a_200_mb_body_by_its_length_with_the_usual_error_body(
     assert counts(live_server.app) == before
 
 
-def test_waitress_cuts_a_chunked_body_at_the_limit(live_server):
-    """Chunked, no length: waitress stops reading at the limit and answers 413 as the app."""
+def test_the_server_cuts_a_chunked_body_at_the_limit(live_server):
+    """Chunked, no length: the server stops reading at the limit and answers 413 as the app."""
     before = counts(live_server.app)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n")
@@ -193,7 +192,7 @@ def test_waitress_cuts_a_chunked_body_at_the_limit(live_server):
     assert counts(live_server.app) == before
 
 
-def test_waitress_answers_a_person_with_the_error_page_in_their_language(live_server):
+def test_the_server_answers_a_person_with_the_error_page_in_their_language(live_server):
     head = (b"POST /games HTTP/1.1\r\nHost: x\r\nAccept-Language: it\r\n"
             b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n\r\n")
     status, headers, body, _sent = exchange(live_server.port, head, [b"name=Anna&"])
@@ -203,7 +202,7 @@ def test_waitress_answers_a_person_with_the_error_page_in_their_language(live_se
     assert "content-security-policy" in headers  # the app's own headers, as on every page
 
 
-def test_waitress_never_answers_5xx_to_a_transfer_coding_it_does_not_know(live_server):
+def test_the_server_never_answers_5xx_to_a_transfer_coding_it_does_not_know(live_server):
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
     status, headers, body, _sent = exchange(live_server.port, head)
@@ -211,7 +210,7 @@ def test_waitress_never_answers_5xx_to_a_transfer_coding_it_does_not_know(live_s
     _json_error(headers, body, 400, "bad_request")
 
 
-def test_waitress_still_serves_requests_within_the_limit(live_server):
+def test_the_server_still_serves_requests_within_the_limit(live_server):
     body = padded_game(LIMIT)
     head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
@@ -220,7 +219,7 @@ def test_waitress_still_serves_requests_within_the_limit(live_server):
 
 
 def test_app_py_serves_with_the_limit(tmp_path):
-    """``python app.py`` itself: the environment's limit, and waitress's 413 in the app's words."""
+    """``python app.py`` itself: the environment's limit, and the server's 413 in the app's words."""
     port = free_port()
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x", "BANCO_THREADS": "8",
            "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}", "BANCO_MAX_BODY_BYTES": "2000",
@@ -377,8 +376,7 @@ def test_a_join_page_for_a_code_outside_ascii_is_404(client, code):
 
 
 @pytest.mark.parametrize("since", ["²", "٣", "9" * 5000, "-1", "a\u0000"])
-def test_a_stream_resumed_from_no_number_starts_now(api, monkeypatch, since):
-    monkeypatch.setattr(live, "STREAM_SECONDS", 0)
+def test_a_stream_resumed_from_no_number_starts_now(api, since):
     game = api.new_game().start()
     auth = {"Authorization": f"Bearer {game.banker}"}
     client = game.api.client

@@ -1,0 +1,70 @@
+"""Banco's server: uvicorn (pure Python, h11) on one event loop, the Flask app mounted in it.
+
+The loop holds every connection, so an idle live page costs a future and a socket, not a
+thread; the app's requests run in a pool of ``THREADS`` threads (``gate``). The server raises
+the process's open-file limit as far as the system allows, so thousands of phones fit, and
+stops cleanly: the live streams end first (the browsers reconnect to the next server), then
+the connections, then the loop.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import uvicorn
+
+from .gate import Gate
+from .protocol import protocol_class
+
+GRACE_SECONDS = 10  # how long stopping waits for requests under way before it cuts them
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, telling the app's broker which loop its streams wait on, ending them
+    before the connections when it stops, and the app's threads after."""
+
+    def __init__(self, config: uvicorn.Config, gate: Gate) -> None:
+        super().__init__(config)
+        self.gate = gate
+        self.broker = gate.streams.broker
+
+    async def startup(self, sockets=None) -> None:
+        self.broker.attach(asyncio.get_running_loop())
+        await super().startup(sockets)
+
+    async def shutdown(self, sockets=None) -> None:
+        self.broker.close()
+        await super().shutdown(sockets)
+        self.gate.mount.executor.shutdown(wait=False)
+
+
+def create_server(app, host: str, port: int) -> Server:
+    """The server for ``app`` on ``host``:``port``; ``run()`` serves until Ctrl+C (or until
+    ``should_exit`` is set, from another thread). It writes no line per request, and none when
+    a phone leaves: only warnings and errors."""
+    gate = Gate(app)
+    config = uvicorn.Config(
+        gate, host=host, port=port, loop="asyncio", http=protocol_class(gate), ws="none", lifespan="off",
+        interface="asgi3", access_log=False, log_config=None, log_level="warning", server_header=False,
+        date_header=True, proxy_headers=False, limit_concurrency=app.config["CONNECTION_LIMIT"],
+        timeout_keep_alive=5, timeout_graceful_shutdown=GRACE_SECONDS)
+    return Server(config, gate)
+
+
+def raise_file_limit() -> int | None:
+    """Raises the soft limit of open files to the hard one, where the system has such limits
+    (not Windows, whose event loop has no such ceiling); returns the limit now in force."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # macOS says "unlimited" for the hard limit, yet refuses more than its kernel's 10240.
+    for wanted in ([] if hard == resource.RLIM_INFINITY else [hard]) + [10240]:
+        if wanted <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            break
+        except (ValueError, OSError):
+            continue
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

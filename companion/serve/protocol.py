@@ -1,0 +1,104 @@
+"""uvicorn's HTTP/1.1 connection (h11, pure Python), with two manners of Banco's.
+
+A client that does not finish its request head within ``HEAD_SECONDS`` (silent, or sending a
+byte now and then to hold the connection) is disconnected. A request that cannot be parsed
+(h11 refuses it: a transfer coding other than chunked, a malformed header) is answered 400
+(431 for a head too large) as the app words it, from what could be read of its head, instead
+of uvicorn's plain text.
+"""
+from __future__ import annotations
+
+from http import HTTPStatus
+from urllib.parse import unquote
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEAD_SECONDS = 10
+HEAD_BYTES = 16384  # h11's own limit for a request head
+
+
+def protocol_class(gate):
+    """The protocol uvicorn runs for each connection, answering its refusals through ``gate``."""
+
+    class Protocol(H11Protocol):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._head = bytearray()
+            self._arm()
+
+        def _arm(self) -> None:
+            self._head_of = self.cycle  # the cycle before the head being awaited
+            self._head_timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+
+        def _too_slow(self) -> None:
+            if self.cycle is self._head_of and not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if self.cycle is self._head_of:
+                self._head += data[:HEAD_BYTES - len(self._head)]
+            super().data_received(data)
+            if self.cycle is not self._head_of:  # a head came whole: a request is under way
+                self._head_timer.cancel()
+                self._head.clear()
+
+        def on_response_complete(self) -> None:
+            self._head_timer.cancel()
+            self._arm()
+            super().on_response_complete()
+
+        def connection_lost(self, exc) -> None:
+            self._head_timer.cancel()
+            super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            scope = _scope(bytes(self._head), self.client, self.server)
+            if scope is None:  # not even a request line: nothing to word it for
+                super().send_400_response(msg)
+                return
+            head = bytes(self._head)
+            status = 431 if b"\r\n\r\n" not in head and len(head) >= HEAD_BYTES else 400
+            self.transport.pause_reading()
+            self.loop.create_task(self._refuse(scope, status))
+
+        async def _refuse(self, scope, status: int) -> None:
+            answer = []
+            await gate.refuse(scope, _collect(answer), status)
+            start, body = answer[0], b"".join(m.get("body", b"") for m in answer[1:])
+            head = [b"HTTP/1.1 %d %s" % (status, HTTPStatus(status).phrase.encode())]
+            head += [k + b": " + v for k, v in start["headers"] if k not in (b"content-length", b"connection")]
+            head += [b"content-length: %d" % len(body), b"connection: close"]
+            if not self.transport.is_closing():
+                self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+                self.transport.close()
+
+    return Protocol
+
+
+def _collect(messages: list):
+    async def send(message) -> None:
+        messages.append(message)
+    return send
+
+
+def _scope(head: bytes, client, server) -> dict | None:
+    """An HTTP scope from a head h11 would not take: its request line and its headers as
+    sent (no body: what follows the head is not understood)."""
+    lines = head.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    parts = lines[0].split(b" ")
+    if len(parts) != 3 or not parts[2].startswith(b"HTTP/1.") or not parts[1].startswith(b"/"):
+        return None
+    try:
+        raw_path, _, query = parts[1].partition(b"?")
+        path = unquote(raw_path.decode("ascii"))
+        method = parts[0].decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    headers = []
+    for line in lines[1:]:
+        name, colon, value = line.partition(b":")
+        if colon and name.strip() and name.strip().lower() not in (b"content-length", b"transfer-encoding"):
+            headers.append((name.strip().lower(), value.strip()))
+    return {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+            "method": method, "scheme": "http", "root_path": "", "path": path, "raw_path": raw_path,
+            "query_string": query, "headers": headers, "client": client, "server": server}
