@@ -10,22 +10,16 @@ from playwright.sync_api import expect
 
 from companion import services
 from tests.e2e.test_deeds import confirm
-from tests.e2e.test_table import open_table, sit_down
+from tests.e2e.test_table import started
 
 
 def test_find_a_deed_by_name_and_pay_its_rent_or_raise_its_auction(live_server, phone):
-    url = live_server.url
     with live_server.app.app_context():
         edition = services.editions()["classic-it"]
     board = sorted(edition.deeds, key=lambda d: d.position)
-    host = phone("en-GB")
-    code = open_table(host, url, ["Anna", "Bruno"])
-    anna, bruno = phone("en-GB"), phone("en-GB")
-    sit_down(anna, url, code, "Anna")
-    sit_down(bruno, url, code, "Bruno")
-    host.locator("form:has(input[value=start]) button").click()
+    host, (anna, bruno) = started(live_server, phone)
     start = edition.starting_cash_for(2)
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(f"{start:,}"), timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(f"{start:,}"))
     game_path = anna.url.rsplit("/", 1)[0]
 
     # Bruno buys Via Roma from its page.

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import open_table, sit_down
+from tests.e2e.test_table import started
 
 
 def confirm(page):
@@ -15,14 +15,8 @@ def confirm(page):
 
 
 def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
-    url = live_server.url
-    host = phone("en-GB")
-    code = open_table(host, url, ["Anna", "Bruno"])
-    anna, bruno = phone("en-GB"), phone("en-GB")
-    sit_down(anna, url, code, "Anna")
-    sit_down(bruno, url, code, "Bruno")
-    host.locator("form:has(input[value=start]) button").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"), timeout=5000)
+    host, (anna, bruno) = started(live_server, phone)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"))
     game_path = anna.url.rsplit("/", 1)[0]
 
     # Anna lands on Via Roma and declines to buy: the auction opens on every phone.

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from companion.core.editions import EDITIONS_DIR
 from companion.store import db
 from tests.conftest import LiveServer, make_app
-from tests.e2e.test_table import open_table, sit_down
+from tests.e2e.test_table import open_table, sit_down, started
 
 SHOTS = os.environ.get("BANCO_SHOTS")
 PHONE_SIZE = {"width": 390, "height": 844}
@@ -41,14 +41,8 @@ def shown_roll(page):
 
 
 def test_a_player_rolls_and_the_utility_rent_takes_the_total(live_server, phone):
-    url = live_server.url
-    host = phone("en-GB")
-    code = open_table(host, url, ["Anna", "Bruno"])
-    anna, bruno = phone("en-GB"), phone("en-GB")
-    sit_down(anna, url, code, "Anna")
-    sit_down(bruno, url, code, "Bruno")
-    host.locator("form:has(input[value=start]) button").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"), timeout=5000)
+    host, (anna, bruno) = started(live_server, phone)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"))
     expect(anna.locator("#last-roll")).to_contain_text("Nobody has rolled yet.", timeout=5000)
     game_path = anna.url.rsplit("/", 1)[0]
 

@@ -6,25 +6,23 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import open_table, pay, sit_down
+from tests.e2e.test_table import pay, started
 
 # Records the phone's buzzes: headless Chromium has no vibration motor to ask.
 VIBRATE_SPY = "window.__buzzes = []; navigator.vibrate = function (p) { window.__buzzes.push(p); return true; };"
 
 
 def started_game(live_server, phone, names=("Anna", "Bruno")):
-    url = live_server.url
-    host = phone()
-    code = open_table(host, url, list(names))
-    phones = []
-    for name in names:
-        page = phone("en-GB")
+    """A started table whose players' phones record their buzzes."""
+    real_phone = phone
+
+    def spied(locale="en-GB"):
+        page = real_phone(locale)
         page.add_init_script(VIBRATE_SPY)
-        sit_down(page, url, code, name)
-        phones.append(page)
-    host.locator("form:has(input[value=start]) button").click()
+        return page
+    host, phones = started(live_server, spied, names, host_locale="it-IT")
     for page in phones:
-        expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+        expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
     return host, phones
 
 

@@ -23,6 +23,20 @@ def sit_down(page, url, code, name):
     page.wait_for_url(re.compile(r".*/me$"))
 
 
+def started(live_server, phone, names=("Anna", "Bruno"), locale="en-GB", host_locale="en-GB"):
+    """A table opened by a host and started once every player sat down on a phone of their
+    own; returns the host's page and the players' pages, each showing its wallet running."""
+    host = phone(host_locale)
+    code = open_table(host, live_server.url, list(names))
+    players = [phone(locale) for _ in names]
+    for page, name in zip(players, names):
+        sit_down(page, live_server.url, code, name)
+    host.locator("form:has(input[value=start]) button").click()
+    for page in players:
+        expect(page.locator("#pay-form")).to_be_visible(timeout=5000)
+    return host, players
+
+
 def pay(page, to, amount):
     page.locator("#pay-form label.choice", has_text=to).click()
     page.fill("#pay-amount", str(amount))

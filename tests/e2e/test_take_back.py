@@ -8,18 +8,12 @@ from playwright.sync_api import expect
 
 from companion.services import TAKE_BACK_SECONDS
 
-from .test_table import open_table, sit_down
+from .test_table import started
 
 
 def test_a_one_tap_go_taken_back(live_server, phone):
-    url = live_server.url
-    host = phone("en-GB")
-    code = open_table(host, url, ["Anna", "Bruno"])
-    anna, bruno = phone("en-GB"), phone("en-GB")
-    sit_down(anna, url, code, "Anna")
-    sit_down(bruno, url, code, "Bruno")
-    host.locator("form:has(input[value=start]) button").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    host, (anna, bruno) = started(live_server, phone)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
     expect(anna.locator("#take-back")).to_have_count(0)
 
     anna.locator("button.btn-go").click()
