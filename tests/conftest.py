@@ -129,6 +129,19 @@ def api(client):
     return Api(client)
 
 
+def wait_for_app_py(proc, port: int, seconds: float = 30) -> None:
+    """Waits until ``python app.py`` (the subprocess ``proc``) accepts connections on ``port``;
+    fails if it exits or takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline and proc.poll() is None, "app.py did not start"
+            time.sleep(0.1)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -23,7 +23,7 @@ from companion import config, services
 from companion.store import Game, Player, db
 from companion.web import api as api_module
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
-from tests.conftest import free_port, make_app
+from tests.conftest import free_port, make_app, wait_for_app_py
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = config.MAX_BODY_BYTES
@@ -227,14 +227,7 @@ def test_app_py_serves_with_the_limit(tmp_path):
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "app.py did not start"
-                time.sleep(0.1)
+        wait_for_app_py(proc, port)
         head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 b"Content-Length: 2001\r\n\r\n")
         status, headers, body, _sent = exchange(port, head, [b" " * 100])

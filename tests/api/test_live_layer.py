@@ -26,7 +26,7 @@ import pytest
 from companion.serve import gate, protocol, raise_file_limit
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
-from tests.conftest import LiveServer, free_port, make_app
+from tests.conftest import LiveServer, free_port, make_app, wait_for_app_py
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -339,14 +339,7 @@ def test_app_py_prints_its_address_serves_a_stream_and_stops_cleanly_on_ctrl_c(t
                             stderr=subprocess.STDOUT)
     try:
         server = types.SimpleNamespace(url=f"http://127.0.0.1:{port}")
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "app.py did not start"
-                time.sleep(0.1)
+        wait_for_app_py(proc, port)
         game = new_game(server, ["Anna", "Bruno"])
         stream = Stream(port, stream_path(game), bearer(game))
         try:

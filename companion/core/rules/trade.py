@@ -6,7 +6,7 @@ from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from ..ledger import move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
-from .common import (acquired, clean_id, deed_changes, deed_state, group_has_buildings, player_changes,
+from .common import (acquired, clean_id, deed_state, group_has_buildings, player_changes,
                      require_deed, require_fee_settled, transfer_fee)
 
 SIDE_KEYS = ("cash", "deeds", "jail_cards")
