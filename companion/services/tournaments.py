@@ -347,7 +347,7 @@ def tournament_view(tournament_id) -> dict:
     game, status and, once finished, its results; the general standings from every finished
     preliminary game's tournament points (the semi-finals and the final rank their own
     tables: their points are not added); the semi-final and final settings and the champion
-    once the final is over."""
+    once the final is over (null while it plays, or where its first place is shared)."""
     t = get_tournament(tournament_id)
     names = {p.id: p.name for p in t.players}
     results, rounds, champion = [], [], None
@@ -363,7 +363,8 @@ def tournament_view(tournament_id) -> dict:
                 if tb.stage == rules.ROUND:
                     results.extend(got)
                 elif tb.stage == rules.FINAL:
-                    champion = next((r.player for r in got if r.place == 1), None)
+                    first = [r.player for r in got if r.place == 1]
+                    champion = first[0] if len(first) == 1 else None  # a shared first place names no one
             shown.append(table)
         rounds.append({"round": number, "stage": tables[0].stage, "tables": shown})
     table = rules.standings([p.id for p in t.players], results)

@@ -172,6 +172,10 @@ def end_round(app, client, tid, start=True):
         bankers = {game_id: seat["b"] for game_id, seat in session["games"].items()}
     with app.app_context():
         for table in services.tournament_view(tid)["rounds"][-1]["tables"]:
+            first = min(services.get_game(table["game"]).players, key=lambda p: p.seat).id
+            if start:  # the bank pays the first seat: one winner a table
+                services.act(table["game"], None, {"type": "transfer", "from": "bank", "to": first, "amount": 100},
+                             token=bankers[table["game"]])
             services.act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
 
 
