@@ -237,7 +237,7 @@ def test_a_referees_phone_sees_the_tables_and_changes_nothing(app, client):
                                       "give": {"cash": 10, "deeds": []}, "get": {"cash": 0, "deeds": []}},
                      token=banker)
     page = phone.get(f"/t/{tid}/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    assert "waiting on someone" in page and f"A trade waits on {bruno_name}." in page
+    assert ">stuck<" in page and f"A trade waits on {bruno_name}." in page
     # the referee cannot direct
     home = phone.get("/").get_data(as_text=True)
     assert phone.post(f"/t/{tid}/rounds", data={"csrf_token": csrf(home), "force": "1"}).status_code == 403
