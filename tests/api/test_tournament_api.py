@@ -199,6 +199,7 @@ def test_a_final_straight_from_the_standings_skips_withdrawn_players(api):
     refused(api.post(rounds, {"stage": "semi_final"}, director), 409, "no_semi_finals")
     top = ok(api.get(f"/api/v1/tournaments/{tid}"))["standings"]
     ok(api.post(f"/api/v1/tournaments/{tid}/players/{top[0]['player']}/withdraw", {}, director))
+    assert ok(api.get(f"/api/v1/tournaments/{tid}"))["standings"] == top  # a withdrawal keeps their points
     final = ok(api.post(rounds, {"stage": "final"}, director), 201)
     assert final["tables"][0]["players"] == [row["player"] for row in top[1:4]]
 
