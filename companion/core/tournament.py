@@ -179,10 +179,10 @@ def check_finals(finals: Finals, min_players: int, max_players: int) -> None:
         raise BadInput("invalid_final_players", N_("The final cannot seat more players than the semi-finals."))
 
 
-def _order_key(row, seed, tied_by):
+def _drawn_place(player: str, seed) -> float:
     # Players equal on every tiebreak are put in order by a draw from the tournament's seed
-    # (the same every time it is asked).
-    return random.Random(f"{seed}:{tied_by}:{row}").random()
+    # (the same every time it is asked), never by when they registered.
+    return random.Random(f"{seed}:seeding:{player}").random()
 
 
 def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed) -> list[str]:
@@ -194,7 +194,7 @@ def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed)
     if len(rows) < count:
         raise RuleViolation("too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."),
                             count=count, n=len(rows))
-    rows.sort(key=lambda s: (s.rank, _order_key(s.player, seed, "seeding")))
+    rows.sort(key=lambda s: (s.rank, _drawn_place(s.player, seed)))
     return [s.player for s in rows[:count]]
 
 

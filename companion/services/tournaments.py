@@ -378,6 +378,11 @@ def tournament_view(tournament_id) -> dict:
                            "wins": s.wins, "worth": s.worth, "rank": s.rank} for s in table]}
 
 
+def _deed_name(state, key: str | None) -> str | None:
+    deed = state.edition.deed(key) if key else None
+    return deed.name if deed else key
+
+
 def referee_view(tournament_id, token) -> dict:
     """``GET /api/v1/tournaments/{id}/tables`` (director or referee): every table of the rounds
     in play (the last, and any earlier one still playing), each with its stage, status, clock,
@@ -398,7 +403,7 @@ def referee_view(tournament_id, token) -> dict:
             player_names = {p.id: p.name for p in game.players}
             waits = [{"kind": w.kind, "who": w.who,
                       "name": player_names.get(w.who) if w.who not in (None, BANKER) else None,
-                      "deed": (state.edition.deed(w.deed).name if w.deed and state.edition.deed(w.deed) else None)}
+                      "deed": _deed_name(state, w.deed)}
                      for w in waiting.waiting_on(state, now)]
             shown.append({"number": tb.number, "game": game.id, "status": game.status, "clock": clock_view(game),
                           "players": [{"id": pid, "name": names[pid]} for pid in tb.seats], "waiting_on": waits})
