@@ -11,6 +11,8 @@ _LIST_TOP = 34.0        # the first table's line, from the paper's top (mm)
 
 _WORDS: dict[str, dict[str, str]] = {
     "title": {"it": "{name} · turno {round}", "en": "{name} · round {round}"},
+    "title_semi_final": {"it": "{name} · semifinali", "en": "{name} · semi-finals"},
+    "title_final": {"it": "{name} · finale", "en": "{name} · final"},
     "plan": {"it": "Posti ai tavoli", "en": "Seating plan"},
     "table": {"it": "Tavolo {n}", "en": "Table {n}"},
     "seat": {"it": "TAVOLO {table} · POSTO {seat}", "en": "TABLE {table} · SEAT {seat}"},
@@ -24,26 +26,35 @@ def _word(key: str, lang: str, **values) -> str:
     return _WORDS[key][lang].format(**values)
 
 
-def seating_plan_pdf(name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it") -> bytes:
+def seating_plan_pdf(name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it",
+                     stage: str = "round") -> bytes:
     """The round's seating plan as a vector PDF: the list of tables and seats, then nine slips
     a page with cut marks, one per player, each with a QR of the player's seat URL.
 
-    ``tables`` is a list of ``{"number": int, "seats": [{"name", "url"}]}`` in seat order.
+    ``tables`` is a list of ``{"number": int, "seats": [{"name", "url"}]}`` in seat order;
+    ``stage`` names the round a ``round``, the ``semi_final`` or the ``final``.
     Refuses (``ValueError``): no tables, a seat without a name, a URL that is not http(s),
-    an unknown paper or language.
+    an unknown paper, language or stage.
     """
-    pages = _pages(name, round_number, tables, paper, lang)
+    pages = _pages(name, round_number, tables, paper, lang, stage)
     return d.pdf_bytes(paper, pages, f"Banco – {_word('plan', lang)}", lang)
 
 
 def seating_plan_png(name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it",
-                     width: int = 600) -> bytes:
+                     width: int = 600, stage: str = "round") -> bytes:
     """The plan's first page as a PNG ``width`` pixels wide."""
-    return d.preview_png(paper, _pages(name, round_number, tables, paper, lang)[0], width)
+    return d.preview_png(paper, _pages(name, round_number, tables, paper, lang, stage)[0], width)
 
 
-def _pages(name: str, round_number: int, tables: list[dict], paper: str, lang: str) -> list[d.Page]:
+def _title(name: str, round_number: int, lang: str, stage: str) -> str:
+    if stage not in ("round", "semi_final", "final"):
+        raise ValueError(f"unknown stage {stage!r}")
+    return _word("title" if stage == "round" else f"title_{stage}", lang, name=name, round=round_number)
+
+
+def _pages(name: str, round_number: int, tables: list[dict], paper: str, lang: str, stage: str) -> list[d.Page]:
     d.check_lang(lang)
+    title = _title(name, round_number, lang, stage)
     if not tables:
         raise ValueError("no tables to seat")
     slips = []
@@ -55,15 +66,14 @@ def _pages(name: str, round_number: int, tables: list[dict], paper: str, lang: s
             url = player.get("url")
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
                 raise ValueError(f"table {table['number']} seat {seat}: the URL must be http(s), not {url!r}")
-            slips.append(_slip(name, round_number, table["number"], seat, who.strip(), url, lang))
-    return _plan(name, round_number, tables, paper, lang) + d.Grid(paper, *SLIP_MM, 3, 3).pages(slips)
+            slips.append(_slip(title, table["number"], seat, who.strip(), url, lang))
+    return _plan(title, tables, paper, lang) + d.Grid(paper, *SLIP_MM, 3, 3).pages(slips)
 
 
-def _plan(name: str, round_number: int, tables: list[dict], paper: str, lang: str) -> list[d.Page]:
+def _plan(title: str, tables: list[dict], paper: str, lang: str) -> list[d.Page]:
     """The list to pin up: each table and its players in seat order, as many pages as needed."""
     width, height = d.paper_mm(paper)
     left, text_w = 18.0, width - 36.0
-    title = _word("title", lang, name=name, round=round_number)
     title_size = d.fit_size(title, text_w, 20, 10, bold=True)
     step = _LIST_SIZE * 1.5 * d.MM_PER_PT
     lines: list[tuple[str, bool]] = []
@@ -87,13 +97,12 @@ def _plan(name: str, round_number: int, tables: list[dict], paper: str, lang: st
     return pages
 
 
-def _slip(name: str, round_number: int, table: int, seat: int, who: str, url: str, lang: str) -> d.Page:
+def _slip(title: str, table: int, seat: int, who: str, url: str, lang: str) -> d.Page:
     w, h = SLIP_MM
     centre, width = w / 2, w - 12
     where = _word("seat", lang, table=table, seat=seat)
     where_size = d.fit_size(where, width, 10, 6, bold=True)
     name_lines, name_size = d.wrap_to_fit(who, width, 16, 7, bold=True)
-    title = _word("title", lang, name=name, round=round_number)
     title_size = d.fit_size(title, width, 7, 4.5)
     qr = d.qr_code(url, 40)
     notes = [(d.wrap_to_fit(_word(key, lang), width, 6.5, 5, bold=bold), colour, bold)

@@ -37,6 +37,9 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("request_seconds", int, 0, 0, 3600),
     # The championship's preliminary rounds (FAQ 31): no deals or trades once two players are left.
     Setting("no_trades_two_left", bool, False),
+    # Minutes before the clock runs out from which the table and the phones say the game is in
+    # its last minutes (0: they never do); a tournament's tables all get the same.
+    Setting("last_minutes", int, 0, 0, 60),
     # Che Impresa!'s special dice, one entry per face: the rulebook does not give them, so a
     # group sets those of its box (null: the edition file's).
     Setting("buyer_die", list, None, 2, 12, ("si", "no", "vita")),

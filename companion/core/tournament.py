@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from .errors import N_, BadInput
+from .errors import N_, BadInput, RuleViolation
 
 # Draws tried per round: each a shuffle of the players, seated to keep repeat meetings down.
 DRAW_TRIES = 200
@@ -129,3 +129,103 @@ def standings(players: Sequence[str], results: Iterable[Result]) -> list[Standin
             rank, last = index, key
         out.append(Standing(player, points, played, wins, worth, rank))
     return out
+
+
+# --- The semi-finals and the final -------------------------------------------------------------
+# The rulebook says only that the standings "decide who the finalists will be" and that the
+# semi-finals and final keep trades open with two players left (FAQ 31): how many go on, at how
+# many tables and how the final is filled are the tournament's settings.
+
+ROUND, SEMI_FINAL, FINAL = "round", "semi_final", "final"
+STAGES = (ROUND, SEMI_FINAL, FINAL)
+# How the final is filled from the semi-finals: the tables' first places, then their seconds,
+# and so on ("places"), or the best tournament points at the semi-final tables ("points").
+FINALISTS_BY = ("places", "points")
+
+
+@dataclass(frozen=True)
+class Finals:
+    """``semi_finalists`` players from the top of the standings play ``semi_final_tables``
+    tables (0: no semi-finals, the final is drawn from the standings); the final seats
+    ``final_players``, filled ``finalists_by`` ``"places"`` or ``"points"``."""
+
+    semi_finalists: int = 8
+    semi_final_tables: int = 2
+    final_players: int = 4
+    finalists_by: str = "places"
+
+
+def check_finals(finals: Finals, min_players: int, max_players: int) -> None:
+    """Refuses settings no semi-final or final could be seated with: a final outside the
+    edition's player range, semi-final tables outside it (or more tables than players), a
+    final larger than the semi-finals, and an unknown way of filling the final."""
+    for value in (finals.semi_finalists, finals.semi_final_tables, finals.final_players):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 64:
+            raise BadInput("invalid_finals", N_("The semi-finals and the final take whole numbers of players "
+                                                "and tables."))
+    if not min_players <= finals.final_players <= max_players:
+        raise BadInput("invalid_final_players", N_("The final seats %(min)s to %(max)s players."),
+                       min=min_players, max=max_players)
+    if finals.finalists_by not in FINALISTS_BY:
+        raise BadInput("invalid_finalists_by", N_("The final is filled by the semi-finals' places or points."))
+    if finals.semi_finalists == 0 and finals.semi_final_tables == 0:
+        return
+    tables = finals.semi_final_tables
+    if not tables or not tables * min_players <= finals.semi_finalists <= tables * max_players:
+        raise BadInput("invalid_semi_finals", N_("%(n)s semi-finalists cannot sit at %(tables)s tables of %(min)s to "
+                                                 "%(max)s."), n=finals.semi_finalists, tables=tables,
+                       min=min_players, max=max_players)
+    if finals.final_players > finals.semi_finalists:
+        raise BadInput("invalid_final_players", N_("The final cannot seat more players than the semi-finals."))
+
+
+def _drawn_place(player: str, seed) -> float:
+    # Players equal on every tiebreak are put in order by a draw from the tournament's seed
+    # (the same every time it is asked), never by when they registered.
+    return random.Random(f"{seed}:seeding:{player}").random()
+
+
+def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed) -> list[str]:
+    """The best ``count`` of the ``eligible`` players in the standings' order, the first seed
+    first; players equal on points, wins and worth are ordered by a draw from ``seed``.
+    Refuses when fewer than ``count`` are eligible."""
+    allowed = set(eligible)
+    rows = [s for s in table if s.player in allowed]
+    if len(rows) < count:
+        raise RuleViolation("too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."),
+                            count=count, n=len(rows))
+    rows.sort(key=lambda s: (s.rank, _drawn_place(s.player, seed)))
+    return [s.player for s in rows[:count]]
+
+
+def snake(seeds: Sequence[str], tables: int) -> list[list[str]]:
+    """Seeds dealt to ``tables`` tables back and forth, so each table's seeds add up alike: 8
+    at 2 tables sit seeds 1, 4, 5, 8 and 2, 3, 6, 7."""
+    out: list[list[str]] = [[] for _ in range(tables)]
+    for i, player in enumerate(seeds):
+        row, col = divmod(i, tables)
+        out[col if row % 2 == 0 else tables - 1 - col].append(player)
+    return out
+
+
+def finalists(results: Iterable[Result], seeds: Sequence[str], count: int, by: str) -> list[str]:
+    """The final's players from the semi-finals' ``results``: by ``"places"`` every table's
+    winner, then every second, and so on, the better points first among equal places; by
+    ``"points"`` the most tournament points, the better place first among equal points. A
+    tie on both goes to the final count, then to the better seed. Refuses when fewer than
+    ``count`` semi-finalists are left."""
+    rank = {p: i for i, p in enumerate(seeds)}
+    rows = [r for r in results if r.player in rank]
+    if len(rows) < count:
+        raise RuleViolation("too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."),
+                            count=count, n=len(rows))
+    far = len(seeds) + 1
+
+    def place(r: Result) -> int:
+        return r.place if r.place is not None else far
+
+    if by == "places":
+        rows.sort(key=lambda r: (place(r), -r.points, -r.total, rank[r.player]))
+    else:
+        rows.sort(key=lambda r: (-r.points, place(r), -r.total, rank[r.player]))
+    return [r.player for r in rows[:count]]

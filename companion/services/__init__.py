@@ -35,7 +35,8 @@ from .reads import (DICE_KINDS, can_see_cash, liquidation, checkable_view, count
 from .seats import (HANDOFF_MINUTES, REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_bank_handoff,
                     issue_rejoin, redeem_bank_handoff, redeem_rejoin)
 from .tx import WRITE_INTENT, find_game, get_game, reading, rollback, writing
-from .tournaments import create_tournament, draw_round, get_tournament, is_director, register, tournament_view, withdraw
+from .tournaments import (create_tournament, draw_round, get_tournament, is_director, is_referee, issue_referee_token,
+                          referee_view, register, tournament_view, withdraw)
 
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
@@ -45,5 +46,5 @@ __all__ = [
     "get_game", "checkable_view", "counterfeits_view", "issue_bank_handoff", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
     "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
     "EditionRefused", "check_edition", "edition_file", "import_edition", "import_edition_text", "is_imported",
-    "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
+    "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "is_referee", "issue_referee_token", "referee_view", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -56,13 +56,17 @@ def pause_or_resume(game: Game, kind: str) -> Entry:
 
 
 def view(game: Game) -> dict | None:
-    """The clock as the API shows it, or ``None`` for a game without a time limit."""
+    """The clock as the API shows it, or ``None`` for a game without a time limit.
+    ``last_minutes`` is the game's setting (0: no warning); ``closing`` says the game is in
+    them now (the clock running, not yet out)."""
     if not game.time_limit_seconds:
         return None
     elapsed = game.clock_elapsed_seconds
     running = game.status == RUNNING and game.clock_running_since is not None
     if running:
         elapsed += (now_utc() - game.clock_running_since).total_seconds()
-    return {"limit_seconds": game.time_limit_seconds,
-            "remaining_seconds": max(0, int(game.time_limit_seconds - elapsed)),
-            "running": running}
+    remaining = max(0, int(game.time_limit_seconds - elapsed))
+    last_minutes = ((game.extra or {}).get("settings") or {}).get("last_minutes") or 0
+    return {"limit_seconds": game.time_limit_seconds, "remaining_seconds": remaining, "running": running,
+            "last_minutes": last_minutes,
+            "closing": game.status == RUNNING and bool(last_minutes) and 0 < remaining <= last_minutes * 60}

@@ -137,6 +137,10 @@ class Tournament(db.Model):
     seed: Mapped[int] = mapped_column(BigInteger)
     director_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+    # The semi-finals' and final's settings and the last minutes' warning (``services.tournaments``).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The referee's devices sign in with this token's hash: they see every table, change nothing.
+    referee_token_hash: Mapped[str | None] = mapped_column(String(64))
 
     players: Mapped[list["TournamentPlayer"]] = relationship(order_by="TournamentPlayer.seq")
     tables: Mapped[list["TournamentTable"]] = relationship(order_by="(TournamentTable.round, TournamentTable.number)")
@@ -161,6 +165,8 @@ class TournamentTable(db.Model):
     number: Mapped[int] = mapped_column()
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
     seats: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # "round" (a preliminary round), "semi_final" or "final" (``core.tournament.STAGES``).
+    stage: Mapped[str] = mapped_column(String(16), default="round", server_default="round")
 
     __table_args__ = (UniqueConstraint("tournament_id", "round", "number"),)
 

@@ -223,7 +223,8 @@ def create_tournament():
     body = _body()
     minutes = body["round_minutes"] if "round_minutes" in body else services.EDITION_CLOCK
     result = services.create_tournament(body.get("name"), body.get("edition"), body.get("players", []),
-                                        body.get("table_size", 4), minutes, body.get("seed"))
+                                        body.get("table_size", 4), minutes, body.get("seed"), body.get("finals"),
+                                        body.get("last_minutes"))
     return jsonify(result), 201
 
 
@@ -236,7 +237,19 @@ def show_tournament(tournament_id):
 @bp.post("/v1/tournaments/<tournament_id>/rounds")
 def draw_round(tournament_id):
     body = _body() if request.get_data(cache=True) else {}
-    return jsonify(services.draw_round(tournament_id, _token(), force=body.get("force") is True)), 201
+    return jsonify(services.draw_round(tournament_id, _token(), force=body.get("force") is True,
+                                       stage=body.get("stage", "round"))), 201
+
+
+@bp.post("/v1/tournaments/<tournament_id>/referee")
+def referee_token(tournament_id):
+    return jsonify(services.issue_referee_token(tournament_id, _token())), 201
+
+
+@bp.get("/v1/tournaments/<tournament_id>/tables")
+def referee_tables(tournament_id):
+    with services.reading():
+        return jsonify(services.referee_view(tournament_id, _token()))
 
 
 @bp.post("/v1/tournaments/<tournament_id>/players")

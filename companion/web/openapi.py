@@ -94,7 +94,9 @@ def document() -> dict:
                     "rent_requests": {"type": "array", "items": {"type": "object"}},
                     "clock": {"type": ["object", "null"], "properties": {
                         "limit_seconds": {"type": "integer"}, "remaining_seconds": {"type": "integer"},
-                        "running": {"type": "boolean"}}},
+                        "running": {"type": "boolean"},
+                        "last_minutes": {"type": "integer", "description": "The game's `last_minutes` setting."},
+                        "closing": {"type": "boolean", "description": "The game is in its last minutes now."}}},
                     "dice_kinds": {"type": "array", "items": {"enum": list(DICE_KINDS)},
                                    "description": "The dice `roll` takes in this game's edition."},
                     "last_roll": {"oneOf": [{"type": "null"}, _ref("Roll")],
@@ -223,6 +225,9 @@ def document() -> dict:
                     "no_trades_two_left": {"type": "boolean", "default": False,
                                            "description": "The championship's preliminary rounds (FAQ 31): "
                                                           "no trades once only two players are left."},
+                    "last_minutes": {"type": "integer", "minimum": 0, "maximum": 60, "default": 0,
+                                     "description": "Minutes before the clock runs out from which the table and "
+                                                    "the phones say the game is in its last minutes (0: never)."},
                     "buyer_die": {"type": ["array", "null"], "minItems": 2, "maxItems": 12,
                                   "items": {"enum": ["si", "no", "vita"]},
                                   "description": "Che Impresa!: the buyer's (yellow) special die, one entry per "
@@ -378,25 +383,66 @@ def document() -> dict:
                                    "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
                                    "table_size": {"type": "integer", "minimum": 2, "maximum": 8, "default": 4},
                                    "round_minutes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1440},
-                                   "seed": {"type": ["integer", "null"]}}})},
+                                   "seed": {"type": ["integer", "null"]},
+                                   "last_minutes": {"type": ["integer", "null"], "minimum": 0, "maximum": 60,
+                                                    "description": "When every table warns that the round is "
+                                                                   "ending (default 10; none for rounds of 20 "
+                                                                   "minutes or less); shorter than a round."},
+                                   "finals": {"type": "object", "description": (
+                                       "The semi-finals and the final: the rulebook does not say how many go on "
+                                       "or how, so the tournament sets it. Defaults: two semi-final tables of the "
+                                       "table size, a final of the table size, filled by places."),
+                                       "properties": {
+                                           "semi_finalists": {"type": "integer", "minimum": 0, "maximum": 64,
+                                                              "description": "The best of the standings who "
+                                                                             "play the semi-finals (0: none, the "
+                                                                             "final is drawn from the standings)."},
+                                           "semi_final_tables": {"type": "integer", "minimum": 0, "maximum": 64},
+                                           "final_players": {"type": "integer", "minimum": 2, "maximum": 8},
+                                           "finalists_by": {"enum": ["places", "points"], "description": (
+                                               "places: every semi-final table's winner, then every second, and "
+                                               "so on; points: the most tournament points at the semi-finals.")}}}}})},
                 "responses": {"201": {"description": "Created: the id, the director's token, the players' ids",
                                       **_json({"type": "object"})}, **_errors(400)}}},
             "/api/v1/tournaments/{tournament_id}": {"get": {
                 "summary": "The rounds, each table's game and status, and the general standings",
-                "description": "Points are the sum of each finished game's tournament points; equal points "
-                               "are ranked by tables won, then by the sum of the final counts (the rulebook "
-                               "gives no tiebreak).",
+                "description": "Points are the sum of each finished preliminary game's tournament points; "
+                               "equal points are ranked by tables won, then by the sum of the final counts (the "
+                               "rulebook gives no tiebreak). Each round has its `stage` (`round`, `semi_final`, "
+                               "`final`) and each finished table its `results` (place and points); the "
+                               "semi-finals and the final rank their own tables and are not added to the "
+                               "standings. `finals` holds the tournament's settings for them and the "
+                               "`champion` once the final is over.",
                 "parameters": [tournament_id],
                 "responses": {"200": {"description": "OK", **_json({"type": "object"})}, **_errors(404)}}},
             "/api/v1/tournaments/{tournament_id}/rounds": {"post": {
                 "summary": "Draw the next round (director): one game per table, created and ready to start",
-                "description": "Refused (409) while tables of the previous round still play, naming them, "
-                               "unless the body says {\"force\": true}.",
+                "description": "A preliminary `round` (the default) is refused (409) while tables of the "
+                               "previous round still play, naming them, unless the body says {\"force\": true}. "
+                               "`semi_final` seeds the best of the standings to the semi-final tables (two "
+                               "tables: 1-4-5-8 and 2-3-6-7); `final` fills the final from the semi-finals (or "
+                               "the standings where there are none); both are refused while any table still "
+                               "plays, and out of turn. Preliminary games have `no_trades_two_left` on, the "
+                               "semi-finals and the final off (FAQ 31).",
                 "security": bearer, "parameters": [tournament_id],
                 "requestBody": {"required": False, **_json({"type": "object", "properties": {
-                    "force": {"type": "boolean"}}})},
+                    "force": {"type": "boolean"},
+                    "stage": {"enum": ["round", "semi_final", "final"], "default": "round"}}})},
                 "responses": {"201": {"description": "The round and its tables", **_json({"type": "object"})},
                               **_errors(400, 401, 403, 404, 409)}}},
+            "/api/v1/tournaments/{tournament_id}/referee": {"post": {
+                "summary": "A new referee's token (director); the one before stops working",
+                "security": bearer, "parameters": [tournament_id],
+                "responses": {"201": {"description": "`{\"referee_token\"}`", **_json({"type": "object", "properties": {
+                    "referee_token": {"type": "string"}}})}, **_errors(401, 403, 404)}}},
+            "/api/v1/tournaments/{tournament_id}/tables": {"get": {
+                "summary": "Every table in play (director or referee): clock, players, status, what it waits on",
+                "description": "`waiting_on` lists `{kind, who, name, deed}`: kind `auction` (its bidders, "
+                               "who null), `auction_over` and `auction_queue` (the banker), `expropriation`, "
+                               "`trade` and `request` (the player who must answer, or \"banker\").",
+                "security": bearer, "parameters": [tournament_id],
+                "responses": {"200": {"description": "The rounds in play and their tables",
+                                      **_json({"type": "object"})}, **_errors(401, 403, 404)}}},
             "/api/v1/tournaments/{tournament_id}/players": {"post": {
                 "summary": "Register a late arrival (director), drawn from the next round on",
                 "security": bearer, "parameters": [tournament_id],

@@ -1,23 +1,32 @@
-"""The tournament desk: the director's page (players, rounds, tables, standings), the
-referee's view of every table, and the big-screen standings anyone may open.
+"""The tournament desk: the director's page (players, rounds, the semi-finals and the final,
+tables, standings), the referee's view of every table, the big-screen standings anyone may
+open, and the printed seating plan and standings.
 
 The director's token is kept in this browser's signed session cookie, as the banker's is for
 a game; each drawn table's banker token is kept there too (``seats.remember``), so the
-director's device opens any table's page as its banker.
+director's device opens any table's page as its banker. A referee's device keeps the
+referee's token there (signed in from the code the desk shows): it sees every table and opens
+their table screens, and changes nothing.
 """
 from __future__ import annotations
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
                    url_for)
+from flask_babel import format_date
 from flask_babel import gettext as _
 
 from printables.seating import seating_plan_pdf
+from printables.standings import standings_pdf
 
 from .. import services
 from ..core.errors import BancoError
+from ..core.tournament import FINAL, ROUND, SEMI_FINAL
 from . import seats
 from .errors import translate
+from .printing import _paper
+from .qr import qr_svg
 from .templating import lang as page_lang
+from .templating import text
 
 bp = Blueprint("tournaments", __name__)
 
@@ -50,13 +59,42 @@ def _require_director(tournament_id: str) -> str:
     return token
 
 
+def _referee_token(tournament_id: str) -> str | None:
+    """This browser's referee token for the tournament, if it still works."""
+    token = session.get("refereeing", {}).get(tournament_id)
+    return token if token and services.is_referee(tournament_id, token) else None
+
+
+def stage_title(stage: str, number: int) -> str:
+    """A round's name on the desk, the wall pages and the printed sheets."""
+    if stage == SEMI_FINAL:
+        return _("Semi-finals")
+    if stage == FINAL:
+        return _("Final")
+    return _("Round %(n)s", n=number)
+
+
+def _next_stages(view: dict) -> list[str]:
+    """What the director may draw next, by the tournament's stages so far and its settings
+    (the service refuses the rest, with the reason)."""
+    drawn = {rnd["stage"] for rnd in view["rounds"]}
+    if FINAL in drawn:
+        return []
+    if SEMI_FINAL in drawn:
+        return [FINAL]
+    if ROUND not in drawn:
+        return [ROUND]
+    return [ROUND, SEMI_FINAL if view["finals"]["semi_finalists"] else FINAL]
+
+
 def _championships() -> list:
     return [e for e in services.editions().values() if e.tournament_points is not None]
 
 
 def _tables(view: dict) -> list[dict]:
-    """Every round's tables, the last round first, each with its game's players, status and
-    clock and whether this browser holds the table's banker seat."""
+    """Every round's tables, the last round first, each with its game's players (with their
+    places once it is over), status and clock and whether this browser holds the table's
+    banker seat."""
     names = {p["id"]: p["name"] for p in view["players"]}
     rounds = []
     for rnd in reversed(view["rounds"]):
@@ -65,9 +103,11 @@ def _tables(view: dict) -> list[dict]:
             game = services.find_game(table["game"])
             tables.append({"number": table["number"], "game": table["game"], "status": table["status"],
                            "players": [names[pid] for pid in table["players"]],
+                           "results": [{**r, "name": names[r["player"]]} for r in table["results"]],
                            "clock": services.clock_view(game) if game is not None else None,
                            "banker": seats.caller(table["game"], seats.BANKER) is not None})
-        rounds.append({"round": rnd["round"], "tables": tables})
+        rounds.append({"round": rnd["round"], "stage": rnd["stage"], "title": stage_title(rnd["stage"], rnd["round"]),
+                       "tables": tables})
     return rounds
 
 
@@ -92,17 +132,22 @@ def create():
         return redirect(url_for("tournaments.desk", tournament_id=opened[1]))
     names = [line.strip() for line in request.form.get("players", "").splitlines() if line.strip()]
     edition_id = request.form.get("edition", "")
-    size = request.form.get("table_size", "").strip()
     minutes = request.form.get("round_minutes", "").strip()
     try:
-        table_size = int(size) if size.isascii() and size.isdigit() and len(size) <= 2 else size
+        table_size = _whole(request.form.get("table_size", ""))
         round_minutes = services.EDITION_CLOCK
         if minutes == "0":
             round_minutes = None
         elif minutes:
-            round_minutes = int(minutes) if minutes.isascii() and minutes.isdigit() and len(minutes) <= 4 else minutes
+            round_minutes = _whole(minutes)
+        finals = {field: _whole(request.form.get(field, "")) for field in
+                  ("semi_finalists", "semi_final_tables", "final_players") if request.form.get(field, "").strip()}
+        if request.form.get("finalists_by"):
+            finals["finalists_by"] = request.form["finalists_by"]
+        warning = request.form.get("last_minutes", "").strip()
         created = services.create_tournament(request.form.get("name", ""), edition_id, names, table_size,
-                                             round_minutes)
+                                             round_minutes, finals=finals,
+                                             last_minutes=_whole(warning) if warning else None)
     except BancoError as error:
         flash(translate(error), "error")
         return render_template("tournament_new.html", editions=_championships(), directed=[],
@@ -110,6 +155,12 @@ def create():
     _remember_director(created["id"], created["director_token"])
     session["tournament_opened_with"] = [key, created["id"]]
     return redirect(url_for("tournaments.desk", tournament_id=created["id"]))
+
+
+def _whole(text: str):
+    """A form's whole number, or the text as typed (the service refuses it by name)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else text
 
 
 @bp.get("/t/<tournament_id>")
@@ -128,7 +179,8 @@ def _desk(tournament_id, force_offer: str | None = None, status: int = 200):
     names = {p["id"]: p["name"] for p in view["players"]}
     startable = bool(rounds) and any(t["status"] == "setup" for t in rounds[0]["tables"])
     return render_template("tournament_desk.html", t=view, edition=edition, rounds=rounds, names=names,
-                           startable=startable, force_offer=force_offer, withdrawn=_withdrawn(view)), status
+                           startable=startable, force_offer=force_offer, withdrawn=_withdrawn(view),
+                           next_stages=_next_stages(view), champion=_champion(view)), status
 
 
 def _withdrawn(view: dict) -> dict:
@@ -164,17 +216,21 @@ def draw(tournament_id):
     if expected and expected != str(len(services.tournament_view(tournament_id)["rounds"]) + 1):
         # The same button sent twice (a double tap on "Draw anyway"): that round is drawn already.
         return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
+    stage = request.form.get("stage", ROUND)
     try:
-        drawn = services.draw_round(tournament_id, token, force=request.form.get("force") == "1")
+        drawn = services.draw_round(tournament_id, token, force=request.form.get("force") == "1", stage=stage)
     except BancoError as error:
-        if error.code == "tables_still_playing":
+        if error.code == "tables_still_playing" and stage == ROUND:
             return _desk(tournament_id, force_offer=translate(error), status=409)
         flash(translate(error), "error")
         return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
     _forget_finished_tables(tournament_id)
     for table in drawn["tables"]:
         seats.remember(table["game"]["id"], seats.BANKER, table["game"]["banker_token"])
-    flash(_("Round %(n)s is drawn.", n=drawn["round"]), "ok")
+    if drawn["stage"] == ROUND:
+        flash(_("Round %(n)s is drawn.", n=drawn["round"]), "ok")
+    else:
+        flash(_("%(stage)s drawn from the standings.", stage=stage_title(drawn["stage"], drawn["round"])), "ok")
     return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
 
 
@@ -224,11 +280,53 @@ def _in_play(rounds: list[dict]) -> list[dict]:
 
 @bp.get("/t/<tournament_id>/referee")
 def referee(tournament_id):
-    _require_director(tournament_id)
+    """Every table in play at a glance (clock, players, running, over or waiting on someone),
+    for the director's device and the referees'; anyone else is refused (403)."""
+    services.get_tournament(tournament_id)
+    director = _director_token(tournament_id)
+    token = director or _referee_token(tournament_id)
+    if token is None:
+        abort(403)
     with services.reading():
-        view = services.tournament_view(tournament_id)
-        rounds = _tables(view)
-    return render_template("tournament_referee.html", t=view, rounds=_in_play(rounds), refresh=REFRESH_SECONDS)
+        seen = services.referee_view(tournament_id, token)
+    for rnd in seen["rounds"]:
+        rnd["title"] = stage_title(rnd["stage"], rnd["round"])
+        for table in rnd["tables"]:
+            table["banker"] = director is not None and seats.caller(table["game"], seats.BANKER) is not None
+    return render_template("tournament_referee.html", t=seen, rounds=list(reversed(seen["rounds"])),
+                           director=director is not None, refresh=REFRESH_SECONDS)
+
+
+@bp.post("/t/<tournament_id>/referee/code")
+def referee_code(tournament_id):
+    """A new referee's code, shown as a QR and an address for the referees' phones; the code
+    shown before stops working."""
+    token = _require_director(tournament_id)
+    issued = services.issue_referee_token(tournament_id, token)
+    view = services.tournament_view(tournament_id)
+    url = current_app.config["PUBLIC_URL"] + url_for("tournaments.referee_sign_in", tournament_id=tournament_id,
+                                                      secret=issued["referee_token"])
+    return render_template("tournament_referee_code.html", t=view, url=url,
+                           qr=qr_svg(url, _("QR code of the referee's sign-in")))
+
+
+@bp.get("/t/<tournament_id>/referee/sign-in/<secret>")
+def referee_sign_in(tournament_id, secret):
+    """A referee's phone opens the code the desk showed: it keeps the referee's token and goes
+    to the referee's view. A code replaced since is refused (403), saying to ask for the new one."""
+    services.get_tournament(tournament_id)
+    if not services.is_referee(tournament_id, secret):
+        return render_template("tournament_referee_refused.html", tournament_id=tournament_id), 403
+    refereeing = dict(session.get("refereeing", {}))
+    refereeing[tournament_id] = secret
+    session["refereeing"] = refereeing
+    session.permanent = True
+    return redirect(url_for("tournaments.referee", tournament_id=tournament_id))
+
+
+def _finals(rounds: list[dict]) -> list[dict]:
+    """The semi-final and final rounds, the final first."""
+    return [rnd for rnd in rounds if rnd["stage"] != ROUND]
 
 
 @bp.get("/t/<tournament_id>/standings")
@@ -236,8 +334,53 @@ def standings(tournament_id):
     with services.reading():
         view = services.tournament_view(tournament_id)
         rounds = _tables(view)
-    return render_template("tournament_standings.html", t=view, rounds=_in_play(rounds), refresh=REFRESH_SECONDS,
-                           withdrawn=_withdrawn(view))
+    return render_template("tournament_standings.html", t=view, rounds=_in_play(rounds), finals=_finals(rounds),
+                           refresh=REFRESH_SECONDS, withdrawn=_withdrawn(view), champion=_champion(view))
+
+
+def _champion(view: dict) -> str | None:
+    winner = view["finals"]["champion"]
+    return next((p["name"] for p in view["players"] if p["id"] == winner), None) if winner else None
+
+
+@bp.get("/t/<tournament_id>/standings.pdf")
+def standings_sheet(tournament_id):
+    """The standings to print (anyone, as the big screen): the champion and the finals' tables
+    once played, then the general standings, in the page's language, on A4 or ``?paper=letter``."""
+    paper = _paper(request.args.get("paper"))
+    with services.reading():
+        view = services.tournament_view(tournament_id)
+        rounds = _tables(view)
+    edition = services.editions().get(view["edition"])
+    played = [rnd for rnd in rounds if rnd["stage"] == ROUND]
+    if champion := _champion(view):
+        status = _("Final standings")
+    elif played and all(t["status"] == "finished" for t in played[0]["tables"]):
+        status = _("Standings after round %(n)s", n=played[0]["round"])
+    else:
+        status = _("Standings so far")
+    withdrawn = _withdrawn(view)
+    sheet = {
+        "title": view["name"], "status": status,
+        "details": " · ".join(filter(None, [(text(edition.name) if edition else view["edition"]),
+                                            format_date(format="long")])),
+        "champion": {"label": _("Champion"), "name": champion} if champion else None,
+        "stages": [{"title": rnd["title"] if len(rnd["tables"]) == 1
+                    else _("%(stage)s, table %(n)s", stage=rnd["title"], n=table["number"]),
+                    "rows": [[str(r["place"] or ""), r["name"], str(r["points"])] for r in table["results"]]}
+                   for rnd in _finals(rounds) for table in rnd["tables"] if table["results"]],
+        "columns": ["#", _("Player"), _("Points"), _("Played"), _("Won")],
+        "rows": [{"cells": [str(row["rank"]), row["name"], str(row["points"]), str(row["played"]), str(row["wins"])],
+                  "muted": withdrawn[row["player"]], "tag": _("withdrawn")} for row in view["standings"]],
+        "notes": [_("Equal points are ranked by tables won, then by the sum of the final counts: the rulebook "
+                    "gives no tiebreak."),
+                  _("The semi-finals and the final rank their own tables: their points are not added to the "
+                    "standings.")],
+    }
+    data = standings_pdf(sheet, paper, page_lang() if page_lang() in ("it", "en") else "en")
+    return Response(data, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="banco-standings-{tournament_id}.pdf"',
+                             "Cache-Control": "no-store"})
 
 
 # --- the printed seating plan ----------------------------------------------------------------
@@ -268,7 +411,7 @@ def seating_pdf(tournament_id):
             seats_out.append({"name": name, "url": current_app.config["PUBLIC_URL"]
                               + url_for("pages.rejoin", secret=secret)})
         tables.append({"number": number, "seats": seats_out})
-    data = seating_plan_pdf(view["name"], last["round"], tables, paper, sheet_lang)
+    data = seating_plan_pdf(view["name"], last["round"], tables, paper, sheet_lang, stage=last["stage"])
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (f'attachment; filename="banco-seating-{tournament_id}-'
                                                f'round-{last["round"]}-{paper}.pdf"')

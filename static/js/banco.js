@@ -217,11 +217,12 @@
     var el = document.getElementById("clock");
     if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
     if (!el || el.dataset.running !== "1") { return; }
-    var left = Number(el.dataset.remaining), started = Date.now();
-    var out = el.querySelector("[data-clock-time]");
+    var left = Number(el.dataset.remaining), started = Date.now(), last = Number(el.dataset.last || 0);
+    var out = el.querySelector("[data-clock-time]"), closing = el.querySelector("[data-clock-closing]");
     clockTimer = setInterval(function () {
       var s = Math.max(0, left - Math.floor((Date.now() - started) / 1000));
       out.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+      if (closing) { closing.hidden = !(s > 0 && s <= last); }
       if (s === 0) { clearInterval(clockTimer); refresh(); }
     }, 1000);
   }

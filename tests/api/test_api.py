@@ -57,7 +57,8 @@ def test_create_game_hands_out_tokens(api):
     assert all(p["cash"] == 0 for p in state["players"])
     assert len(state["deeds"]) == 28 and all(d["owner"] is None for d in state["deeds"])
     assert state["bank"] == {"houses": 32, "hotels": 12}
-    assert state["clock"] == {"limit_seconds": 5400, "remaining_seconds": 5400, "running": False}
+    assert state["clock"] == {"limit_seconds": 5400, "remaining_seconds": 5400, "running": False,
+                              "last_minutes": 0, "closing": False}
 
 
 @pytest.mark.parametrize("body, code", [

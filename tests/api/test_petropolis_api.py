@@ -140,7 +140,7 @@ def test_a_three_player_game(app, api):
     state = game.state()
     assert state["status"] == "finished" and state["play_offs"] == []
     assert state["clock"] == {"limit_seconds": 3600, "remaining_seconds": state["clock"]["remaining_seconds"],
-                              "running": False}
+                              "running": False, "last_minutes": 0, "closing": False}
     ok(game.act("banker", {"type": "play_off"}))
     ok(game.act("Bruno", {"type": "transfer", "to": c, "amount": 10_000, "reason": "royalties"}))
     ok(game.act("banker", {"type": "end"}))

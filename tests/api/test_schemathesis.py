@@ -52,6 +52,8 @@ OPERATIONS = [
     ("POST", "/api/v1/tournaments/{tournament_id}/rounds"),
     ("POST", "/api/v1/tournaments/{tournament_id}/players"),
     ("POST", "/api/v1/tournaments/{tournament_id}/players/{player_id}/withdraw"),
+    ("POST", "/api/v1/tournaments/{tournament_id}/referee"),
+    ("GET", "/api/v1/tournaments/{tournament_id}/tables"),
 ]
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 # Examples and seconds per operation and mode; the actions, the heart of the API, get the most.

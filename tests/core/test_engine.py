@@ -371,7 +371,7 @@ def test_only_a_payment_from_the_bank_can_be_held(make):
 
 def test_settings_take_their_defaults():
     defaults = {"strict_bank": False, "free_parking_pot": False, "auction_seconds": 20, "request_seconds": 0,
-                "no_trades_two_left": False, "buyer_die": None, "owner_die": None, "supply_small": None,
+                "no_trades_two_left": False, "last_minutes": 0, "buyer_die": None, "owner_die": None, "supply_small": None,
                 "supply_big": None, "fake_note_share": None, "check_seconds": None, "receiver_checks": None}
     assert clean_settings(None) == clean_settings({}) == defaults
     assert set(SETTINGS) == set(defaults)

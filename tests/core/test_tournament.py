@@ -68,3 +68,61 @@ def test_standings_add_points_and_break_ties_by_wins_then_worth():
     assert rows["e"].points == 0 and rows["e"].played == 0 and rows["e"].rank == 5
     tie = standings(["x", "y"], [Result("x", 10, 1, 100), Result("y", 10, 1, 100)])
     assert [s.rank for s in tie] == [1, 1]
+
+
+# --- the semi-finals and the final --------------------------------------------------------------
+
+from companion.core.tournament import Finals, check_finals, finalists, seeded, snake  # noqa: E402
+
+
+def test_snake_seeding_balances_the_tables():
+    seeds = [f"s{i}" for i in range(1, 9)]
+    assert snake(seeds, 2) == [["s1", "s4", "s5", "s8"], ["s2", "s3", "s6", "s7"]]
+    assert snake(seeds[:6], 3) == [["s1", "s6"], ["s2", "s5"], ["s3", "s4"]]
+    assert snake(seeds[:7], 2) == [["s1", "s4", "s5"], ["s2", "s3", "s6", "s7"]]
+
+
+def test_seeding_follows_the_standings_and_skips_who_is_out():
+    # By hand: a 31 (1 win), b 31 (0 wins), c 24, d 24 (same wins, d worth more), e 12.
+    results = [Result("a", 25, 1, 3000), Result("a", 6, 3, 900), Result("b", 14, 2, 1500), Result("b", 17, 2, 2000),
+               Result("c", 12, 2, 1000), Result("c", 12, 2, 1000), Result("d", 12, 2, 1200), Result("d", 12, 2, 900),
+               Result("e", 12, 2, 100)]
+    table = standings(list("abcde"), results)
+    assert seeded(table, "abcde", 4, 1) == ["a", "b", "d", "c"]
+    assert seeded(table, "bcde", 3, 1) == ["b", "d", "c"]  # a withdrew: the next one goes up
+    with pytest.raises(BancoError) as info:
+        seeded(table, "ab", 3, 1)
+    assert info.value.code == "too_few_for_stage"
+
+
+def test_players_equal_on_every_tiebreak_are_seeded_by_the_seed():
+    table = standings(list("wxyz"), [Result(p, 10, 2, 500) for p in "wxyz"])
+    orders = {tuple(seeded(table, "wxyz", 4, seed)) for seed in range(12)}
+    assert len(orders) > 1 and all(sorted(o) == list("wxyz") for o in orders)
+    assert seeded(table, "wxyz", 4, 3) == seeded(table, "wxyz", 4, 3)
+
+
+def test_finalists_by_places_and_by_points():
+    seeds = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"]
+    # Table 1 (s1 s4 s5 s8) ended with two left; table 2 (s2 s3 s6 s7) with four.
+    results = [Result("s4", 25, 1, 4000), Result("s1", 14, 2, 2000), Result("s5", 0, 3, 0), Result("s8", 0, 4, 0),
+               Result("s2", 19, 1, 3000), Result("s7", 10, 2, 2500), Result("s3", 5, 3, 2400),
+               Result("s6", 3, 4, 1000)]
+    assert finalists(results, seeds, 4, "places") == ["s4", "s2", "s1", "s7"]
+    assert finalists(results, seeds, 2, "places") == ["s4", "s2"]
+    assert finalists(results, seeds, 4, "points") == ["s4", "s2", "s1", "s7"]
+    assert finalists(results, seeds, 5, "points") == ["s4", "s2", "s1", "s7", "s3"]
+    even = [Result("s3", 10, 2, 500), Result("s2", 10, 2, 500)]  # equal on everything: the better seed
+    assert finalists(even, seeds, 1, "points") == ["s2"]
+
+
+def test_finals_settings_must_seat_their_tables():
+    check_finals(Finals(8, 2, 4, "places"), 2, 8)
+    check_finals(Finals(0, 0, 6, "points"), 2, 8)
+    for finals, code in [(Finals(17, 2, 4), "invalid_semi_finals"), (Finals(8, 5, 4), "invalid_semi_finals"),
+                         (Finals(8, 0, 4), "invalid_semi_finals"), (Finals(8, 2, 9), "invalid_final_players"),
+                         (Finals(4, 2, 5), "invalid_final_players"), (Finals(8, 2, 4, "luck"), "invalid_finalists_by"),
+                         (Finals(True, 2, 4), "invalid_finals")]:
+        with pytest.raises(BancoError) as info:
+            check_finals(finals, 2, 8)
+        assert info.value.code == code, finals

@@ -47,7 +47,7 @@ class World:
 
     def phone(self, who: str):
         """The page of ``who``'s phone (made on first use): ``host`` (the banker, also the
-        tournament's director), ``anna``, ``bruno``, ``carla``, or ``stranger``."""
+        tournament's director), ``anna``, ``bruno``, ``carla``, ``referee`` (the tournament's), or ``stranger``."""
         if who not in self.pages:
             # bypass_csp: the page's policy would refuse the injected axe script.
             context = self.browser.new_context(locale="it-IT", bypass_csp=True, **PHONE)
@@ -167,6 +167,13 @@ def _play(world: World) -> None:
     desk.click("#draw")
     desk.click("#start-all")
     expect(desk.locator(".t-table .badge-running")).to_have_count(1)
+    # Its table waits on a player (a trade): the referee's view shows it stuck.
+    with urllib.request.urlopen(f"{world.url}/api/v1/tournaments/{world.tournament}") as response:
+        table_game = json.load(response)["rounds"][0]["tables"][0]["game"]
+    banker = world.tokens("host")[table_game]["b"]
+    seated = _player_ids(world, table_game, banker)
+    world.act(table_game, banker, {"type": "trade_propose", "player": seated["Dora"], "to": seated["Elio"],
+                                   "give": {"cash": 10, "deeds": []}, "get": {"cash": 0, "deeds": []}})
 
 
 def _player_ids(world: World, game: str, token: str) -> dict:
@@ -204,6 +211,7 @@ PAGES = {
     "tournament-desk": ("host", "/t/{tournament}", 200),
     "tournament-referee": ("host", "/t/{tournament}/referee", 200),
     "tournament-standings": ("stranger", "/t/{tournament}/standings", 200),
+    "tournament-referee-refused": ("stranger", "/t/{tournament}/referee/sign-in/not-a-real-secret", 403),
     "scan": ("host", "/g/{checked}/scan", 200),
     "scan-unknown-note": ("stranger", "/s/AB1234", 200),
     "rejoin": ("stranger", "/r/not-a-real-secret", 200),
@@ -264,6 +272,25 @@ def test_axe_on_the_rejoin_qr(world, lang):
     expect(page.locator("svg").first).to_be_visible()
     violations = axe_violations(page)
     assert not violations, f"rejoin QR ({lang}):\n{describe(violations)}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_axe_on_the_referee_code_and_the_referees_phone(world, lang):
+    """The desk's referee's code (a page answered to a form), then the referee's own phone
+    signed in with it, on the view of every table (one waiting on a player)."""
+    page = visit(world, "host", "/t/{tournament}", lang)
+    page.locator("#referee-code").click()
+    expect(page.locator(".qr-box svg")).to_be_visible()
+    violations = axe_violations(page)
+    assert not violations, f"referee's code ({lang}):\n{describe(violations)}"
+    address = page.locator("code.url").inner_text()
+    referee = world.phone("referee")
+    referee.context.add_cookies([{"name": "lang", "value": lang, "url": world.url}])
+    referee.goto(address)
+    referee.wait_for_url(re.compile(r".*/referee$"))
+    expect(referee.locator(".t-table.is-stuck")).to_have_count(1)
+    violations = axe_violations(referee)
+    assert not violations, f"referee's phone ({lang}):\n{describe(violations)}"
 
 
 def test_the_standings_follow_the_desk_without_a_timed_reload(world, monkeypatch):

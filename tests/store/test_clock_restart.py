@@ -63,7 +63,10 @@ def on(app, game):
 
 
 def clock(game) -> dict:
-    return game.state()["clock"]
+    """The game's clock without its last minutes' warning (this game has none)."""
+    shown = dict(game.state()["clock"])
+    assert (shown.pop("last_minutes"), shown.pop("closing")) == (0, False)
+    return shown
 
 
 def act(game, kind: str) -> None:

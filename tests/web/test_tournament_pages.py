@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion import services
+from companion.store import db
 from tests.web.test_pages import csrf
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
@@ -161,3 +162,133 @@ def test_finished_tables_score_and_leave_the_cookie_at_the_next_draw(app, client
         kept = set(session["games"])
     second = view(app, tid)["rounds"][1]["tables"]
     assert kept == {t["game"] for t in second}  # round 1's finished tables were let go
+
+
+def end_round(app, client, tid, start=True):
+    """Starts (from the desk) and ends every table of the last round, as their banker."""
+    if start:
+        post(client, tid, "/start")
+    with client.session_transaction() as session:
+        bankers = {game_id: seat["b"] for game_id, seat in session["games"].items()}
+    with app.app_context():
+        for table in services.tournament_view(tid)["rounds"][-1]["tables"]:
+            first = min(services.get_game(table["game"]).players, key=lambda p: p.seat).id
+            if start:  # the bank pays the first seat: one winner a table
+                services.act(table["game"], None, {"type": "transfer", "from": "bank", "to": first, "amount": 100},
+                             token=bankers[table["game"]])
+            services.act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
+
+
+def test_the_desk_runs_the_semi_finals_and_the_final(app, client):
+    tid = create(client, semi_finalists="8", semi_final_tables="2", final_players="4", finalists_by="places")
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Draw round 1" in desk and "Draw the semi-finals" not in desk
+    assert "The best 8 of the standings play 2 semi-final tables" in desk and "rulebook does not say" in desk
+    post(client, tid, "/rounds")
+    end_round(app, client, tid)
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Draw round 2" in desk and "Draw the semi-finals" in desk and "Draw the final" not in desk
+    assert post(client, tid, "/rounds", stage="semi_final", round="2").status_code == 302
+    rounds = view(app, tid)["rounds"]
+    assert rounds[-1]["stage"] == "semi_final" and len(rounds[-1]["tables"]) == 2
+    with app.app_context():  # FAQ 31: the semi-finals keep trades open with two left
+        game = services.get_game(rounds[-1]["tables"][0]["game"])
+        assert game.extra["settings"]["no_trades_two_left"] is False
+        game = services.get_game(rounds[0]["tables"][0]["game"])
+        assert game.extra["settings"]["no_trades_two_left"] is True
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "<h2>Semi-finals</h2>" in desk and "Draw the final" in desk and "Draw round" not in desk
+    refused = post(client, tid, "/rounds", stage="final", round="3")  # the semi-finals still play
+    assert refused.status_code == 302 and len(view(app, tid)["rounds"]) == 2
+    assert "still playing" in client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    end_round(app, client, tid)
+    assert post(client, tid, "/rounds", stage="final", round="3").status_code == 302
+    end_round(app, client, tid)
+    final = view(app, tid)
+    champion = next(p["name"] for p in final["players"] if p["id"] == final["finals"]["champion"])
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f"Champion: {champion}" in desk and "Draw" not in re.sub(r"<[^>]+>", "", desk).split("Players")[0]
+    board = app.test_client().get(f"/t/{tid}/standings", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert f"Campione: {champion}" in board and "Finale" in board and "Semifinali" in board
+
+
+def test_a_referees_phone_sees_the_tables_and_changes_nothing(app, client):
+    tid = create(client)
+    post(client, tid, "/rounds")
+    post(client, tid, "/start")
+    shown = post(client, tid, "/referee/code")
+    text = shown.get_data(as_text=True)
+    url = re.search(r'data-url="([^"]+)"', text).group(1)
+    assert shown.status_code == 200 and "<svg" in text and url.startswith("http://banco.test/t/")
+    phone = app.test_client()
+    signed = phone.get(url.removeprefix("http://banco.test"))
+    assert signed.status_code == 302 and signed.location.endswith(f"/t/{tid}/referee")
+    page = phone.get(f"/t/{tid}/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    games = [t["game"] for t in view(app, tid)["rounds"][0]["tables"]]
+    assert all(f"/g/{g}/screen" in page for g in games) and "/table" not in page
+    assert "Back to the desk" not in page and "data-tick" in page
+    # a trade waiting: the table is stuck on its recipient
+    with client.session_transaction() as session:
+        banker = session["games"][games[0]]["b"]
+    with app.app_context():
+        game = services.get_game(games[0])
+        (anna, _), (bruno, bruno_name) = [(p.id, p.name) for p in sorted(game.players, key=lambda p: p.seat)[:2]]
+        services.act(games[0], None, {"type": "trade_propose", "player": anna, "to": bruno,
+                                      "give": {"cash": 10, "deeds": []}, "get": {"cash": 0, "deeds": []}},
+                     token=banker)
+    page = phone.get(f"/t/{tid}/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert ">stuck<" in page and f"A trade waits on {bruno_name}." in page
+    # the referee cannot direct
+    home = phone.get("/").get_data(as_text=True)
+    assert phone.post(f"/t/{tid}/rounds", data={"csrf_token": csrf(home), "force": "1"}).status_code == 403
+    assert phone.post(f"/t/{tid}/players/{view(app, tid)['players'][0]['id']}/withdraw",
+                      data={"csrf_token": csrf(home)}).status_code == 403
+    assert phone.post(f"/t/{tid}/referee/code", data={"csrf_token": csrf(home)}).status_code == 403
+    assert phone.get(f"/t/{tid}").location.endswith(f"/t/{tid}/standings")
+    # a new code signs the old one out
+    post(client, tid, "/referee/code")
+    assert phone.get(f"/t/{tid}/referee").status_code == 403
+    again = app.test_client().get(url.removeprefix("http://banco.test"), headers={"Accept-Language": "en"})
+    assert again.status_code == 403 and "no longer works" in again.get_data(as_text=True)
+
+
+def test_the_tables_warn_of_the_last_minutes(app, client):
+    tid = create(client, last_minutes="15")
+    post(client, tid, "/rounds")
+    post(client, tid, "/start")
+    game_id = view(app, tid)["rounds"][0]["tables"][0]["game"]
+    screen = app.test_client()
+    page = screen.get(f"/g/{game_id}/screen", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'data-last="900"' in page and re.search(r"data-clock-closing[^>]*hidden", page)
+    with app.app_context():
+        game = services.get_game(game_id)
+        game.clock_elapsed_seconds = 80 * 60  # ten minutes left of 90
+        db.session.commit()
+    page = screen.get(f"/g/{game_id}/screen", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Ultimi 15 minuti di gioco!" in page and not re.search(r"data-clock-closing[^>]*hidden", page)
+    referee = client.get(f"/t/{tid}/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "is-closing" in referee and "last minutes" in referee
+
+
+def test_bad_finals_on_the_form_are_refused_with_their_reason(client):
+    page = client.get("/t", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    response = client.post("/t", data={"csrf_token": csrf(page), "name": "X", "edition": "campionato-2015",
+                                       "players": "\n".join(NAMES), "table_size": "4", "final_players": "9"},
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 400 and "The final seats 2 to 8 players." in response.get_data(as_text=True)
+
+
+def test_the_printed_standings(app, client):
+    import subprocess
+
+    tid = create(client)
+    post(client, tid, "/rounds")
+    end_round(app, client, tid)
+    response = app.test_client().get(f"/t/{tid}/standings.pdf", headers={"Accept-Language": "it"})
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True,
+                          check=True).stdout.decode()
+    assert "Club night" in text and "Classifica dopo il turno 1" in text
+    for row in view(app, tid)["standings"]:
+        assert re.search(rf"{row['rank']}\s+{row['name']}\s+{row['points']}\s+1\s+{row['wins']}", text), row
+    assert app.test_client().get(f"/t/{tid}/standings.pdf?paper=legal").status_code == 400
