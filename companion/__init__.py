@@ -123,6 +123,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if app.config.get("WORKER"):  # BANCO_WORKERS above 1: which process answered (its number)
+            response.headers["X-Banco-Worker"] = str(app.config["WORKER"])
         return response
 
     return app

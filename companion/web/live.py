@@ -59,10 +59,8 @@ def stream_response(game_id: str, since_raw) -> Response:
     opening += event(current) if current > seen else f"id: {seen}\n\n"
     if held is not None:
         held.update(game_id=game_id, seen=max(seen, current))
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    if current_app.config.get("WORKER"):  # several worker processes: which one holds this stream
-        headers["X-Banco-Worker"] = str(current_app.config["WORKER"])
-    return Response(opening, mimetype="text/event-stream", headers=headers)
+    return Response(opening, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/g/<game_id>/stream")
