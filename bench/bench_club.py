@@ -294,9 +294,7 @@ def report(args, server: Server, r: dict, wall: float) -> None:
     if r["refusal_examples"]:
         print(f"  stream refusals, e.g.: {r['refusal_examples']}")
     print(f"  action connections reopened after the server's 5 s keep-alive: {r['phone_reconnects']}")
-    warnings = server.log_warnings()
-    if warnings:
-        print(f"  server log warnings/errors: {len(warnings)}, e.g.: {warnings[:3]}")
+    server.print_warnings()
     print(f"  total run time {wall:.1f} s")
 
 

@@ -97,12 +97,16 @@ class Listener:
                             heard = parse(note.payload)
                             if heard is not None:
                                 self.broker.publish(*heard)
-            except psycopg.Error as error:
+            except Exception as error:  # whatever it was, the other processes' updates must go on
                 self.connected.clear()
                 if self._stop.is_set():
                     break
-                log.warning("live updates from the other processes: the database connection is lost "
-                            "(%s); trying again in %.1f s", str(error).strip() or error.__class__.__name__, delay)
+                if isinstance(error, psycopg.Error):
+                    log.warning("live updates from the other processes: the database connection is lost "
+                                "(%s); trying again in %.1f s", str(error).strip() or error.__class__.__name__, delay)
+                else:
+                    log.exception("live updates from the other processes: the listener failed; "
+                                  "starting it again in %.1f s", delay)
                 self._stop.wait(delay)
                 delay = next_delay(delay)
         self.connected.clear()
