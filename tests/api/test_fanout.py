@@ -268,10 +268,9 @@ def test_a_worker_that_cannot_start_stops_the_server_saying_so(tmp_path, pg_data
 
 
 @needs_postgresql
-def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_path, monkeypatch):
+def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_path):
     """The listener's database session is killed; a payment committed before it listens again
     (its notification lost) still reaches a stream of this process once it is back."""
-    monkeypatch.setattr(fanout, "FIRST_RETRY_SECONDS", 1.5)  # a gap wide enough to pay in
     app = make_app(tmp_path)
     server = LiveServer(app).start()
     elsewhere = make_app(tmp_path, fresh=False)  # another process's app: its own broker
@@ -283,6 +282,10 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
         now = version(server, game)
         stream = Stream(server.port, stream_path(game), bearer(game))
         stream.until(b"id: %d\n" % now)
+        database = listener.conninfo
+        # The gap stays open until the payment is made: meanwhile the listener's reconnections
+        # are refused (a database that does not exist, on the same server).
+        listener.conninfo = database.rpartition("/")[0] + "/banco_no_such_database"
         with app.app_context():
             killed = db.session.execute(text(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
@@ -299,6 +302,7 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
                                               json={"type": "transfer", "to": bruno["id"], "amount": 10},
                                               headers={"Authorization": f"Bearer {anna['token']}"})
         assert answer.status_code == 200 and not listener.connected.is_set()  # paid during the gap
+        listener.conninfo = database
         stream.until(event(now + 1))
         assert listener.connections == 2
         pay(server, game)  # and it hears the next ones as before
