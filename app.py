@@ -44,10 +44,14 @@ def main() -> None:
     raise_file_limit()  # one open file per phone's connection: thousands of them
     serving = f"Serving on http://{app.config['HOST']}:{app.config['PORT']}"
     if workers > 1:
-        from companion.serve.workers import serve_workers
+        from companion.serve.workers import bind, serve_workers
+        try:
+            sock = bind(app.config["HOST"], app.config["PORT"])
+        except OSError as error:
+            sys.exit(f"Banco cannot start: it cannot listen on {app.config['HOST']}:{app.config['PORT']} "
+                     f"({error.strerror or error}). Is another server using that port?")
         print(f"{serving} with {workers} worker processes", flush=True)
-        failed = serve_workers(workers, app.config["HOST"], app.config["PORT"], serve_worker,
-                               say=lambda line: print(line, flush=True))
+        failed = serve_workers(workers, sock, serve_worker, say=lambda line: print(line, flush=True))
         print("Banco has stopped.", flush=True)
         sys.exit(failed)
     server = create_server(app, app.config["HOST"], app.config["PORT"])

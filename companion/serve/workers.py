@@ -31,7 +31,8 @@ WATCH_SECONDS = 0.2
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """The listening socket, bound once for every worker."""
+    """The listening socket, bound once for every worker; refuses (OSError) an address this
+    machine does not have or a port already taken."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                           flags=socket.AI_PASSIVE)[0]
     sock = socket.socket(family, kind, proto)
@@ -61,11 +62,11 @@ class Worker:
                 os.kill(self.process.pid, signal.SIGTERM)
 
 
-def serve_workers(count: int, host: str, port: int, target, say=print) -> int:
-    """Serves ``host``:``port`` with ``count`` processes, each running ``target(sock, number,
-    count, on_started)`` (a function its module defines at top level, so a spawned process can
-    import it). Returns 0 once stopped by a signal, 1 when a worker could not start."""
-    sock = bind(host, port)
+def serve_workers(count: int, sock: socket.socket, target, say=print) -> int:
+    """Serves the listening socket ``sock`` (``bind``) with ``count`` processes, each running
+    ``target(sock, number, count, on_started)`` (a function its module defines at top level, so
+    a spawned process can import it), and closes it at the end. Returns 0 once stopped by a
+    signal, 1 when a worker could not start."""
     context = multiprocessing.get_context("spawn")
     stopping = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in STOP_SIGNALS}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
+import socket
 import threading
 import time
 import types
@@ -23,7 +23,7 @@ from companion import config
 from companion.live import Broker
 from companion.services import fanout
 from companion.store import db
-from tests.api.test_concurrency import call, new_game
+from tests.api.test_concurrency import new_game
 from tests.api.test_live_layer import Stream, bearer, event, pay, stream_path, version
 from tests.conftest import PG_URL, LiveServer, app_py, database_url, empty_database, free_port, make_app, wait_for_app_py
 
@@ -238,6 +238,18 @@ def test_workers_stop_by_themselves_when_their_parent_is_killed(pg_database):
     while not all(gone(pid) for pid in pids.values()):
         assert time.monotonic() < deadline, "a worker outlived its parent"
         time.sleep(0.1)
+
+
+@needs_postgresql
+def test_workers_on_a_port_already_taken_refuse_to_start_saying_so(pg_database):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = app_py(port, pg_database, BANCO_WORKERS="2")
+        output = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 1 and "Traceback" not in output
+    assert f"Banco cannot start: it cannot listen on 127.0.0.1:{port} (Address already in use)" in output
 
 
 @needs_postgresql
