@@ -2,7 +2,9 @@
 
 It prints the address phones should open, and the same address as a QR code, then serves
 with uvicorn (an event-loop server in pure Python, the Flask app mounted in it: see
-``companion.serve``) until stopped with Ctrl+C.
+``companion.serve``) until stopped with Ctrl+C. With ``BANCO_WORKERS`` above 1 (a club, on
+PostgreSQL) it binds the address once and serves it with that many worker processes
+(``companion.serve.workers``), each importing this module afresh.
 
 The app is made on import, which also brings the database's tables up to date, so the Flask
 command line works from here too: ``flask --app app banco verify``, ``flask --app app db ...``.
@@ -12,31 +14,68 @@ from __future__ import annotations
 import logging
 import sys
 
-from companion import SchemaMismatch, create_app
+from companion import SchemaMismatch, create_app, config
 
 try:
     app = create_app()
 except SchemaMismatch as error:
     sys.exit(f"Banco cannot start: {error}")
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
 
 def main() -> None:
     from companion.serve import create_server, raise_file_limit
     from companion.web.qr import qr_terminal
 
+    try:
+        workers = config.worker_count()
+    except ValueError as error:
+        sys.exit(f"Banco cannot start: {error}")
+    if workers > 1 and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        sys.exit(f"Banco cannot start: BANCO_WORKERS={workers} needs PostgreSQL (DATABASE_URL=postgresql://...). "
+                 "On SQLite a live update made in one worker process could not reach the phones of the "
+                 "others. Leave BANCO_WORKERS unset (one process serves a home table), or use PostgreSQL.")
     url = app.config["PUBLIC_URL"] + "/"
     print(f"\nBanco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n")
     print(qr_terminal(url))
     print("Stop the server with Ctrl+C.\n", flush=True)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     raise_file_limit()  # one open file per phone's connection: thousands of them
+    serving = f"Serving on http://{app.config['HOST']}:{app.config['PORT']}"
+    if workers > 1:
+        from companion.serve.workers import bind, serve_workers
+        try:
+            sock = bind(app.config["HOST"], app.config["PORT"])
+        except OSError as error:
+            sys.exit(f"Banco cannot start: it cannot listen on {app.config['HOST']}:{app.config['PORT']} "
+                     f"({error.strerror or error}). Is another server using that port?")
+        print(f"{serving} with {workers} worker processes", flush=True)
+        failed = serve_workers(workers, sock, serve_worker, say=lambda line: print(line, flush=True))
+        print("Banco has stopped.", flush=True)
+        sys.exit(failed)
     server = create_server(app, app.config["HOST"], app.config["PORT"])
-    print(f"Serving on http://{app.config['HOST']}:{app.config['PORT']}", flush=True)
+    print(serving, flush=True)
     try:
         server.run()
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
         pass
     print("Banco has stopped.")
+
+
+def serve_worker(sock, number: int, count: int, on_started) -> None:
+    """One of ``BANCO_WORKERS`` processes: serves the socket the parent bound, with the app
+    this process made when it imported this module."""
+    from companion.serve import create_server, raise_file_limit
+
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    raise_file_limit()
+    app.config["WORKER"] = number  # named on each stream's answer (X-Banco-Worker)
+    server = create_server(app, app.config["HOST"], app.config["PORT"], workers=count, on_started=on_started)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":

@@ -151,6 +151,11 @@ class Server:
         except OSError:
             return "(no log)"
 
+    def print_warnings(self) -> None:
+        warnings = self.log_warnings()
+        if warnings:
+            print(f"  server log warnings/errors: {len(warnings)}, e.g.: {warnings[:3]}")
+
     def log_warnings(self) -> list[str]:
         try:
             text = self.log_path.read_text(errors="replace")
@@ -827,9 +832,7 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         print(f"  keep-alive connections reopened by phones: {phones['reconnects']}")
     if listeners and listeners["refusal_examples"]:
         print(f"  listener refusals, e.g.: {listeners['refusal_examples']}")
-    warnings = server.log_warnings()
-    if warnings:
-        print(f"  server log warnings/errors: {len(warnings)}, e.g.: {warnings[:3]}")
+    server.print_warnings()
     print(f"  total run time {wall:.1f} s")
 
 

@@ -72,9 +72,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     editions, problems = load_editions(Path(app.config.get("EDITIONS_DIR", EDITIONS_DIR)))
     for problem in problems:
         app.logger.warning("edition file skipped: %s", problem)
+    broker = Broker()
     app.extensions["banco"] = {
         "editions": editions,
-        "broker": Broker(),
+        "broker": broker,
+        # Started by the server (companion.serve) while it serves: other processes' versions.
+        "fanout": _listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
 
@@ -120,9 +123,21 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if app.config.get("WORKER"):  # BANCO_WORKERS above 1: which process answered (its number)
+            response.headers["X-Banco-Worker"] = str(app.config["WORKER"])
         return response
 
     return app
+
+
+def _listener(database_url: str, broker):
+    """On PostgreSQL, the ear on the other server processes' new versions; none on SQLite."""
+    from sqlalchemy.engine import make_url
+    url = make_url(database_url)
+    if url.get_backend_name() != "postgresql":
+        return None
+    from .services.fanout import Listener
+    return Listener(url.set(drivername="postgresql").render_as_string(hide_password=False), broker)
 
 
 class SchemaMismatch(RuntimeError):

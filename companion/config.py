@@ -20,6 +20,8 @@ MAX_BODY_BYTES = 64 * 1024
 THREADS = 32
 # Connections the server holds at once (a club evening: 400 phones, a stream each, and their requests).
 CONNECTION_LIMIT = 10000
+# Server processes (BANCO_WORKERS): one suits a home table; a club runs several on PostgreSQL.
+WORKERS = 1
 # Live streams one client address may hold: each phone on a LAN has its own address, and a
 # phone holds one per open page; past this, that address is refused (429) and the others still served.
 STREAMS_PER_ADDRESS = 64
@@ -54,6 +56,15 @@ def _secret_key(instance: Path) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key
+
+
+def worker_count(environ=os.environ) -> int:
+    """``BANCO_WORKERS``: how many server processes to run (1 when unset); refuses (ValueError,
+    saying what is expected) anything but a whole number from 1 to 64."""
+    raw = environ.get("BANCO_WORKERS", "").strip() or str(WORKERS)
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 64):
+        raise ValueError(f"BANCO_WORKERS must be a whole number from 1 to 64, not {raw!r}.")
+    return int(raw)
 
 
 def from_environment(instance: Path) -> dict:

@@ -5,9 +5,9 @@ of that game wakes at once, and only those: each game has its own waiters, so a 
 never wakes another table's phones. The streams wait on the server's event loop
 (``companion.serve``), so an idle phone costs a future, not a thread; ``publish`` hands the
 wake-up to that loop. Waiting costs no database query: the stream compares the version it has
-shown with the latest one published here. Banco runs as one process, so this in-memory board
-is all the live layer needs; a stream that starts after a restart reads the current version
-from the database once.
+shown with the latest one published here. A stream that starts after a restart reads the
+current version from the database once. With several server processes (PostgreSQL), each has
+its own broker, and each hears the others' versions through ``companion.services.fanout``.
 """
 from __future__ import annotations
 
@@ -39,6 +39,11 @@ class Broker:
                 loop.call_soon_threadsafe(self._wake, game_id)
             except RuntimeError:  # the loop closed between the check and the call: no stream is left
                 pass
+
+    def known(self) -> list[str]:
+        """Every game this process has a version of (those its streams are on among them)."""
+        with self._lock:
+            return list(self._versions)
 
     def latest(self, game_id: str) -> int | None:
         return self._versions.get(game_id)

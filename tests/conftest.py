@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -127,6 +129,17 @@ class Game:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def app_py(port: int, database_url: str, output=subprocess.PIPE, **settings):
+    """``python app.py`` in a subprocess on 127.0.0.1:``port`` and ``database_url``, with the
+    extra environment ``settings``; its output (stdout and stderr) to ``output``."""
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x", "DATABASE_URL": database_url,
+           "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}", **settings}
+    return subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
 
 
 def wait_for_app_py(proc, port: int, seconds: float = 30) -> None:

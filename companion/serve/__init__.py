@@ -19,35 +19,46 @@ GRACE_SECONDS = 10  # how long stopping waits for requests under way before it c
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server, telling the app's broker which loop its streams wait on, ending them
-    before the connections when it stops, and the app's threads after."""
+    """uvicorn's server, telling the app's broker which loop its streams wait on, listening
+    to the other server processes' versions while it serves (the app's ``fanout``, on
+    PostgreSQL), ending the streams before the connections when it stops, and the app's
+    threads after."""
 
-    def __init__(self, config: uvicorn.Config, gate: Gate) -> None:
+    def __init__(self, config: uvicorn.Config, gate: Gate, on_started=None) -> None:
         super().__init__(config)
         self.gate = gate
         self.broker = gate.streams.broker
+        self.fanout = gate.app.extensions["banco"].get("fanout")
+        self.on_started = on_started
 
     async def startup(self, sockets=None) -> None:
         self.broker.attach(asyncio.get_running_loop())
+        if self.fanout is not None:
+            self.fanout.start()
         await super().startup(sockets)
+        if self.started and self.on_started is not None:
+            self.on_started()
 
     async def shutdown(self, sockets=None) -> None:
         self.broker.close()
         await super().shutdown(sockets)
         self.gate.mount.executor.shutdown(wait=False)
+        if self.fanout is not None:
+            self.fanout.stop()
 
 
-def create_server(app, host: str, port: int) -> Server:
+def create_server(app, host: str, port: int, workers: int = 1, on_started=None) -> Server:
     """The server for ``app`` on ``host``:``port``; ``run()`` serves until Ctrl+C (or until
     ``should_exit`` is set, from another thread). It writes no line per request, and none when
-    a phone leaves: only warnings and errors."""
+    a phone leaves: only warnings and errors. ``workers``: how many processes serve the same
+    socket (``companion.serve.workers``); ``on_started`` is called once it accepts connections."""
     gate = Gate(app)
     config = uvicorn.Config(
         gate, host=host, port=port, loop="asyncio", http=protocol_class(gate), ws="none", lifespan="off",
         interface="asgi3", access_log=False, log_config=None, log_level="warning", server_header=False,
         date_header=True, proxy_headers=False, limit_concurrency=app.config["CONNECTION_LIMIT"],
-        timeout_keep_alive=5, timeout_graceful_shutdown=GRACE_SECONDS)
-    return Server(config, gate)
+        timeout_keep_alive=5, timeout_graceful_shutdown=GRACE_SECONDS, workers=workers)
+    return Server(config, gate, on_started)
 
 
 def raise_file_limit() -> int | None:

@@ -27,6 +27,7 @@ from sqlalchemy import select
 
 from ..core.errors import N_, NotFound
 from ..store import Game, db
+from . import fanout
 
 _SQLITE_WRITERS = threading.Lock()
 _TO_PUBLISH = "banco_to_publish"
@@ -52,6 +53,9 @@ def writing():
         token = WRITE_INTENT.set(True)
         try:
             yield
+            versions = db.session.info.get(_TO_PUBLISH)
+            if versions and db.engine.dialect.name == "postgresql":
+                fanout.notify(db.session, versions)  # heard by every process, at commit only
             db.session.commit()
         except BaseException:
             db.session.info.pop(_TO_PUBLISH, None)
@@ -59,7 +63,8 @@ def writing():
             raise
         finally:
             WRITE_INTENT.reset(token)
-    # Announced only once committed, so no phone is told of a version it cannot read yet.
+    # Announced only once committed, so no phone is told of a version it cannot read yet; this
+    # process's streams hear it at once, the other processes' through the NOTIFY above.
     broker = current_app.extensions["banco"]["broker"]
     for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
         broker.publish(game_id, version)

@@ -7,14 +7,11 @@ HTTPS). Each refusal has its status and code, changes nothing, and nothing ever 
 from __future__ import annotations
 
 import json
-import os
 import random
 import select
 import socket
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select as sql_select
@@ -23,9 +20,8 @@ from companion import config, services
 from companion.store import Game, Player, db
 from companion.web import api as api_module
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
-from tests.conftest import free_port, make_app, wait_for_app_py
+from tests.conftest import app_py, free_port, make_app, wait_for_app_py
 
-ROOT = Path(__file__).resolve().parents[2]
 LIMIT = config.MAX_BODY_BYTES
 
 
@@ -221,11 +217,8 @@ def test_the_server_still_serves_requests_within_the_limit(live_server):
 def test_app_py_serves_with_the_limit(tmp_path):
     """``python app.py`` itself: the environment's limit, and the server's 413 in the app's words."""
     port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x", "BANCO_THREADS": "8",
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}", "BANCO_MAX_BODY_BYTES": "2000",
-           "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = app_py(port, f"sqlite:///{tmp_path / 'app.sqlite3'}", subprocess.DEVNULL, BANCO_THREADS="8",
+                  BANCO_MAX_BODY_BYTES="2000")
     try:
         wait_for_app_py(proc, port)
         head = (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

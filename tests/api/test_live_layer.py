@@ -10,25 +10,20 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import resource
 import signal
 import socket
 import struct
-import subprocess
-import sys
 import time
 import types
-from pathlib import Path
 
 import pytest
 
 from companion.serve import gate, protocol, raise_file_limit
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
-from tests.conftest import LiveServer, free_port, make_app, wait_for_app_py
+from tests.conftest import LiveServer, app_py, free_port, make_app, wait_for_app_py
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Stream:
@@ -333,10 +328,7 @@ def test_the_open_file_limit_is_raised_to_the_hard_limit():
 
 def test_app_py_prints_its_address_serves_a_stream_and_stops_cleanly_on_ctrl_c(tmp_path):
     port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x",
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}", "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    proc = app_py(port, f"sqlite:///{tmp_path / 'app.sqlite3'}")
     try:
         server = types.SimpleNamespace(url=f"http://127.0.0.1:{port}")
         wait_for_app_py(proc, port)
