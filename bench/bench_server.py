@@ -147,6 +147,15 @@ class Server:
             self._log.close()
             self._log = None
 
+    def cpu_seconds(self) -> float | None:
+        """The CPU time (user + system) the server process has used so far; None where
+        /proc does not say (not Linux)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, AttributeError, IndexError, ValueError):
+            return None
+
     def log_tail(self, lines: int = 30) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
@@ -500,8 +509,9 @@ class StreamPool:
 
 # --- 1 and 2: phones paying each other, with their live streams --------------------------------
 
-def run_phones(port: int, args, live: bool = True) -> dict:
+def run_phones(server: Server, args, live: bool = True) -> dict:
     """Phases 1 and 2; ``live=False`` skips the streams (the floor has none)."""
+    port = server.port
     setup = Api(port)
     games = []
     remaining = args.phones
@@ -596,9 +606,12 @@ def run_phones(port: int, args, live: bool = True) -> dict:
     stop_at[0] = time.monotonic() + run_for
     barrier.wait(timeout=30)
     t_start = now()
+    cpu_start = server.cpu_seconds()
     for t in threads:
         t.join(timeout=run_for + 60)
     elapsed = now() - t_start
+    cpu_end = server.cpu_seconds()
+    cpu = cpu_end - cpu_start if cpu_start is not None and cpu_end is not None else None
 
     # Let the streams catch up with the last version of each game (bounded wait).
     last = {}
@@ -638,7 +651,7 @@ def run_phones(port: int, args, live: bool = True) -> dict:
         "games": len(games), "phones": len(phones), "streams_ok": streams_ok,
         "stream_refusals": sum(len(s.refusals) for s in streams),
         "actions": len(latencies), "ok": len(sent), "refused": refused[0], "errors": errors,
-        "reconnects": reconnects[0], "elapsed": elapsed, "latencies": latencies,
+        "reconnects": reconnects[0], "elapsed": elapsed, "latencies": latencies, "server_cpu": cpu,
         "delivery_from_send": from_send, "delivery_from_answer": from_answer,
         "pairs": len(from_send) + missed, "missed": missed, "exact": exact, "coalesced": coalesced,
     }
@@ -783,6 +796,7 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         row("   actions sent / ok / refused 409 / errors",
             f"{phones['actions']} / {phones['ok']} / {phones['refused']} / {len(phones['errors'])}")
         row("   throughput", f"{rate:.1f} actions/s over {phones['elapsed']:.2f} s")
+        row("   server CPU per action (user + system)", _cpu_per_action(phones))
         row("   action latency p50 / p95 / p99 / max (ms)",
             f"{ms(percentile(lat, 50))} / {ms(percentile(lat, 95))} / {ms(percentile(lat, 99))} / "
             f"{ms(max(lat) if lat else None)}", "p95 < 50 ms")
@@ -836,6 +850,12 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
     print(f"  total run time {wall:.1f} s")
 
 
+def _cpu_per_action(phones: dict) -> str:
+    if phones["server_cpu"] is None or not phones["actions"]:
+        return "-"
+    return f"{phones['server_cpu'] * 1000 / phones['actions']:.2f} ms"
+
+
 def _rate(phones: dict) -> float:
     return phones["actions"] / phones["elapsed"] if phones["elapsed"] > 0 else 0.0
 
@@ -845,10 +865,11 @@ def report_floor(rounds: list[tuple[dict, dict]]) -> None:
     same load), and the ratio of the medians."""
     print("Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
           "uvicorn + a2wsgi), same phones and transfers, alternating")
-    print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'floor actions/s':>16} {'p95 ms':>8} {'ratio':>6}")
+    print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
+          f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}")
     for n, (banco, floor) in enumerate(rounds, 1):
-        print(f"  {n:<6} {_rate(banco):>16.1f} {ms(percentile(banco['latencies'], 95)):>8} "
-              f"{_rate(floor):>16.1f} {ms(percentile(floor['latencies'], 95)):>8} "
+        print(f"  {n:<6} {_rate(banco):>16.1f} {ms(percentile(banco['latencies'], 95)):>8} {_cpu_per_action(banco):>11} "
+              f"{_rate(floor):>16.1f} {ms(percentile(floor['latencies'], 95)):>8} {_cpu_per_action(floor):>11} "
               f"{_rate(banco) / max(_rate(floor), 1e-9):>6.2f}")
     banco_rate = percentile([_rate(b) for b, _ in rounds], 50)
     floor_rate = percentile([_rate(f) for _, f in rounds], 50)
@@ -917,10 +938,10 @@ def main(argv=None) -> int:
             for n in range(args.rounds if floor is not None else 1):
                 print(f"phase 1+2{f' (round {n + 1})' if floor else ''}: {args.phones} phones x "
                       f"{args.actions if args.duration is None else f'{args.duration:g} s of'} actions ...", flush=True)
-                phones = run_phones(server.port, args)
+                phones = run_phones(server, args)
                 if floor is not None:
                     print(f"the floor (round {n + 1}): the same phones, the same transfers ...", flush=True)
-                    rounds.append((phones, run_phones(floor.port, args, live=False)))
+                    rounds.append((phones, run_phones(floor, args, live=False)))
             if args.listeners:
                 print(f"phase 3: {args.listeners} listeners ...", flush=True)
                 listeners = run_listeners(server.port, args)

@@ -393,19 +393,25 @@ def _run_batch(batch: list[_Action]) -> None:
     row as its first action comes), the order every batch of every process follows, so two
     batches never wait for each other in a circle; the actions of one game keep the order in
     which they arrived."""
+    locked: dict[str, Game] = {}  # games whose lock an action that stood took: held to the commit
     with writing():
         for work in sorted(batch, key=lambda w: w.game_id if isinstance(w.game_id, str) else ""):
             try:
-                work.answer = _answer(work)
+                work.answer = _answer(work, locked)
             except Exception as error:  # a refusal, or a fault of this action alone: the others still commit
                 work.error = error
 
 
-def _answer(work: _Action) -> dict:
+def _answer(work: _Action, locked: dict[str, Game]) -> dict:
     """The action run in a savepoint of its own, or the first answer to its key."""
     try:
         with savepoint():
-            return _run(work)
+            # A lock taken inside a savepoint that is rolled back may go with it (PostgreSQL):
+            # only an action that stood leaves its game in ``locked``.
+            game = locked.get(work.game_id) or lock_game(work.game_id)
+            answer = _run(work, game)
+        locked[game.id] = game
+        return answer
     except _Repeated:
         return _first_answer(work)
     except BancoError:
@@ -433,10 +439,9 @@ _STORED_ANSWER = select(_REQUEST.c.fingerprint, _REQUEST.c.response).where(
 _REMEMBER = insert(_REQUEST)
 
 
-def _run(work: _Action) -> dict:
-    """One action inside the batch's transaction: its game locked, its caller known."""
+def _run(work: _Action, game: Game) -> dict:
+    """One action inside the batch's transaction, on its game's row, locked."""
     caller, payload, kind = work.caller, work.payload, work.kind
-    game = lock_game(work.game_id)
     if caller is None:
         caller = identify(game, work.token)
         work.actor = caller.actor
