@@ -408,7 +408,7 @@ def _answer(work: _Action, locked: dict[str, Game]) -> dict:
         with savepoint():
             # A lock taken inside a savepoint that is rolled back may go with it (PostgreSQL):
             # only an action that stood leaves its game in ``locked``.
-            game = locked.get(work.game_id) or lock_game(work.game_id)
+            game = (locked.get(work.game_id) if isinstance(work.game_id, str) else None) or lock_game(work.game_id)
             answer = _run(work, game)
         locked[game.id] = game
         return answer
