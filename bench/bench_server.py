@@ -909,6 +909,9 @@ def main(argv=None) -> int:
     parser.add_argument("--floor", action="store_true",
                         help="also run the same phones against bench/floor_app.py (a bare Flask + SQLite "
                              "transfer served the same way), alternating with Banco, and print the ratio")
+    parser.add_argument("--floor-queue", action="store_true",
+                        help="the floor's writers queue on one lock of the process (as Banco's do) instead of "
+                             "sleeping in SQLite's busy handler")
     parser.add_argument("--rounds", type=int, default=3, help="with --floor: Banco then the floor, this many times")
     args = parser.parse_args(argv)
     if args.phones < 2 or args.actions < 1 or args.listeners < 0 or args.idle_connections < 0:
@@ -927,6 +930,8 @@ def main(argv=None) -> int:
         server = Server(Path(tmp), args.database_url, args.threads, args.connection_limit)
         # The floor on a SQLite file of its own, served the same way (bench/floor_app.py).
         floor = Server(Path(tmp), None, args.threads, None, script="bench/floor_app.py") if args.floor else None
+        if floor is not None and args.floor_queue:
+            floor.env["FLOOR_QUEUE"] = "1"
         phones = listeners = idle = None
         rounds: list[tuple[dict, dict]] = []
         try:
