@@ -92,6 +92,22 @@ def test_a_key_repeated_inside_one_batch_pays_once_and_both_get_the_first_answer
     assert _verified(app, game.id) == []
 
 
+def test_an_undo_in_the_same_batch_reverses_the_action_written_just_before_it(app, api):
+    game = api.new_game(["Anna", "Bruno"]).start()
+    batch = [_work(game, game.tokens["Anna"], {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}),
+             _work(game, game.banker, {"type": "undo"}),
+             _work(game, game.tokens["Bruno"], {"type": "transfer", "to": game.ids["Anna"], "amount": 5})]
+    with app.app_context():
+        _run_batch(batch)
+    assert [w.error for w in batch] == [None, None, None]
+    paid, undone, _ = (w.answer["version"] for w in batch)
+    assert game.cash() == {"Anna": 1505, "Bruno": 1495}
+    status, events = api.get(f"/api/v1/games/{game.id}/events?since={paid - 1}", game.banker)
+    assert [(e["version"], e["type"], e["reversed"], e["reverses"]) for e in events["events"]] == [
+        (paid, "transfer", True, None), (undone, "undo", False, paid), (undone + 1, "transfer", False, None)]
+    assert _verified(app, game.id) == []
+
+
 def test_a_repeated_key_answers_the_first_answer_even_when_the_rules_would_now_refuse(api):
     game = api.new_game(["Anna", "Bruno"]).start()
     body = {"type": "transfer", "to": game.ids["Bruno"], "amount": 1500, "key": "all-in"}
