@@ -285,3 +285,13 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
         for player, version, _cash in answered:
             assert version in entries and entries[version].actor == player, version
         assert services.verify_game(stored) == []
+
+
+def test_ids_use_only_their_alphabet_every_letter_of_it_and_are_not_repeated():
+    from companion.services.games import ID_ALPHABET, JOIN_ALPHABET, random_id
+    ids = [random_id() for _ in range(4000)]
+    assert len(set(ids)) == len(ids) and all(len(i) == 8 for i in ids)
+    assert set("".join(ids)) == set(ID_ALPHABET)  # 32,000 letters: each of the 32 appears
+    codes = [random_id(JOIN_ALPHABET, 6) for _ in range(2000)]
+    assert set("".join(codes)) == set(JOIN_ALPHABET)
+    assert set("".join(random_id("abc", 5) for _ in range(200))) == set("abc")  # not a power of two
