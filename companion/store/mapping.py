@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 from typing import Any
 
-from ..core.changes import Touched
-from ..core.editions import Edition
-from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..core.changes import Touched
+from ..core.editions import Edition
+from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from .models import Game, Holding, Player, db
 
 _GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
