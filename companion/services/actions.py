@@ -24,9 +24,9 @@ from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from . import clock, journal
 from .games import random_id
+from .group import Group, Waiting
 from .seats import Caller, identify
 from .serials import secret_of
-from .group import Group, Waiting
 from .tx import lock_game, savepoint, writing
 
 MAX_KEY = 100
