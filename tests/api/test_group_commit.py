@@ -80,6 +80,22 @@ def test_a_refused_action_in_a_batch_leaves_no_trace_and_the_others_stand(app, a
     assert _verified(app, game.id) == []
 
 
+def test_a_batch_of_two_games_keeps_each_games_order_of_arrival(app, api):
+    one, two = api.new_game(["Anna", "Bruno"]).start(), api.new_game(["Carla", "Dario"]).start()
+    batch = []
+    for amount in (1, 2, 3):
+        batch.append(_work(two, two.tokens["Carla"], {"type": "transfer", "to": two.ids["Dario"], "amount": amount}))
+        batch.append(_work(one, one.tokens["Anna"], {"type": "transfer", "to": one.ids["Bruno"], "amount": amount}))
+    with app.app_context():
+        _run_batch(batch)
+    for game in (one, two):
+        mine = [w.answer for w in batch if w.game_id == game.id]
+        versions = [a["version"] for a in mine]
+        assert versions == sorted(versions) and len(set(versions)) == 3
+        assert [a["result"]["cash"] for a in mine] == [1499, 1497, 1494]  # paid 1, then 2, then 3
+        assert _verified(app, game.id) == []
+
+
 def test_a_key_repeated_inside_one_batch_pays_once_and_both_get_the_first_answer(app, api):
     game = api.new_game(["Anna", "Bruno"]).start()
     body = {"type": "transfer", "to": game.ids["Bruno"], "amount": 70, "key": "tap-1"}
