@@ -98,10 +98,12 @@ class Server:
     """``python app.py`` in a subprocess, on a free loopback port, logging to a file."""
 
     def __init__(self, workdir: Path, database_url: str | None, threads: int | None,
-                 connection_limit: int | None) -> None:
+                 connection_limit: int | None, script: str = "app.py") -> None:
         self.port = free_port()
-        self.database_url = database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
-        self.log_path = workdir / "server.log"
+        self.script = script
+        name = Path(script).stem
+        self.database_url = database_url or f"sqlite:///{workdir / (name + '.sqlite3')}"
+        self.log_path = workdir / f"{name}.log"
         self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), "DATABASE_URL": self.database_url,
                     "SECRET_KEY": "bench-" + uuid.uuid4().hex, "BANCO_PUBLIC_URL": f"http://{HOST}:{self.port}",
                     "PYTHONUNBUFFERED": "1"}
@@ -115,7 +117,7 @@ class Server:
 
     def start(self, timeout: float = 30.0) -> None:
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen([sys.executable, self.script], cwd=ROOT, env=self.env,
                                      stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -144,6 +146,15 @@ class Server:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time (user + system) the server process has used so far; None where
+        /proc does not say (not Linux)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, AttributeError, IndexError, ValueError):
+            return None
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -503,7 +514,9 @@ class StreamPool:
 
 # --- 1 and 2: phones paying each other, with their live streams --------------------------------
 
-def run_phones(port: int, args) -> dict:
+def run_phones(server: Server, args, live: bool = True) -> dict:
+    """Phases 1 and 2; ``live=False`` skips the streams (the floor has none)."""
+    port = server.port
     setup = Api(port)
     games = []
     remaining = args.phones
@@ -520,10 +533,10 @@ def run_phones(port: int, args) -> dict:
             if len(phones) < args.phones:
                 phones.append((g, p))
 
-    streams = [Stream(p["name"], games[g]["id"], p["token"], games[g]["version"]) for g, p in phones]
+    streams = [Stream(p["name"], games[g]["id"], p["token"], games[g]["version"]) for g, p in phones] if live else []
     pool = StreamPool(port, streams, max_seconds=args.max_seconds).start()
     background = None
-    if args.background_listeners:
+    if args.background_listeners and live:
         # Pages of another table left open: they hear nothing of this game, but share the server.
         other = new_game(setup, ["Idle1", "Idle2"])
         background = StreamPool(port, [Stream(f"B{i}", other["id"], other["banker_token"], other["version"],
@@ -598,15 +611,18 @@ def run_phones(port: int, args) -> dict:
     stop_at[0] = time.monotonic() + run_for
     barrier.wait(timeout=30)
     t_start = now()
+    cpu_start = server.cpu_seconds()
     for t in threads:
         t.join(timeout=run_for + 60)
     elapsed = now() - t_start
+    cpu_end = server.cpu_seconds()
+    cpu = cpu_end - cpu_start if cpu_start is not None and cpu_end is not None else None
 
     # Let the streams catch up with the last version of each game (bounded wait).
     last = {}
     for (g, version) in sent:
         last[g] = max(last.get(g, 0), version)
-    deadline = time.monotonic() + args.grace
+    deadline = time.monotonic() + (args.grace if live else 0)
     while time.monotonic() < deadline:
         if all(s.last_version >= last.get(phones[i][0], 0) for i, s in enumerate(streams)):
             break
@@ -621,7 +637,7 @@ def run_phones(port: int, args) -> dict:
 
     from_send, from_answer = [], []
     missed = exact = coalesced = 0
-    for (g, version), (t0, t1, actor) in sent.items():
+    for (g, version), (t0, t1, actor) in (sent.items() if live else ()):
         for i, (pg, _) in enumerate(phones):
             if pg != g or i == actor:
                 continue
@@ -640,7 +656,7 @@ def run_phones(port: int, args) -> dict:
         "games": len(games), "phones": len(phones), "streams_ok": streams_ok,
         "stream_refusals": sum(len(s.refusals) for s in streams),
         "actions": len(latencies), "ok": len(sent), "refused": refused[0], "errors": errors,
-        "reconnects": reconnects[0], "elapsed": elapsed, "latencies": latencies,
+        "reconnects": reconnects[0], "elapsed": elapsed, "latencies": latencies, "server_cpu": cpu,
         "delivery_from_send": from_send, "delivery_from_answer": from_answer,
         "pairs": len(from_send) + missed, "missed": missed, "exact": exact, "coalesced": coalesced,
     }
@@ -785,6 +801,7 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         row("   actions sent / ok / refused 409 / errors",
             f"{phones['actions']} / {phones['ok']} / {phones['refused']} / {len(phones['errors'])}")
         row("   throughput", f"{rate:.1f} actions/s over {phones['elapsed']:.2f} s")
+        row("   server CPU per action (user + system)", _cpu_per_action(phones))
         row("   action latency p50 / p95 / p99 / max (ms)",
             f"{ms(percentile(lat, 50))} / {ms(percentile(lat, 95))} / {ms(percentile(lat, 99))} / "
             f"{ms(max(lat) if lat else None)}", "p95 < 50 ms")
@@ -836,6 +853,34 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
     print(f"  total run time {wall:.1f} s")
 
 
+def _cpu_per_action(phones: dict) -> str:
+    if phones["server_cpu"] is None or not phones["actions"]:
+        return "-"
+    return f"{phones['server_cpu'] * 1000 / phones['actions']:.2f} ms"
+
+
+def _rate(phones: dict) -> float:
+    return phones["actions"] / phones["elapsed"] if phones["elapsed"] > 0 else 0.0
+
+
+def report_floor(rounds: list[tuple[dict, dict]]) -> None:
+    """Banco against the floor, round by round (each round ran Banco, then the floor, under the
+    same load), and the ratio of the medians."""
+    print("Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
+          "uvicorn + a2wsgi), same phones and transfers, alternating")
+    print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
+          f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}")
+    for n, (banco, floor) in enumerate(rounds, 1):
+        print(f"  {n:<6} {_rate(banco):>16.1f} {ms(percentile(banco['latencies'], 95)):>8} {_cpu_per_action(banco):>11} "
+              f"{_rate(floor):>16.1f} {ms(percentile(floor['latencies'], 95)):>8} {_cpu_per_action(floor):>11} "
+              f"{_rate(banco) / max(_rate(floor), 1e-9):>6.2f}")
+    banco_rate = percentile([_rate(b) for b, _ in rounds], 50)
+    floor_rate = percentile([_rate(f) for _, f in rounds], 50)
+    errors = sum(len(b["errors"]) + len(f["errors"]) for b, f in rounds)
+    print(f"  median: Banco {banco_rate:.1f} actions/s, the floor {floor_rate:.1f} actions/s: "
+          f"Banco = {banco_rate / max(floor_rate, 1e-9):.2f} x the floor (target 3x); errors {errors}")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -864,6 +909,13 @@ def main(argv=None) -> int:
     parser.add_argument("--listener-wait", type=float, default=15.0,
                         help="seconds the listeners get to receive the version (a busy one retries after 3 s)")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="hard limit of each phase")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run the same phones against bench/floor_app.py (a bare Flask + SQLite "
+                             "transfer served the same way), alternating with Banco, and print the ratio")
+    parser.add_argument("--floor-queue", action="store_true",
+                        help="the floor's writers queue on one lock of the process (as Banco's do) instead of "
+                             "sleeping in SQLite's busy handler")
+    parser.add_argument("--rounds", type=int, default=3, help="with --floor: Banco then the floor, this many times")
     args = parser.parse_args(argv)
     if args.phones < 2 or args.actions < 1 or args.listeners < 0 or args.idle_connections < 0:
         parser.error("need at least 2 phones, 1 action and 0 or more listeners")
@@ -879,13 +931,25 @@ def main(argv=None) -> int:
     wall = now()
     with tempfile.TemporaryDirectory(prefix="banco-bench-") as tmp:
         server = Server(Path(tmp), args.database_url, args.threads, args.connection_limit)
+        # The floor on a SQLite file of its own, served the same way (bench/floor_app.py).
+        floor = Server(Path(tmp), None, args.threads, None, script="bench/floor_app.py") if args.floor else None
+        if floor is not None and args.floor_queue:
+            floor.env["FLOOR_QUEUE"] = "1"
         phones = listeners = idle = None
+        rounds: list[tuple[dict, dict]] = []
         try:
             print(f"starting the server on {HOST}:{server.port} ...", flush=True)
             server.start()
-            print(f"phase 1+2: {args.phones} phones x "
-                  f"{args.actions if args.duration is None else f'{args.duration:g} s of'} actions ...", flush=True)
-            phones = run_phones(server.port, args)
+            if floor is not None:
+                print(f"starting the floor on {HOST}:{floor.port} ...", flush=True)
+                floor.start()
+            for n in range(args.rounds if floor is not None else 1):
+                print(f"phase 1+2{f' (round {n + 1})' if floor else ''}: {args.phones} phones x "
+                      f"{args.actions if args.duration is None else f'{args.duration:g} s of'} actions ...", flush=True)
+                phones = run_phones(server, args)
+                if floor is not None:
+                    print(f"the floor (round {n + 1}): the same phones, the same transfers ...", flush=True)
+                    rounds.append((phones, run_phones(floor, args, live=False)))
             if args.listeners:
                 print(f"phase 3: {args.listeners} listeners ...", flush=True)
                 listeners = run_listeners(server.port, args)
@@ -898,7 +962,11 @@ def main(argv=None) -> int:
             return 2
         finally:
             server.stop()
+            if floor is not None:
+                floor.stop()
         report(args, server, phones, listeners, idle, now() - wall)
+        if rounds:
+            report_floor(rounds)
     return 0
 
 

@@ -12,19 +12,22 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from sqlalchemy import select
+from flask import current_app
+from sqlalchemy import bindparam, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from ..core import chance, commands, dice, endings, notes, pending, play_off, rules, serials, turns
-from ..core.errors import N_, BadInput, Forbidden, RuleViolation, Unauthorized
+from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
 from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from . import clock, journal
 from .games import random_id
+from .group import Group, Waiting
 from .seats import Caller, identify
 from .serials import secret_of
-from .tx import lock_game, writing
+from .tx import lock_game, savepoint, writing
 
 MAX_KEY = 100
 
@@ -339,7 +342,7 @@ def fingerprint(payload: dict) -> str:
 
 def act(game_id, caller: Caller | None, payload, token: str | None = None) -> dict:
     """Runs one action for ``caller`` (or for whoever holds ``token``, checked inside the same
-    transaction) and returns ``{"version", "result"}``.
+    transaction) and returns ``{"version", "result"}`` once it is committed.
 
     The same ``key`` from the same caller with the same request returns the first answer
     again and changes nothing. Requests for money that have lapsed are cleared after it, as an
@@ -347,6 +350,10 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     not text of at most 100 characters, a key already used for a different request (409),
     and whatever the action itself refuses; a refusal changes nothing and is not remembered,
     so a corrected retry with the same key is judged afresh.
+
+    Actions arriving together are committed together (``group``): each runs in its own
+    savepoint of one transaction, so a refusal undoes only its own part, and each is answered
+    only after that transaction has committed.
     """
     if not isinstance(payload, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
@@ -356,69 +363,144 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     key = payload.get("key")
     if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
         raise BadInput("invalid_key", N_("The request key must be printable text of at most 100 characters."))
-    digest = fingerprint(payload) if key is not None else None
+    work = _Action(game_id, caller, payload, token, kind, key, fingerprint(payload) if key is not None else None)
+    db.session.rollback()  # the request's reads so far end here; it reads the commit after
+    banco = current_app.extensions["banco"]
+    writes = banco.get("writes") or banco.setdefault("writes", Group(_run_batch))
+    return writes.submit(work)
+
+
+class _Action(Waiting):
+    """One ``act`` call waiting for its batch; ``actor`` once its caller is known."""
+
+    __slots__ = ("game_id", "caller", "payload", "token", "kind", "key", "digest", "actor")
+
+    def __init__(self, game_id, caller, payload, token, kind, key, digest) -> None:
+        super().__init__()
+        self.game_id, self.caller, self.payload, self.token = game_id, caller, payload, token
+        self.kind, self.key, self.digest = kind, key, digest
+        self.actor = caller.actor if caller is not None else None
+
+
+class _Repeated(Exception):
+    """The action's key was stored by an earlier action: its first answer is the answer."""
+
+
+def _run_batch(batch: list[_Action]) -> None:
+    """Runs a batch of actions in one write transaction, each in its own savepoint.
+
+    The games are locked in the order of their ids (PostgreSQL: ``FOR UPDATE`` on each game's
+    row as its first action comes), the order every batch of every process follows, so two
+    batches never wait for each other in a circle; the actions of one game keep the order in
+    which they arrived."""
+    locked: dict[str, Game] = {}  # games whose lock an action that stood took: held to the commit
     with writing():
-        game = lock_game(game_id)
-        if caller is None:
-            caller = identify(game, token)
-        if game.id != caller.game_id:
-            raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
-        if key is not None:
-            seen = db.session.execute(select(Request).where(
-                Request.game_id == game.id, Request.actor == caller.actor, Request.key == key)).scalar_one_or_none()
-            if seen is not None:
-                if seen.fingerprint is not None and seen.fingerprint != digest:
-                    raise RuleViolation("key_reused", N_("This request key was already used for a different request."))
-                return seen.response
-        if caller.player_id and not caller.is_banker:
-            me = next(p for p in game.players if p.id == caller.player_id)
-            if me.bankrupt:
-                raise Forbidden("spectator", N_("You are out of the game and can only watch."))
-        held = False
-        if kind == "undo":
-            _banker_only(caller)
-            entry = journal.undo(game)
-            if entry.params.get("undone") == "play_off":
-                undone = journal.entry_at(game, entry.params["undone_version"])
-                clock.play_off_undone(game, undone.params.get("clock_limit"))
-        elif kind == "take_back":
-            entry = journal.take_back(game, _acting_player(caller, payload), caller.actor, now_utc())
-        elif kind in CLOCK_ACTIONS:
-            _banker_only(caller)
-            entry = clock.pause_or_resume(game, kind)
-        else:
-            action = ACTIONS[kind]
-            state = journal.state_of(game, deeds=action.reads_deeds)
-            outcome = action.run(state, caller, payload, game)
-            if action.asks_bank and not caller.is_banker and state.setting("strict_bank") \
-                    and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
-                outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
-                held = True
-            if action.reads_deeds:
-                # The action that leaves every deed owned ends the game where the edition says so.
-                outcome = endings.with_end(state, outcome)
-            # Where the edition has fake money: the notes that move, and a payment open to a check.
-            outcome = notes.follow(state, outcome, random_id(), now_utc())
-            entry = journal.record(game, state, outcome, caller.actor)
-            # Lapsed requests are cleared after an action lands, so one that names a lapsed
-            # request is refused as lapsed rather than as unknown.
-            lapsed = pending.expire_due(state, now_utc())
-            if lapsed is not None:
-                journal.record(game, state, lapsed, journal.BANKER)
-            if state.auction_queue and state.auction is None:
-                _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
-            if kind == "start":
-                clock.reset(game)
-            elif kind == "play_off":
-                clock.play_off(game, outcome.params["minutes"])
-            elif game.status == FINISHED:  # ended by the banker, or by the last player standing
-                clock.stop(game)
-        response = {"version": game.version, "result": _result(game, caller, entry)}
-        if held:
-            response["result"]["held"] = True
-        if key is not None:
-            db.session.add(Request(game_id=game.id, actor=caller.actor, key=key, fingerprint=digest,
-                                   response=response))
+        for work in sorted(batch, key=lambda w: w.game_id if isinstance(w.game_id, str) else ""):
+            try:
+                work.answer = _answer(work, locked)
+            except Exception as error:  # a refusal, or a fault of this action alone: the others still commit
+                work.error = error
+
+
+def _answer(work: _Action, locked: dict[str, Game]) -> dict:
+    """The action run in a savepoint of its own, or the first answer to its key."""
+    try:
+        with savepoint():
+            # A lock taken inside a savepoint that is rolled back may go with it (PostgreSQL):
+            # only an action that stood leaves its game in ``locked``.
+            game = (locked.get(work.game_id) if isinstance(work.game_id, str) else None) or lock_game(work.game_id)
+            answer = _run(work, game)
+        locked[game.id] = game
+        return answer
+    except _Repeated:
+        return _first_answer(work)
+    except BancoError:
+        # A repeat the rules now refuse (the money already moved) is still a repeat.
+        first = _first_answer(work) if work.key is not None and work.actor is not None else None
+        if first is None:
+            raise
+        return first
+
+
+def _first_answer(work: _Action) -> dict | None:
+    """The answer stored for the action's key, if any; refuses the key used for a different
+    request (409)."""
+    seen = db.session.execute(_STORED_ANSWER, {"game_id": work.game_id, "actor": work.actor, "key": work.key}).first()
+    if seen is None:
+        return None
+    if seen.fingerprint is not None and seen.fingerprint != work.digest:
+        raise RuleViolation("key_reused", N_("This request key was already used for a different request."))
+    return seen.response
+
+
+_REQUEST = Request.__table__
+_STORED_ANSWER = select(_REQUEST.c.fingerprint, _REQUEST.c.response).where(
+    _REQUEST.c.game_id == bindparam("game_id"), _REQUEST.c.actor == bindparam("actor"), _REQUEST.c.key == bindparam("key"))
+_REMEMBER = insert(_REQUEST)
+
+
+def _run(work: _Action, game: Game) -> dict:
+    """One action inside the batch's transaction, on its game's row, locked."""
+    caller, payload, kind = work.caller, work.payload, work.kind
+    if caller is None:
+        caller = identify(game, work.token)
+        work.actor = caller.actor
+    if game.id != caller.game_id:
+        raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
+    if caller.player_id and not caller.is_banker:
+        me = next(p for p in game.players if p.id == caller.player_id)
+        if me.bankrupt:
+            raise Forbidden("spectator", N_("You are out of the game and can only watch."))
+    held = False
+    if kind == "undo":
+        _banker_only(caller)
+        entry = journal.undo(game)
+        if entry.params.get("undone") == "play_off":
+            undone = journal.entry_at(game, entry.params["undone_version"])
+            clock.play_off_undone(game, undone.params.get("clock_limit"))
+    elif kind == "take_back":
+        entry = journal.take_back(game, _acting_player(caller, payload), caller.actor, now_utc())
+    elif kind in CLOCK_ACTIONS:
+        _banker_only(caller)
+        entry = clock.pause_or_resume(game, kind)
+    else:
+        action = ACTIONS[kind]
+        state = journal.state_of(game, deeds=action.reads_deeds)
+        outcome = action.run(state, caller, payload, game)
+        if action.asks_bank and not caller.is_banker and state.setting("strict_bank") \
+                and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
+            outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
+            held = True
+        if action.reads_deeds:
+            # The action that leaves every deed owned ends the game where the edition says so.
+            outcome = endings.with_end(state, outcome)
+        # Where the edition has fake money: the notes that move, and a payment open to a check.
+        outcome = notes.follow(state, outcome, random_id(), now_utc())
+        entry = journal.record(game, state, outcome, caller.actor)
+        # Lapsed requests are cleared after an action lands, so one that names a lapsed
+        # request is refused as lapsed rather than as unknown.
+        lapsed = pending.expire_due(state, now_utc())
+        if lapsed is not None:
+            journal.record(game, state, lapsed, journal.BANKER)
+        if state.auction_queue and state.auction is None:
+            _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
+        if kind == "start":
+            clock.reset(game)
+        elif kind == "play_off":
+            clock.play_off(game, outcome.params["minutes"])
+        elif game.status == FINISHED:  # ended by the banker, or by the last player standing
+            clock.stop(game)
+    response = {"version": game.version, "result": _result(game, caller, entry)}
+    if held:
+        response["result"]["held"] = True
+    if work.key is not None:
+        # Stored without a read before: a key already there is a repeat (the unique key refuses
+        # it, and the savepoint takes this action back).
+        try:
+            db.session.execute(_REMEMBER, {"game_id": game.id, "actor": caller.actor, "key": work.key,
+                                           "fingerprint": work.digest, "response": response, "at": now_utc()})
+        except IntegrityError:
+            raise _Repeated() from None
     return response
 
 

@@ -23,7 +23,15 @@ ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
 
 def random_id(alphabet: str = ID_ALPHABET, length: int = 8) -> str:
-    return "".join(secrets.choice(alphabet) for _ in range(length))
+    """``length`` letters of ``alphabet`` drawn from the system's randomness. Both alphabets
+    have 32 letters: each letter is then 5 bits of one draw (one system call per id, not one
+    per letter: every action draws an id, inside the write transaction)."""
+    size = len(alphabet)
+    if size & (size - 1):  # not a power of two: letter by letter, without bias
+        return "".join(secrets.choice(alphabet) for _ in range(length))
+    bits = size.bit_length() - 1
+    number = secrets.randbits(bits * length)
+    return "".join(alphabet[(number >> (bits * i)) & (size - 1)] for i in range(length))
 
 
 def normalise_join_code(code) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core import commands
 from ..core import take_back as taking_back
@@ -15,7 +16,7 @@ from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
 from ..core.state import Change, GameState, Outcome
-from ..store import Entry, Game, Posting, db
+from ..store import Entry, Game, Posting, db, now_utc
 from ..store.mapping import load_state, save
 from .catalog import edition_of
 from .tx import announce
@@ -43,16 +44,34 @@ def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     return entry
 
 
-def record(game: Game, state: GameState, outcome: Outcome, actor: str) -> Entry:
+def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses: Entry | None = None) -> Entry:
     """Applies ``outcome`` to ``state`` through the core's interpreter (which refuses, before
     anything changes, a posting to an unknown account or a balance going negative), then
-    writes the entry, its postings and what it touched."""
+    writes it with a few direct statements: the entry, its postings in one insert, the game's
+    row (its version, and whatever of the game the outcome touched) and one update per player
+    or deed it touched. ``reverses``: the entry this one undoes, marked as reversed by it."""
     touched = apply_outcome(state, outcome)
-    entry = new_entry(game, outcome, actor)
-    for posting in outcome.postings:
-        entry.postings.append(Posting(game_id=game.id, account=posting.account, amount=posting.amount))
-    save(game, state, touched)
-    return entry
+    version = game.version + 1
+    row = {"game_id": game.id, "version": version, "kind": outcome.kind, "actor": actor,
+           "params": {**outcome.params, "result": outcome.result} if outcome.result else outcome.params,
+           "undoable": outcome.undoable, "at": now_utc(),
+           "changes": [[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
+           "reverses": reverses.id if reverses is not None else None}
+    entry_id = db.session.execute(_INSERT_ENTRY, row).inserted_primary_key[0]
+    if outcome.postings:
+        db.session.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
+                                               "amount": p.amount} for p in outcome.postings])
+    save(game, state, touched, version=version)
+    announce(game)
+    if reverses is not None:
+        db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo
+        set_committed_value(reverses, "reversed_by", entry_id)
+    # The entry as the caller reads it (its answer, the feed); the row is written already.
+    return Entry(id=entry_id, **row)
+
+
+_ENTRY = Entry.__table__
+_INSERT_ENTRY, _INSERT_POSTINGS = insert(_ENTRY), insert(Posting.__table__)  # built once, compiled once
 
 
 def undo_target(game: Game) -> Entry | None:
@@ -72,11 +91,7 @@ def undo(game: Game) -> Entry:
     outcome = commands.undo(state, target.kind, target.version,
                             [CorePosting(p.account, p.amount) for p in target.postings],
                             [Change(*c) for c in target.changes], target.params)
-    entry = record(game, state, outcome, BANKER)
-    db.session.flush()
-    entry.reverses = target.id
-    target.reversed_by = entry.id
-    return entry
+    return record(game, state, outcome, BANKER, reverses=target)
 
 
 def _my_newest(game: Game, player_id: str) -> taking_back.MyEntry | None:
@@ -99,11 +114,7 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Entry:
     state = state_of(game)
     outcome = taking_back.take_back(state, player_id, mine, game.version, now)
     target = entry_at(game, mine.version)
-    entry = record(game, state, outcome, actor)
-    db.session.flush()
-    entry.reverses = target.id
-    target.reversed_by = entry.id
-    return entry
+    return record(game, state, outcome, actor, reverses=target)
 
 
 def take_back_offer(game: Game, player_id: str, now) -> dict | None:

@@ -23,7 +23,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..core.errors import N_, NotFound
 from ..store import Game, db
@@ -37,6 +37,7 @@ _TO_PUBLISH = "banco_to_publish"
 WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write_intent", default=False)
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update()  # built once
 
 
 @contextmanager
@@ -103,7 +104,7 @@ def lock_game(game_id) -> Game:
     """The game's row, locked for this write transaction; refuses an unknown id (404)."""
     if not plausible_id(game_id):
         raise NotFound("unknown_game", N_("There is no such game."))
-    game = db.session.execute(select(Game).where(Game.id == game_id).with_for_update()).scalar_one_or_none()
+    game = db.session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
     if game is None:
         raise NotFound("unknown_game", N_("There is no such game."))
     return game
@@ -125,3 +126,21 @@ def get_game(game_id) -> Game:
     if game is None:
         raise NotFound("unknown_game", N_("There is no such game."))
     return game
+
+
+@contextmanager
+def savepoint():
+    """One part of a write transaction (one action of a batch) that a refusal undoes alone:
+    its rows, and the versions it would have announced. The rows written with direct
+    statements are read again after such a refusal (the ORM does not know they changed)."""
+    announced = dict(db.session.info.get(_TO_PUBLISH, {}))
+    part = db.session.begin_nested()
+    try:
+        yield
+        part.commit()
+    except BaseException:
+        if part.is_active:
+            part.rollback()
+        db.session.info[_TO_PUBLISH] = announced
+        db.session.expire_all()
+        raise

@@ -4,16 +4,32 @@ Fields with a column of their own are stored there; every other field the core d
 ``GameState``, ``PlayerState`` or ``DeedState`` lives in that row's ``extra`` JSON, so a new
 kind of per-game state is a declaration in ``core/state.py`` and nothing here. Writing goes
 through ``core.changes.apply_outcome`` first: ``save`` stores only what it touched.
+
+``save`` writes with direct statements (one ``UPDATE`` per row it touched, only the columns
+that changed), not through the ORM's unit of work: an action's write costs a few statements
+and no flush. The rows already loaded are brought up to date in place, as committed values,
+so the rest of the transaction reads what was written and the ORM has nothing left to flush.
 """
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
 from typing import Any
 
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
+
 from ..core.changes import Touched
 from ..core.editions import Edition
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
-from .models import Game, Holding, Player
+from .models import Game, Holding, Player, db
+
+_GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
+# Built once: the columns to set come from each execution's parameters, and SQLAlchemy keeps
+# the compiled form of each combination, so an action builds and compiles no statement.
+_UPDATE_GAME = update(_GAME).where(_GAME.c.id == bindparam("row_id"))
+_UPDATE_PLAYER = update(_PLAYER).where(_PLAYER.c.id == bindparam("row_id"))
+_UPDATE_HOLDING = update(_HOLDING).where((_HOLDING.c.game_id == bindparam("row_game"))
+                                         & (_HOLDING.c.deed_key == bindparam("row_id")))
 
 GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades", "seed")
 PLAYER_COLUMNS = ("cash", "in_jail", "bankrupt", "jail_cards")
@@ -74,39 +90,59 @@ def load_state(game: Game, edition: Edition, deeds: bool = True) -> GameState:
     return GameState(edition=edition, players=players, deeds=board, **values)
 
 
-def save(game: Game, state: GameState, touched: Touched) -> None:
-    """Writes back what ``touched`` says changed in ``state``."""
+def save(game: Game, state: GameState, touched: Touched, version: int | None = None) -> None:
+    """Writes back what ``touched`` says changed in ``state`` (and the game's new ``version``,
+    when given): one statement per row, the game's row first."""
+    values: dict[str, Any] = {} if version is None else {"version": version}
     extra = None
     names = set(touched.game) | set(touched.documents) | ({"pots"} if touched.pots else set())
     for name in names:
         value = _encode(name, getattr(state, name))
         if name in GAME_COLUMNS:
-            setattr(game, name, value)
+            values[name] = value
         else:
             if extra is None:
-                extra = dict(game.extra or {})  # a new dict, so the JSON column is saved
+                extra = dict(game.extra or {})  # a new dict: the row's old one stays as it was read
             extra[name] = value
     if extra is not None:
-        game.extra = extra
+        values["extra"] = extra
+    _write(_UPDATE_GAME, game, values, row_id=game.id)
     if touched.players:
         rows = {p.id: p for p in game.players}
         for player_id in touched.players:
-            _save_row(rows[player_id], state.players[player_id], {c: c for c in PLAYER_COLUMNS}, _PLAYER_EXTRA)
+            row = rows[player_id]
+            _write(_UPDATE_PLAYER, row, _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS},
+                                                 _PLAYER_EXTRA), row_id=player_id)
     if touched.deeds:
         rows = {h.deed_key: h for h in game.holdings}
         for key in touched.deeds:
-            _save_row(rows[key], state.deeds[key], DEED_COLUMNS, _DEED_EXTRA)
+            row = rows[key]
+            _write(_UPDATE_HOLDING, row, _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA),
+                   row_game=game.id, row_id=key)
 
 
-def _save_row(row, obj, columns: dict[str, str], extra_fields) -> None:
+def _changed(row, obj, columns: dict[str, str], extra_fields) -> dict[str, Any]:
+    """The columns of ``row`` whose value differs from ``obj``'s."""
+    values = {}
     for name, column in columns.items():
         value = getattr(obj, name)
         if getattr(row, column) != value:
-            setattr(row, column, value)
+            values[column] = value
     if extra_fields:
         more = {f.name: getattr(obj, f.name) for f in extra_fields}
         if more != (row.extra or {}):
-            row.extra = more
+            values["extra"] = more
+    return values
+
+
+def _write(statement, row, values: dict[str, Any], **where) -> None:
+    """One ``UPDATE`` of ``values``, then the same values in the loaded ``row`` as committed
+    ones (whatever the ORM held as changed there is superseded, so nothing is flushed twice)."""
+    if not values:
+        return
+    db.session.execute(statement, {**values, **where})
+    for column, value in values.items():
+        set_committed_value(row, column, value)
 
 
 def initial_extra(settings: dict[str, Any], pots: dict[str, int]) -> dict[str, Any]:

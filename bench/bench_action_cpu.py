@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""CPU of one action, in-process: the Flask app (no server) on a temporary SQLite file, one
+thread paying through the test client, the CPU time per action printed (and, with
+``--profile``, cProfile's heaviest functions). The figure leaves out the HTTP server; with one
+thread every batch of the group commit holds one action, so it is the cost of an action alone.
+
+    /work/venv/bin/python bench/bench_action_cpu.py
+    /work/venv/bin/python bench/bench_action_cpu.py --actions 2000 --profile cumulative
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion import create_app  # noqa: E402
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--actions", type=int, default=1000)
+    parser.add_argument("--profile", choices=("cumulative", "tottime"), default=None)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="banco-cpu-") as tmp:
+        app = create_app({"TESTING": True, "SECRET_KEY": "bench", "PUBLIC_URL": "http://127.0.0.1",
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3", "THREADS": 8})
+        client = app.test_client()
+        game = client.post("/api/v1/games", json={"edition": "classic-it", "players": [f"P{i}" for i in range(8)],
+                                                  "seed": 1}).get_json()
+        path = f"/api/v1/games/{game['id']}/actions"
+        client.post(path, json={"type": "start"}, headers={"Authorization": f"Bearer {game['banker_token']}"})
+        players, rng = game["players"], random.Random(1)
+
+        def pay(count: int) -> None:
+            for i in range(count):
+                me, to = players[i % 8], players[(i + 1 + rng.randrange(7)) % 8]
+                answer = client.post(path, json={"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20),
+                                                 "key": uuid.uuid4().hex},
+                                     headers={"Authorization": f"Bearer {me['token']}"})
+                if answer.status_code != 200:
+                    raise RuntimeError(f"a transfer failed: {answer.status_code} {answer.get_json()}")
+
+        pay(50)  # warm: statements compiled, editions parsed
+        cpu, wall = time.process_time(), time.perf_counter()
+        pay(args.actions)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        print(f"{args.actions} transfers through the Flask test client, one thread, SQLite (synchronous=FULL): "
+              f"CPU {cpu * 1000 / args.actions:.2f} ms per action, wall {wall * 1000 / args.actions:.2f} ms")
+        if args.profile:
+            profile = cProfile.Profile()
+            profile.enable()
+            pay(args.actions)
+            profile.disable()
+            pstats.Stats(profile).sort_stats(args.profile).print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
