@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
@@ -12,6 +13,14 @@ from markupsafe import Markup, escape
 def qr_svg(data: str, label: str | None = None) -> Markup:
     """The QR of ``data`` as an inline ``<svg>`` that scales to its container, an image named
     ``label`` for a screen reader (by default "QR code": the address is written beside it)."""
+    name = escape(label or _("QR code"))
+    return Markup(_drawn(data).replace("<svg ", f'<svg class="qr" role="img" aria-label="{name}" ', 1))
+
+
+@lru_cache(maxsize=512)
+def _drawn(data: str) -> str:
+    # Drawing a QR takes milliseconds, and a live table page shows the same ones at every
+    # version: each is drawn once per address.
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
                          image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
@@ -19,9 +28,7 @@ def qr_svg(data: str, label: str | None = None) -> Markup:
     buffer = io.BytesIO()
     code.make_image().save(buffer)
     svg = buffer.getvalue().decode()
-    svg = svg[svg.index("<svg"):]  # drop the XML declaration: this goes inside HTML
-    name = escape(label or _("QR code"))
-    return Markup(svg.replace("<svg ", f'<svg class="qr" role="img" aria-label="{name}" ', 1))
+    return svg[svg.index("<svg"):]  # without the XML declaration: this goes inside HTML
 
 
 def qr_terminal(data: str) -> str:

@@ -3,6 +3,7 @@ a fresh idempotency key for every form drawn."""
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 
 from babel.numbers import format_decimal
 from flask import request
@@ -17,7 +18,14 @@ def money(amount, edition) -> str:
     """``1500`` as ``€ 1.500`` (Italian) or ``€ 1,500`` (English); ``None`` as a dash."""
     if amount is None:
         return "—"
-    return f"{edition.currency_symbol}\u00a0{format_decimal(amount, locale=lang())}"
+    return f"{edition.currency_symbol}\u00a0{_grouped(amount, lang())}"
+
+
+@lru_cache(maxsize=8192)
+def _grouped(amount, locale: str) -> str:
+    # A live page writes dozens of amounts at every version, and Babel reads its locale data
+    # for each one: a table's amounts are few and repeat, so each is written once.
+    return format_decimal(amount, locale=locale)
 
 
 def text(value) -> str:
