@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ..core import commands
+from ..core import parts as entry_parts
 from ..core import take_back as taking_back
 from ..core.changes import apply_outcome
 from ..core.errors import N_, BadInput, BancoError, RuleViolation
@@ -33,7 +34,8 @@ def state_of(game: Game, deeds: bool = True) -> GameState:
 def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     """A journal entry for ``outcome`` at the game's next version; stores no state."""
     game.version += 1
-    announce(game)
+    announce(game, entry_parts.of_entry(outcome.kind, bool(outcome.postings),
+                                        ((c.target, c.field) for c in outcome.changes)))
     entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
                   params=outcome.params, undoable=outcome.undoable,
                   changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
@@ -41,6 +43,32 @@ def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
         entry.params = {**entry.params, "result": outcome.result}
     db.session.add(entry)
     return entry
+
+
+# The most versions a page catching up is told the parts of; further behind, it fetches itself whole.
+CATCH_UP_VERSIONS = 64
+
+
+def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
+    """The parts (``core.parts``) changed by ``game_id``'s entries after version ``since`` up to
+    ``upto``, read from the journal; ``None`` when that is more than ``CATCH_UP_VERSIONS``
+    versions or the journal lacks one of them."""
+    if upto - since > CATCH_UP_VERSIONS:
+        return None
+    if upto <= since:
+        return frozenset()
+    entries = db.session.execute(
+        select(Entry.version, Entry.kind, Entry.changes).where(
+            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).all()
+    moved = set(db.session.execute(
+        select(Entry.version).join(Posting, Posting.entry_id == Entry.id).where(
+            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).scalars())
+    if len(entries) != upto - since:
+        return None
+    parts: set[str] = set()
+    for version, kind, changes in entries:
+        parts |= entry_parts.of_entry(kind, version in moved, ((c[0], c[2]) for c in changes or ()))
+    return frozenset(parts)
 
 
 def record(game: Game, state: GameState, outcome: Outcome, actor: str) -> Entry:

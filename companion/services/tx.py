@@ -66,8 +66,9 @@ def writing():
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
     # process's streams hear it at once, the other processes' through the NOTIFY above.
     broker = current_app.extensions["banco"]["broker"]
-    for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
-        broker.publish(game_id, version)
+    for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
+        for version, parts in sorted(versions.items()):
+            broker.publish(game_id, version, parts)
 
 
 @contextmanager
@@ -89,9 +90,10 @@ def reading():
         db.session.rollback()
 
 
-def announce(game: Game) -> None:
-    """Marks the game's new version to be announced to its live pages after the commit."""
-    db.session.info.setdefault(_TO_PUBLISH, {})[game.id] = game.version
+def announce(game: Game, parts: frozenset[str]) -> None:
+    """Marks the game's new version, which changed ``parts`` (``core.parts``), to be announced
+    to its live pages after the commit."""
+    db.session.info.setdefault(_TO_PUBLISH, {}).setdefault(game.id, {})[game.version] = parts
 
 
 def rollback() -> None:

@@ -22,6 +22,7 @@ from sqlalchemy import create_engine, text
 from companion import config
 from companion.live import Broker
 from companion.services import fanout
+from companion.core import parts
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
 from tests.api.test_live_layer import Stream, bearer, event, pay, stream_path, version
@@ -32,10 +33,15 @@ needs_postgresql = pytest.mark.skipif(not PG_URL, reason="fan-out across process
 
 # --- the pure pieces ---------------------------------------------------------------------------
 
-def test_a_notification_names_a_game_and_its_version():
-    assert fanout.parse(fanout.payload("g_1-X", 42)) == ("g_1-X", 42)
-    for raw in ("", "g1", "g1:", ":4", "g1:-4", "g1:4.0", "g1:٣", "g1:x"):
+def test_a_notification_names_a_game_its_version_and_what_changed():
+    assert fanout.parse(fanout.payload("g_1-X", 42, frozenset({"feed", "cash"}))) == ("g_1-X", 42, {"cash", "feed"})
+    assert fanout.payload("g1", 7, frozenset({"feed", "cash"})) == "g1:7:cash,feed"
+    assert fanout.parse("g1:7") == ("g1", 7, None)  # an older server's: the parts unknown
+    assert fanout.parse("g1:7:") == ("g1", 7, frozenset())
+    for raw in ("", "g1", "g1:", ":4", "g1:-4", "g1:4.0", "g1:٣", "g1:x", "g1:x:cash"):
         assert fanout.parse(raw) is None, raw
+    everything = fanout.payload("a" * 32, 2**31 - 1, frozenset(parts.ALL))
+    assert len(everything.encode()) < 8000  # PostgreSQL's limit on a payload
 
 
 def test_reconnections_back_off_to_a_ceiling():
@@ -299,7 +305,9 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
                                               json={"type": "transfer", "to": bruno["id"], "amount": 10},
                                               headers={"Authorization": f"Bearer {anna['token']}"})
         assert answer.status_code == 200 and not listener.connected.is_set()  # paid during the gap
-        stream.until(event(now + 1))
+        # Read back from the database, the version comes without its parts: the pages fetch
+        # themselves whole.
+        stream.until(event(now + 1, None))
         assert listener.connections == 2
         pay(server, game)  # and it hears the next ones as before
         stream.until(event(now + 2))
