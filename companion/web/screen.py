@@ -22,6 +22,7 @@ from .errors import translate
 from .live import changes_response, stream_response
 from .pages import game_view
 from .qr import qr_svg
+from .regions import resolved
 from .ratelimit import count_attempt
 
 bp = Blueprint("screen", __name__)
@@ -43,7 +44,7 @@ def screen(game_id):
         view["show_cash"] = lambda _player_id: not game.cash_private
         join_url = _public(url_for("pages.join", code=game.join_code))
         return render_template("screen.html", join_url=join_url, join_qr=qr_svg(join_url),
-                               earlier_lines=EARLIER_LINES, **view)
+                               earlier_lines=EARLIER_LINES, **resolved(view))
 
 
 @bp.get("/g/<game_id>/screen/stream")
