@@ -19,8 +19,11 @@ NOTICES = re.compile(r'<ol id="notices" hidden data-parts="([\w ]+)"')
 
 def _steady(html: str) -> str:
     """The page without what changes at each rendering (each form's fresh idempotency key, the
-    CSRF token's time stamp)."""
-    return re.sub(r'name="(key|csrf_token)" value="[^"]*"', r'name="\1" value=""', html)
+    CSRF token's time stamp, the seconds left on the auction and the clock)."""
+    html = re.sub(r'name="(key|csrf_token)" value="[^"]*"', r'name="\1" value=""', html)
+    html = re.sub(r'data-(seconds|remaining)="\d+"', r'data-\1=""', html)
+    html = re.sub(r"data-clock-time>\d+:\d+<", "data-clock-time><", html)
+    return re.sub(r"<strong data-countdown>\d+</strong>", "<strong data-countdown></strong>", html)
 
 
 def _act(app, game_id, who, payload):
