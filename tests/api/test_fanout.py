@@ -19,7 +19,7 @@ import types
 import pytest
 from sqlalchemy import create_engine, text
 
-from companion import config
+from companion import config, live
 from companion.live import Broker
 from companion.services import fanout
 from companion.core import parts
@@ -66,6 +66,21 @@ def test_the_broker_knows_the_games_it_has_versions_of():
     broker.publish("b", 1)
     broker.publish("a", 2)  # older: dropped
     assert sorted(broker.known()) == ["a", "b"] and broker.latest("a") == 3
+
+
+def test_the_broker_tells_what_changed_since_a_version_while_it_knows():
+    broker = Broker()
+    broker.publish("a", 4, frozenset({"cash", "feed"}))
+    broker.publish("a", 6, frozenset({"auction", "feed"}))
+    assert broker.parts_since("a", 5) == {"auction", "feed"} and broker.parts_since("a", 6) == set()
+    assert broker.parts_since("a", 4) is None  # version 5 was never heard with its parts
+    broker.publish("a", 5, frozenset({"deeds", "feed"}))  # late (another process's echo): kept, not newer
+    assert broker.latest("a") == 6 and broker.parts_since("a", 3) == {"cash", "deeds", "auction", "feed"}
+    assert broker.parts_since("a", 4, upto=5) == {"deeds", "feed"}
+    for version in range(7, 7 + live.KEPT_VERSIONS):
+        broker.publish("a", version, frozenset({"feed"}))
+    assert broker.parts_since("a", 6) == {"feed"} and broker.parts_since("a", 5) is None  # forgotten
+    assert broker.parts_since("b", 0) is None
 
 
 def test_several_workers_on_sqlite_refuse_to_start_saying_why(tmp_path):

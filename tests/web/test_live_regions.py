@@ -117,3 +117,30 @@ def test_every_region_names_parts_an_entry_can_have(rich):
         for match in list(REGION.finditer(html)) + list(NOTICES.finditer(html)):
             names = set(match.groups()[-1].split())
             assert names and names <= entry_parts.ALL, match.group(0)
+
+
+def test_what_changed_since_a_version(client, app):
+    game_id, _ = open_table(client)
+    anna = sit_down(app, game_id, "Anna")
+    start(client, game_id)
+    with app.app_context():
+        version = services.get_game(game_id).version
+    _act(app, game_id, "Anna", {"type": "transfer", "to": "Bruno", "amount": 10})
+    _act(app, game_id, "banker", {"type": "auction_start", "deed": "vicolo-corto"})
+    for device, path in ((anna, f"/g/{game_id}/changes"), (app.test_client(), f"/g/{game_id}/screen/changes")):
+        answer = device.get(f"{path}?since={version}")
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+        assert answer.get_json() == {"version": version + 2, "parts": ["auction", "cash", "feed"]}
+        assert device.get(f"{path}?since={version + 1}").get_json()["parts"] == ["auction", "feed"]
+        assert device.get(f"{path}?since={version + 2}").get_json() == {"version": version + 2, "parts": []}
+        assert device.get(f"{path}?since=soon").status_code == 400
+    assert app.test_client().get(f"/g/{game_id}/changes?since=1").status_code == 401  # the pages' own: signed in
+    # A server that started after those versions reads them from the journal.
+    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] == ["auction", "cash", "feed"]
+    # Further behind than the journal is read for: the page fetches itself whole.
+    for _ in range(65):
+        _act(app, game_id, "banker", {"type": "transfer", "from": "bank", "to": "Anna", "amount": 1})
+    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] is None
+    assert anna.get(f"/g/{game_id}/changes?since={version + 3}").get_json()["parts"] == ["cash", "feed"]
