@@ -65,7 +65,9 @@ class Broker:
         or ``None`` when this process does not know them all (too far behind, heard of a
         version without its parts, started after them)."""
         with self._lock:
-            upto = self._versions.get(game_id, -1) if upto is None else upto
+            upto = self._versions.get(game_id) if upto is None else upto
+            if upto is None:
+                return None
             kept = self._parts.get(game_id, {})
             parts: set[str] = set()
             for version in range(seen + 1, upto + 1):
