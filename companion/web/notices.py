@@ -25,6 +25,19 @@ def init_app(app) -> None:
     app.jinja_env.globals["my_notices"] = my_notices
 
 
+def recent_entries(game, count: int, postings: bool = False) -> list:
+    """The game's newest ``count`` entries (at most ``LOOKBACK``), newest first, with their
+    postings if asked: read once per request and version for the notices and the feed alike
+    (the feed of a page with notices reuses their read; alone, it reads no postings)."""
+    cached = g.setdefault("banco_recent", {})
+    key = (game.id, game.version)
+    kept = cached.get(key)
+    if kept is None or (postings and not kept[1]) or len(kept[0]) < count <= LOOKBACK:
+        kept = cached[key] = (services.recent_entries(game, LOOKBACK if postings else count, postings=postings),
+                              postings)
+    return kept[0][:count]
+
+
 def my_notices(game) -> list[dict]:
     """The notices of the player this browser is seated as in ``game`` (none for others)."""
     return notices_for(game, seats.caller(game.id, seats.PLAYER))
@@ -47,7 +60,7 @@ def _compute(game, caller) -> list[dict]:
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
     me = caller.player_id
-    entries = list(reversed(services.recent_entries(game, LOOKBACK, postings=True)))
+    entries = list(reversed(recent_entries(game, LOOKBACK, postings=True)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
     bidders: set[str] = set()
     out = []

@@ -19,6 +19,7 @@ from .dice import dice_view
 from .ratelimit import count_attempt
 from .errors import translate
 from .feed import describe
+from .notices import recent_entries
 from .qr import qr_svg
 from .regions import Lazy, render
 
@@ -45,6 +46,9 @@ def _safe_next(target: str | None, fallback: str) -> str:
     return target
 
 
+FEED_LINES = 30  # the feed's newest lines on a page
+
+
 def game_view(game, caller) -> dict:
     """What every page of a game shows: players, feed, clock, in the reader's language. Its
     costly pieces are ``Lazy``: a region rendered alone computes only those it shows."""
@@ -55,7 +59,7 @@ def game_view(game, caller) -> dict:
     return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
             "feed": Lazy(lambda: [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
                                    "reversed": e.reversed_by is not None, "kind": e.kind}
-                                  for e in services.recent_entries(game)]),
+                                  for e in recent_entries(game, FEED_LINES)]),
             "clock": Lazy(lambda: services.clock_view(game)),
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
             "pending": Lazy(lambda: services.waiting(state())), "pots": Lazy(lambda: state().pots),
