@@ -13,7 +13,9 @@ over the games), and every page does on each event what ``static/js/banco.js`` d
 - ``--mode regions``: fetches only its regions whose ``data-parts`` meet the event's
   ``parts`` (``?regions=``), or the whole page where it has no regions or the event cannot
   say; nothing when no region changed. Events that arrive during a fetch are folded into the
-  next one, as the browser does.
+  next one, as the browser does;
+- ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and
+  their events alone, to subtract from the others).
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
 its process, from /proc) per action, page fetches and bytes per action, event delivery (the
@@ -95,9 +97,18 @@ class Page:
         self.errors = 0
 
     def get(self, path: str) -> bytes:
-        self.conn.request("GET", path, headers=self.headers)
-        response = self.conn.getresponse()
-        body = response.read()
+        """The answer's body; a keep-alive connection the server let go idle is opened again."""
+        for attempt in range(2):
+            try:
+                self.conn.request("GET", path, headers=self.headers)
+                response = self.conn.getresponse()
+                body = response.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                if attempt:
+                    self.errors += 1
+                    return b""
         if response.status != 200:
             self.errors += 1
         return body
@@ -145,7 +156,9 @@ class Page:
             self.conn.close()
 
     def catch_up(self, version: int, owed: set[str] | None) -> None:
-        if self.mode == "regions" and owed is not None and self.has_regions:
+        if self.mode == "none":
+            path = None
+        elif self.mode == "regions" and owed is not None and self.has_regions:
             names = [name for name, parts in self.regions.items() if parts & owed]
             path = f"{self.path}?regions={','.join(names)}" if names else None
         else:
@@ -278,7 +291,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=("whole", "regions"), default="regions")
+    parser.add_argument("--mode", choices=("whole", "regions", "none"), default="regions")
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")
     parser.add_argument("--rate", type=float, default=5.0, help="actions a second, over all the games")

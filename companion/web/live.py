@@ -65,7 +65,7 @@ def changes_response(game_id: str, since_raw) -> Response:
     page back from the pocket or the network). Refuses (400) a ``since`` that is not a number."""
     since = _since(since_raw)
     if since is None:
-        raise BadInput("bad_since", N_("since must be a version number."))
+        raise BadInput("invalid_since", N_("since must be a whole number."))
     current = _current(game_id)
     parts = parts_since(game_id, since, current) if current > since else frozenset()
     response = jsonify({"version": current, "parts": sorted(parts) if parts is not None else None})
