@@ -25,17 +25,15 @@ def init_app(app) -> None:
     app.jinja_env.globals["my_notices"] = my_notices
 
 
-def recent_entries(game, count: int, postings: bool = False) -> list:
+def recent_entries(game, count: int) -> list:
     """The game's newest ``count`` entries (at most ``LOOKBACK``), newest first, with their
-    postings if asked: read once per request and version for the notices and the feed alike
-    (the feed of a page with notices reuses their read; alone, it reads no postings)."""
+    postings (``services.recent_lines``): read once per request and version for the notices
+    and the feed alike."""
     cached = g.setdefault("banco_recent", {})
     key = (game.id, game.version)
-    kept = cached.get(key)
-    if kept is None or (postings and not kept[1]) or len(kept[0]) < count <= LOOKBACK:
-        kept = cached[key] = (services.recent_entries(game, LOOKBACK if postings else count, postings=postings),
-                              postings)
-    return kept[0][:count]
+    if key not in cached:
+        cached[key] = services.recent_lines(game, LOOKBACK)
+    return cached[key][:count]
 
 
 def my_notices(game) -> list[dict]:
@@ -60,7 +58,7 @@ def _compute(game, caller) -> list[dict]:
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
     me = caller.player_id
-    entries = list(reversed(recent_entries(game, LOOKBACK, postings=True)))
+    entries = list(reversed(recent_entries(game, LOOKBACK)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
     bidders: set[str] = set()
     out = []
