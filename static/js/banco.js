@@ -67,18 +67,23 @@
     return el ? el.dataset.cash : undefined;
   }
 
+  // This page again (whole, or some of its regions), as ``read`` ("text" or "json"); null when
+  // the page was sent elsewhere (signed out, the seat moved to another phone): it goes there.
+  function fetchPage(url, read) {
+    return fetch(url, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (!r.ok) { return Promise.reject(r.status); }
+        if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
+        return r[read]();
+      });
+  }
+
   function refresh() {
     if (leaving) { return; }
     if (refreshing) { againWhole = true; return; }
     refreshing = true;
     owed = {}; owedWhole = false;
-    fetch(location.pathname + location.search, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
-      .then(function (r) {
-        if (!r.ok) { return Promise.reject(r.status); }
-        // Sent elsewhere (signed out, the seat moved to another phone): go there.
-        if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
-        return r.text();
-      })
+    fetchPage(location.pathname + location.search, "text")
       .then(function (html) {
         if (html === null || leaving) { return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -138,12 +143,7 @@
     refreshing = true;
     var ids = regions.map(function (el) { return el.id; });
     var url = location.pathname + (location.search ? location.search + "&" : "?") + "regions=" + ids.join(",");
-    fetch(url, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
-      .then(function (r) {
-        if (!r.ok) { return Promise.reject(r.status); }
-        if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
-        return r.json();
-      })
+    fetchPage(url, "json")
       .then(function (answer) {
         if (answer === null || leaving) { return; }
         var before = cashOf();
