@@ -80,6 +80,7 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
 
     pay(anna, "Bruno", 70)
     pay(anna, "Bruno", 30)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]400"))
     bruno.wait_for_timeout(500)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))  # it missed both
 
@@ -91,6 +92,7 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
     assert bruno.evaluate("Number(document.body.dataset.version)") == version + 2
 
     pay(anna, "Bruno", 5)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]395"))  # the payment is made
     bruno.evaluate("window.dispatchEvent(new Event('online'))")  # back on the Wi-Fi
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]605"), timeout=3000)
     assert bruno.errors == []
