@@ -11,7 +11,7 @@ from flask import g
 from flask_babel import gettext as _
 
 from .. import services
-from . import seats
+from . import seats, versioned
 from .feed import account_name, describe, trade_side
 from .templating import deed_name, money
 
@@ -27,13 +27,10 @@ def init_app(app) -> None:
 
 def recent_entries(game, count: int) -> list:
     """The game's newest ``count`` entries (at most ``LOOKBACK``), newest first, with their
-    postings (``services.recent_lines``): read once per request and version for the notices
-    and the feed alike."""
-    cached = g.setdefault("banco_recent", {})
-    key = (game.id, game.version)
-    if key not in cached:
-        cached[key] = services.recent_lines(game, LOOKBACK)
-    return cached[key][:count]
+    postings (``services.recent_lines``): read once per version for the notices and the feed
+    of every page (``versioned``)."""
+    lines = versioned.once(("recent", game.id, game.version), lambda: services.recent_lines(game, LOOKBACK))
+    return lines[:count]
 
 
 def my_notices(game) -> list[dict]:

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
-from . import danger, forms, seats
+from . import danger, forms, seats, versioned
 from .dice import dice_view
 from .ratelimit import count_attempt
 from .errors import translate
@@ -22,6 +22,7 @@ from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
 from .regions import Lazy, render
+from .templating import lang
 
 bp = Blueprint("pages", __name__)
 
@@ -57,9 +58,9 @@ def game_view(game, caller) -> dict:
     state = _once(lambda: services.state_of(game, deeds=False))
     me = caller.player_id if caller else None
     return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
-            "feed": Lazy(lambda: [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
-                                   "reversed": e.reversed_by is not None, "kind": e.kind}
-                                  for e in recent_entries(game, FEED_LINES)]),
+            "feed": Lazy(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
+                {"version": e.version, "text": describe(e, names, edition), "at": e.at,
+                 "reversed": e.reversed_by is not None, "kind": e.kind} for e in recent_entries(game, FEED_LINES)])),
             "clock": Lazy(lambda: services.clock_view(game)),
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
             "pending": Lazy(lambda: services.waiting(state())), "pots": Lazy(lambda: state().pots),
