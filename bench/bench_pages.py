@@ -241,10 +241,33 @@ def run(args) -> int:
         for thread in threads:
             thread.join(5)
         report(args, games, pages, sent, latencies, refused[0], cpu, elapsed)
+        if args.per_fetch:
+            per_fetch(server, pages, args.per_fetch)
     finally:
         stop.set()
         server.stop()
     return 0
+
+
+def per_fetch(server, pages, count: int) -> None:
+    """The server's CPU per fetch, one request at a time: a wallet and the Bank, whole and as
+    the regions a payment touches (``cash``, ``feed``), in alternating blocks of 20 so that
+    the machine's other work weighs on both alike."""
+    payment = {"cash", "feed"}
+    print(f"  one fetch at a time ({count} of each, alternating blocks of 20), server CPU per fetch:")
+    for page in (next(p for p in pages if p.path.endswith("/me")), next(p for p in pages if p.path.endswith("/table"))):
+        names = [name for name, parts in page.regions.items() if parts & payment]
+        paths = {"whole": page.path, "regions": f"{page.path}?regions={','.join(names)}"}
+        spent = {"whole": 0.0, "regions": 0.0}
+        for _ in range(max(1, count // 20)):
+            for mode, path in paths.items():
+                before = server_cpu(server.proc.pid)
+                for _ in range(20):
+                    page.get(path)
+                spent[mode] += server_cpu(server.proc.pid) - before
+        done = max(1, count // 20) * 20
+        print(f"    {page.path.rsplit('/', 1)[1]}: whole {1000 * spent['whole'] / done:.1f} ms, "
+              f"regions of a payment ({len(names)} of {len(page.regions)}) {1000 * spent['regions'] / done:.1f} ms")
 
 
 def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | None:
@@ -298,6 +321,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play (at most 300)")
     parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for the pages to catch up")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
+    parser.add_argument("--per-fetch", type=int, default=0,
+                        help="then this many fetches of a wallet and the Bank, whole and as regions, one at a time")
     args = parser.parse_args(argv)
     if not 2 <= args.seats <= 8 or not 1 <= args.games <= 50 or not 0 < args.rate <= 500 or not 0 < args.seconds <= 300:
         parser.error("seats 2-8, games 1-50, rate above 0 up to 500, seconds up to 300")
