@@ -14,11 +14,16 @@ from __future__ import annotations
 import asyncio
 import threading
 
+# The parts (``core.parts``) of each game's last versions, kept so that a stream a few versions
+# behind is told what changed since without a database read.
+KEPT_VERSIONS = 64
+
 
 class Broker:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
+        self._parts: dict[str, dict[int, frozenset[str]]] = {}
         self._waiters: dict[str, set[asyncio.Future]] = {}  # touched on the loop only
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
@@ -28,8 +33,15 @@ class Broker:
         self._loop = loop
         self.closing = False
 
-    def publish(self, game_id: str, version: int) -> None:
+    def publish(self, game_id: str, version: int, parts: frozenset[str] | None = None) -> None:
+        """``game_id`` is at ``version`` now; ``parts``, when known, are what that version changed."""
         with self._lock:
+            if parts is not None:
+                kept = self._parts.setdefault(game_id, {})
+                kept[version] = parts
+                if len(kept) > KEPT_VERSIONS:
+                    for old in sorted(kept)[:-KEPT_VERSIONS]:
+                        del kept[old]
             if version <= self._versions.get(game_id, -1):
                 return  # a slower writer's older version: its streams have heard of a newer one
             self._versions[game_id] = version
@@ -47,6 +59,22 @@ class Broker:
 
     def latest(self, game_id: str) -> int | None:
         return self._versions.get(game_id)
+
+    def parts_since(self, game_id: str, seen: int, upto: int | None = None) -> frozenset[str] | None:
+        """The parts changed by ``game_id``'s versions after ``seen`` up to ``upto`` (the latest),
+        or ``None`` when this process does not know them all (too far behind, heard of a
+        version without its parts, started after them)."""
+        with self._lock:
+            upto = self._versions.get(game_id) if upto is None else upto
+            if upto is None:
+                return None
+            kept = self._parts.get(game_id, {})
+            parts: set[str] = set()
+            for version in range(seen + 1, upto + 1):
+                if version not in kept:
+                    return None
+                parts |= kept[version]
+            return frozenset(parts)
 
     def _wake(self, game_id: str) -> None:
         for waiter in self._waiters.pop(game_id, ()):

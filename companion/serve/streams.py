@@ -58,8 +58,8 @@ class Streams:
                 if not waiter.done():
                     chunk = ": keep-alive\n\n"
                 elif (version := self.broker.latest(game_id) or 0) > seen:
+                    chunk = event(version, self.broker.parts_since(game_id, seen, version))
                     seen = version
-                    chunk = event(version)
                 else:
                     continue  # the broker closed (the loop ends), or a wake-up for a version already sent
                 await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})

@@ -25,7 +25,7 @@ from .custom_editions import EditionRefused, check_edition, edition_file, import
 from .clock import view as clock_view
 from .games import (EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
                     random_id)
-from .journal import (BANKER, take_back_offer, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
+from .journal import (BANKER, parts_since, recent_lines, take_back_offer, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
                       verify_all, verify_game)
 from .printed import moved_since_printing
 from .printed import record as record_printing
@@ -41,7 +41,7 @@ from .tournaments import (create_tournament, draw_round, get_tournament, is_dire
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
     "ACTIONS", "liquidation", "JOURNAL_ACTIONS", "TAKE_BACK_SECONDS", "take_back_offer", "BANK", "BANKER", "EDITION_CLOCK", "FREE_PARKING", "is_past", "lift_cost", "rent_line", "require_tradable", "CLOCK_ACTIONS", "Caller", "DICE_KINDS", "ID_ALPHABET", "HANDOFF_MINUTES", "REJOIN_MINUTES", "WRITE_INTENT", "act",
-    "authenticate", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
+    "authenticate", "parts_since", "recent_lines", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "checkable_view", "counterfeits_view", "issue_bank_handoff", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
     "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",

@@ -29,16 +29,20 @@ WAIT_SECONDS = 0.5  # how often the listener looks up from the connection to see
 log = logging.getLogger(__name__)
 
 
-def payload(game_id: str, version: int) -> str:
-    return f"{game_id}:{version}"
+def payload(game_id: str, version: int, parts: frozenset[str]) -> str:
+    """``game:version:part,part``: a game id has no colon, and a part is a short word (the
+    whole stays far below PostgreSQL's 8000 bytes)."""
+    return f"{game_id}:{version}:{','.join(sorted(parts))}"
 
 
-def parse(raw: str) -> tuple[str, int] | None:
-    """The game and version a notification names; ``None`` for anything else (it is ignored)."""
-    game_id, colon, version = raw.rpartition(":")
+def parse(raw: str) -> tuple[str, int, frozenset[str] | None] | None:
+    """The game, version and parts a notification names (parts ``None`` when it names none, as
+    an older server's ``game:version``); ``None`` for anything else (it is ignored)."""
+    game_id, colon, rest = raw.partition(":")
+    version, colon2, parts = rest.partition(":")
     if not colon or not game_id or not version.isascii() or not version.isdigit():
         return None
-    return game_id, int(version)
+    return game_id, int(version), frozenset(p for p in parts.split(",") if p) if colon2 else None
 
 
 def next_delay(delay: float) -> float:
@@ -46,10 +50,12 @@ def next_delay(delay: float) -> float:
     return min(max(delay, FIRST_RETRY_SECONDS / 2) * 2, LAST_RETRY_SECONDS)
 
 
-def notify(session, versions: dict[str, int]) -> None:
-    """Inside the write transaction on PostgreSQL: every process hears of these versions at commit."""
+def notify(session, versions: dict[str, dict[int, frozenset[str]]]) -> None:
+    """Inside the write transaction on PostgreSQL: every process hears of these versions (each
+    game's, in order, with the parts each changed) at commit."""
     session.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
-                    {"channel": CHANNEL, "payloads": [payload(g, v) for g, v in versions.items()]})
+                    {"channel": CHANNEL, "payloads": [payload(g, v, parts) for g, by_version in versions.items()
+                                                      for v, parts in sorted(by_version.items())]})
 
 
 class Listener:

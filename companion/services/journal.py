@@ -10,6 +10,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core import commands
+from ..core import parts as entry_parts
 from ..core import take_back as taking_back
 from ..core.changes import apply_outcome
 from ..core.errors import N_, BadInput, BancoError, RuleViolation
@@ -34,7 +35,8 @@ def state_of(game: Game, deeds: bool = True) -> GameState:
 def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     """A journal entry for ``outcome`` at the game's next version; stores no state."""
     game.version += 1
-    announce(game)
+    announce(game, entry_parts.of_entry(outcome.kind, bool(outcome.postings),
+                                        ((c.target, c.field) for c in outcome.changes)))
     entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
                   params=outcome.params, undoable=outcome.undoable,
                   changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
@@ -42,6 +44,32 @@ def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
         entry.params = {**entry.params, "result": outcome.result}
     db.session.add(entry)
     return entry
+
+
+# The most versions a page catching up is told the parts of; further behind, it fetches itself whole.
+CATCH_UP_VERSIONS = 64
+
+
+def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
+    """The parts (``core.parts``) changed by ``game_id``'s entries after version ``since`` up to
+    ``upto``, read from the journal; ``None`` when that is more than ``CATCH_UP_VERSIONS``
+    versions or the journal lacks one of them."""
+    if upto - since > CATCH_UP_VERSIONS:
+        return None
+    if upto <= since:
+        return frozenset()
+    entries = db.session.execute(
+        select(Entry.version, Entry.kind, Entry.changes).where(
+            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).all()
+    moved = set(db.session.execute(
+        select(Entry.version).join(Posting, Posting.entry_id == Entry.id).where(
+            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).scalars())
+    if len(entries) != upto - since:
+        return None
+    parts: set[str] = set()
+    for version, kind, changes in entries:
+        parts |= entry_parts.of_entry(kind, version in moved, ((c[0], c[2]) for c in changes or ()))
+    return frozenset(parts)
 
 
 def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses: Entry | None = None) -> Entry:
@@ -62,7 +90,8 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
         db.session.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
                                                "amount": p.amount} for p in outcome.postings])
     save(game, state, touched, version=version)
-    announce(game)
+    announce(game, entry_parts.of_entry(outcome.kind, bool(outcome.postings),
+                                        ((c.target, c.field) for c in outcome.changes)))
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo
         set_committed_value(reverses, "reversed_by", entry_id)
@@ -161,6 +190,35 @@ def recent_entries(game: Game, count: int = 30, postings: bool = False) -> list[
     if postings:
         query = query.options(selectinload(Entry.postings))
     return list(db.session.execute(query).scalars())
+
+
+@dataclass(frozen=True)
+class Line:
+    """A journal entry as the feed and the notices read it: plain values, not a mapped row (a
+    page reads dozens at each update, and mapped rows cost several times as much to load)."""
+
+    version: int
+    kind: str
+    actor: str
+    params: dict
+    at: object
+    reversed_by: int | None
+    postings: tuple[CorePosting, ...]
+
+
+def recent_lines(game: Game, count: int) -> list[Line]:
+    """The newest ``count`` entries with their postings, newest first, in two queries."""
+    rows = db.session.execute(
+        select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
+        .where(Entry.game_id == game.id).order_by(Entry.version.desc()).limit(count)).all()
+    moved: dict[int, list[CorePosting]] = {}
+    if rows:
+        for entry_id, account, amount in db.session.execute(
+                select(Posting.entry_id, Posting.account, Posting.amount)
+                .where(Posting.entry_id.in_([row.id for row in rows])).order_by(Posting.id)):
+            moved.setdefault(entry_id, []).append(CorePosting(account, amount))
+    return [Line(row.version, row.kind, row.actor, row.params or {}, row.at, row.reversed_by,
+                 tuple(moved.get(row.id, ()))) for row in rows]
 
 
 def journal_balances(game: Game) -> dict[str, int]:

@@ -67,8 +67,9 @@ def writing():
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
     # process's streams hear it at once, the other processes' through the NOTIFY above.
     broker = current_app.extensions["banco"]["broker"]
-    for game_id, version in db.session.info.pop(_TO_PUBLISH, {}).items():
-        broker.publish(game_id, version)
+    for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
+        for version, parts in sorted(versions.items()):
+            broker.publish(game_id, version, parts)
 
 
 @contextmanager
@@ -90,9 +91,10 @@ def reading():
         db.session.rollback()
 
 
-def announce(game: Game) -> None:
-    """Marks the game's new version to be announced to its live pages after the commit."""
-    db.session.info.setdefault(_TO_PUBLISH, {})[game.id] = game.version
+def announce(game: Game, parts: frozenset[str]) -> None:
+    """Marks the game's new version, which changed ``parts`` (``core.parts``), to be announced
+    to its live pages after the commit."""
+    db.session.info.setdefault(_TO_PUBLISH, {}).setdefault(game.id, {})[game.version] = parts
 
 
 def rollback() -> None:
@@ -133,7 +135,7 @@ def savepoint():
     """One part of a write transaction (one action of a batch) that a refusal undoes alone:
     its rows, and the versions it would have announced. The rows written with direct
     statements are read again after such a refusal (the ORM does not know they changed)."""
-    announced = dict(db.session.info.get(_TO_PUBLISH, {}))
+    announced = {game_id: dict(versions) for game_id, versions in db.session.info.get(_TO_PUBLISH, {}).items()}
     part = db.session.begin_nested()
     try:
         yield

@@ -7,6 +7,7 @@ from flask import request
 
 from .. import services
 from .feed import take_back_parts
+from .regions import Lazy
 
 
 def wallet_view(game, player) -> dict:
@@ -16,12 +17,16 @@ def wallet_view(game, player) -> dict:
     ``"bank"``, a player still in the game, or ``None``)."""
     if game.status != "running" or player.bankrupt:
         return {"take_back": None, "raise_money": None, "bankrupt_to": None}
-    edition = services.edition_of(game)
-    offer = services.take_back_offer(game, player.id, services.now_utc())
-    if offer is not None:
-        what, signed = take_back_parts(offer["kind"], offer["params"], edition)
-        offer = {**offer, "what": what, "amount": signed}
     creditors = {services.BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
     picked = request.args.get("bankrupt_to")
-    return {"take_back": offer, "raise_money": services.liquidation(game, player.id),
+    return {"take_back": Lazy(lambda: _take_back(game, player)),
+            "raise_money": Lazy(lambda: services.liquidation(game, player.id)),
             "bankrupt_to": picked if picked in creditors else None}
+
+
+def _take_back(game, player) -> dict | None:
+    offer = services.take_back_offer(game, player.id, services.now_utc())
+    if offer is not None:
+        what, signed = take_back_parts(offer["kind"], offer["params"], services.edition_of(game))
+        offer = {**offer, "what": what, "amount": signed}
+    return offer

@@ -1,7 +1,9 @@
 """Server-Sent Events: each open page hears about every new version of its game at once.
 
-The stream says only *that* the game changed (``{"version": n}``); the page then fetches
-what it shows. Here the app checks who asks and writes the stream's opening (where it stands,
+Each event names the version and the parts of the game it changed since the stream's last
+event (``{"version": n, "parts": ["cash", "feed"]}``, ``core.parts``); the page then fetches
+only its regions that show one of them (``docs/live.md``). ``"parts": null`` says the server
+cannot tell (too far behind, or a restart): the page fetches itself whole. Here the app checks who asks and writes the stream's opening (where it stands,
 and the version it missed, if any); the server's event loop then holds the stream open
 (``companion.serve.streams``), so an idle page costs no thread. A stream ends after a minute
 and the browser's EventSource reconnects with ``Last-Event-ID``, which makes a dropped Wi-Fi
@@ -13,10 +15,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import services
-from ..core.errors import N_, Unauthorized
+from ..core.errors import N_, BadInput, Unauthorized
 from . import seats
 from .ratelimit import TooManyAttempts
 
@@ -34,8 +36,41 @@ def _since(raw) -> int | None:
     return None
 
 
-def event(version: int) -> str:
-    return f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
+def event(version: int, parts: frozenset[str] | None) -> str:
+    data = {"version": version, "parts": sorted(parts) if parts is not None else None}
+    return f"id: {version}\nevent: version\ndata: {json.dumps(data)}\n\n"
+
+
+def parts_since(game_id: str, since: int, current: int) -> frozenset[str] | None:
+    """What ``game_id`` changed after ``since`` up to ``current``: from this process's broker
+    when it heard every version, else from the journal; ``None`` when neither can tell."""
+    parts = current_app.extensions["banco"]["broker"].parts_since(game_id, since, current)
+    if parts is None:
+        with services.reading():
+            parts = services.parts_since(game_id, since, current)
+    return parts
+
+
+def _current(game_id: str) -> int:
+    broker = current_app.extensions["banco"]["broker"]
+    current = broker.latest(game_id)
+    if current is None:
+        current = services.current_version(game_id) or 0
+        broker.publish(game_id, current)
+    return current
+
+
+def changes_response(game_id: str, since_raw) -> Response:
+    """``{"version": n, "parts": [...] | null}``: what changed after version ``since_raw`` (for a
+    page back from the pocket or the network). Refuses (400) a ``since`` that is not a number."""
+    since = _since(since_raw)
+    if since is None:
+        raise BadInput("invalid_since", N_("since must be a whole number."))
+    current = _current(game_id)
+    parts = parts_since(game_id, since, current) if current > since else frozenset()
+    response = jsonify({"version": current, "parts": sorted(parts) if parts is not None else None})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def stream_response(game_id: str, since_raw) -> Response:
@@ -47,26 +82,33 @@ def stream_response(game_id: str, since_raw) -> Response:
     held = request.environ.get(LIVE)
     if held is not None and held["full"]:
         raise TooManyAttempts(FULL_RETRY_SECONDS)
-    broker = current_app.extensions["banco"]["broker"]
-    current = broker.latest(game_id)
-    if current is None:
-        current = services.current_version(game_id) or 0
-        broker.publish(game_id, current)
+    current = _current(game_id)
     since = _since(since_raw)
     seen = current if since is None else since
     # The id line tells the client where it stands, so its reconnection resumes from here.
     opening = f"retry: {RETRY_MS if held is not None else WITHOUT_LOOP_RETRY_MS}\n"
-    opening += event(current) if current > seen else f"id: {seen}\n\n"
+    opening += event(current, parts_since(game_id, seen, current)) if current > seen else f"id: {seen}\n\n"
     if held is not None:
         held.update(game_id=game_id, seen=max(seen, current))
     return Response(opening, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-@bp.get("/g/<game_id>/stream")
-def page_stream(game_id):
-    """The stream for the game's own pages, signed in by the session cookie."""
+def _signed_in(game_id: str) -> None:
     services.get_game(game_id)
     if seats.caller(game_id, seats.PLAYER) is None and seats.caller(game_id, seats.BANKER) is None:
         raise Unauthorized("missing_token", N_("Sign in to this game first."))
+
+
+@bp.get("/g/<game_id>/stream")
+def page_stream(game_id):
+    """The stream for the game's own pages, signed in by the session cookie."""
+    _signed_in(game_id)
     return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"))
+
+
+@bp.get("/g/<game_id>/changes")
+def page_changes(game_id):
+    """What changed since a version, for the game's own pages (signed in as for the stream)."""
+    _signed_in(game_id)
+    return changes_response(game_id, request.args.get("since"))

@@ -11,7 +11,7 @@ from flask import g
 from flask_babel import gettext as _
 
 from .. import services
-from . import seats
+from . import seats, versioned
 from .feed import account_name, describe, trade_side
 from .templating import deed_name, money
 
@@ -23,6 +23,14 @@ LOOKBACK = 40
 
 def init_app(app) -> None:
     app.jinja_env.globals["my_notices"] = my_notices
+
+
+def recent_entries(game, count: int) -> list:
+    """The game's newest ``count`` entries (at most ``LOOKBACK``), newest first, with their
+    postings (``services.recent_lines``): read once per version for the notices and the feed
+    of every page (``versioned``)."""
+    lines = versioned.once(("recent", game.id, game.version), lambda: services.recent_lines(game, LOOKBACK))
+    return lines[:count]
 
 
 def my_notices(game) -> list[dict]:
@@ -47,7 +55,7 @@ def _compute(game, caller) -> list[dict]:
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
     me = caller.player_id
-    entries = list(reversed(services.recent_entries(game, LOOKBACK, postings=True)))
+    entries = list(reversed(recent_entries(game, LOOKBACK)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
     bidders: set[str] = set()
     out = []

@@ -478,8 +478,10 @@ def document() -> dict:
                               **_errors(400, 401, 403, 404)}}},
             "/api/v1/games/{game_id}/stream": {"get": {
                 "summary": "Server-Sent Events: one `version` event per change",
-                "description": "Each event's id and data carry the new version; fetch the state or the events "
-                               "to see what changed. Resume with `Last-Event-ID` or `?since=`.",
+                "description": "Each event's id and data carry the new version, and the data the parts of the "
+                               "game that changed since the stream's last event (`null` when the server "
+                               "cannot tell: read the whole state); fetch the state or the events to see what "
+                               "changed. Resume with `Last-Event-ID` or `?since=`.",
                 "security": bearer,
                 "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer"}}],
                 "responses": {"200": {"description": "An event stream",
@@ -488,7 +490,8 @@ def document() -> dict:
                                           "properties": {
                                               "event": {"const": "version"}, "id": {"type": "string"},
                                               "data": {"type": "string", "contentMediaType": "application/json",
-                                                       "description": "{\"version\": n}"},
+                                                       "description": "{\"version\": n, \"parts\": [\"cash\", "
+                                                                      "\"feed\", ...] or null}"},
                                               "retry": {"type": "integer"}}}}}},
                               **_errors(401, 404)}}},
         },

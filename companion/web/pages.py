@@ -14,12 +14,15 @@ from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
-from . import danger, forms, seats
+from . import danger, forms, seats, versioned
 from .dice import dice_view
 from .ratelimit import count_attempt
 from .errors import translate
 from .feed import describe
+from .notices import recent_entries
 from .qr import qr_svg
+from .regions import Lazy, render
+from .templating import lang
 
 bp = Blueprint("pages", __name__)
 
@@ -44,27 +47,46 @@ def _safe_next(target: str | None, fallback: str) -> str:
     return target
 
 
+FEED_LINES = 30  # the feed's newest lines on a page
+
+
 def game_view(game, caller) -> dict:
-    """What every page of a game shows: players, feed, clock, in the reader's language."""
+    """What every page of a game shows: players, feed, clock, in the reader's language. Its
+    costly pieces are ``Lazy``: a region rendered alone computes only those it shows."""
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    feed = [{"version": e.version, "text": describe(e, names, edition), "at": e.at,
-             "reversed": e.reversed_by is not None, "kind": e.kind}
-            for e in services.recent_entries(game)]
-    state = services.state_of(game, deeds=False)
-    return {"game": game, "edition": edition, "feed": feed, "clock": services.clock_view(game), "names": names,
-            "show_cash": lambda pid: services.can_see_cash(game, caller, pid), "caller": caller,
-            "BANK": services.BANK, "pending": services.waiting(state), "pots": state.pots, "settings": state.settings,
-            "final": services.score(game) if game.status == "finished" else None,
-            "dice": dice_view(state, edition, caller.player_id if caller else None),
-            "turn": services.turn_view(state), "expropriation": state.expropriation, "play_offs": state.play_offs,
-            "squares": _squares(game, caller, edition, state),
+    state = _once(lambda: services.state_of(game, deeds=False))
+    me = caller.player_id if caller else None
+    return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
+            "feed": Lazy(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
+                {"version": e.version, "text": describe(e, names, edition), "at": e.at,
+                 "reversed": e.reversed_by is not None, "kind": e.kind} for e in recent_entries(game, FEED_LINES)])),
+            "clock": Lazy(lambda: services.clock_view(game)),
+            "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
+            "pending": Lazy(lambda: services.waiting(state())), "pots": Lazy(lambda: state().pots),
+            "settings": Lazy(lambda: state().settings),
+            "final": Lazy(lambda: services.score(game) if game.status == "finished" else None),
+            "dice": Lazy(lambda: dice_view(state(), edition, me)),
+            "turn": Lazy(lambda: services.turn_view(state())), "expropriation": Lazy(lambda: state().expropriation),
+            "play_offs": Lazy(lambda: state().play_offs),
+            "squares": Lazy(lambda: _squares(game, caller, edition, state())),
             # Each player's state as the rules keep it (turns to sit out, turns in jail...).
-            "player_states": state.players,
+            "player_states": Lazy(lambda: state().players),
             # Niente è come sembra: payments open to a check, the reader's notes and Imprevisti.
-            "checks": services.checkable_view(state),
-            "counterfeits": services.counterfeits_view(state, caller.player_id if caller and not caller.is_banker
-                                                       else None)}
+            "checks": Lazy(lambda: services.checkable_view(state())),
+            "counterfeits": Lazy(lambda: services.counterfeits_view(state(), me if caller and not caller.is_banker
+                                                                    else None))}
+
+
+def _once(compute):
+    """``compute`` called at the first call only; its value kept for the next ones."""
+    kept = []
+
+    def value():
+        if not kept:
+            kept.append(compute())
+        return kept[0]
+    return value
 
 
 # The squares whose amount is known without the dice: previewed for the one-tap button.
@@ -269,8 +291,8 @@ def _wallet(game_id):
         return redirect(url_for("pages.join", code=game.join_code))
     player = next(p for p in game.players if p.id == me.player_id)
     banker = seats.caller(game.id, seats.BANKER)
-    return render_template("wallet.html", me=player, is_banker=banker is not None, **game_view(game, me),
-                           **danger.wallet_view(game, player))
+    return render("wallet.html", game.version, me=player, is_banker=banker is not None, **game_view(game, me),
+                  **danger.wallet_view(game, player))
 
 
 @bp.post("/g/<game_id>/me")
@@ -303,19 +325,22 @@ def _table(game_id):
             return redirect(url_for("pages.wallet", game_id=game.id))
         return redirect(url_for("pages.join", code=game.join_code))
     join_url = _public(url_for("pages.join", code=game.join_code))
-    undo_target = services.undo_target(game)
     view = game_view(game, banker)
     # The bank may still be on the table's own device, and its banker may play: private cash
     # stays private here too.
     view["show_cash"] = lambda _player_id: not game.cash_private
-    undo_text = None
-    if undo_target is not None:
-        undo_text = describe(undo_target, {p.id: p.name for p in game.players}, view["edition"])
     screen_url = _public(url_for("screen.screen", game_id=game.id))
-    return render_template("table.html", join_url=join_url, join_qr=qr_svg(join_url), undo_text=undo_text,
-                           screen_url=screen_url, screen_qr=qr_svg(screen_url),
-                           plays=seats.caller(game.id, seats.PLAYER) is not None,
-                           moved=services.moved_since_printing(current_app.config["PUBLIC_URL"]), **view)
+    return render("table.html", game.version, join_url=join_url, join_qr=Lazy(lambda: qr_svg(join_url)),
+                  undo_text=Lazy(lambda: _undo_text(game, view["edition"])),
+                  screen_url=screen_url, screen_qr=Lazy(lambda: qr_svg(screen_url)),
+                  plays=seats.caller(game.id, seats.PLAYER) is not None,
+                  moved=Lazy(lambda: services.moved_since_printing(current_app.config["PUBLIC_URL"])), **view)
+
+
+def _undo_text(game, edition) -> str | None:
+    """The entry the banker's undo would reverse, in words (``None`` when there is none)."""
+    target = services.undo_target(game)
+    return None if target is None else describe(target, {p.id: p.name for p in game.players}, edition)
 
 
 @bp.post("/g/<game_id>/table")

@@ -19,9 +19,10 @@ from .. import services
 from ..core.errors import BancoError
 from . import seats
 from .errors import translate
-from .live import stream_response
+from .live import changes_response, stream_response
 from .pages import game_view
 from .qr import qr_svg
+from .regions import resolved
 from .ratelimit import count_attempt
 
 bp = Blueprint("screen", __name__)
@@ -43,7 +44,7 @@ def screen(game_id):
         view["show_cash"] = lambda _player_id: not game.cash_private
         join_url = _public(url_for("pages.join", code=game.join_code))
         return render_template("screen.html", join_url=join_url, join_qr=qr_svg(join_url),
-                               earlier_lines=EARLIER_LINES, **view)
+                               earlier_lines=EARLIER_LINES, **resolved(view))
 
 
 @bp.get("/g/<game_id>/screen/stream")
@@ -51,6 +52,13 @@ def screen_stream(game_id):
     """The screen's event stream: no sign-in, since it carries only version numbers."""
     services.get_game(game_id)
     return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"))
+
+
+@bp.get("/g/<game_id>/screen/changes")
+def screen_changes(game_id):
+    """What changed since a version, for the screen (no sign-in: parts are names only)."""
+    services.get_game(game_id)
+    return changes_response(game_id, request.args.get("since"))
 
 
 # --- the bank moves to a phone ---------------------------------------------------------------

@@ -6,12 +6,14 @@
   var body = document.body;
   var lang = document.documentElement.lang || "en";
 
-  // --- Live updates: the server says a new version exists; we fetch this page again and
-  // morph it in place (idiomorph): only what changed is touched, so focus, scroll, an open
-  // dialog and anything typed or picked survive an auction opening, the start or the end.
+  // --- Live updates: each event names the new version and the parts of the game it changed
+  // (docs/live.md). A page marked data-regions fetches only its regions showing one of those
+  // parts (?regions=...) and morphs them in place (idiomorph); another page, or an event that
+  // cannot say what changed, fetches the page whole. Only what changed is touched, so focus,
+  // scroll, an open dialog and anything typed or picked survive.
   var streamUrl = body.dataset.stream;
-  var refreshing = false, again = false;
-
+  var refreshing = false, again = false, againWhole = false;
+  var owed = {}, owedWhole = false, owedVersion = 0;  // what the events since the last update changed
   // Once a form is on its way, the page is about to be replaced: a refresh now would race it.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
@@ -57,22 +59,31 @@
     }
   };
 
+  // A region is replaced whole (its own element with it); the rest as above.
+  var regionOptions = Object.assign({}, morphOptions, { morphStyle: "outerHTML" });
+
   function cashOf() {
     var el = document.querySelector("[data-cash]");
     return el ? el.dataset.cash : undefined;
   }
 
-  function refresh() {
-    if (leaving) { return; }
-    if (refreshing) { again = true; return; }
-    refreshing = true;
-    fetch(location.pathname + location.search, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
+  // This page again (whole, or some of its regions), as ``read`` ("text" or "json"); null when
+  // the page was sent elsewhere (signed out, the seat moved to another phone): it goes there.
+  function fetchPage(url, read) {
+    return fetch(url, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
         if (!r.ok) { return Promise.reject(r.status); }
-        // Sent elsewhere (signed out, the seat moved to another phone): go there.
         if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
-        return r.text();
-      })
+        return r[read]();
+      });
+  }
+
+  function refresh() {
+    if (leaving) { return; }
+    if (refreshing) { againWhole = true; return; }
+    refreshing = true;
+    owed = {}; owedWhole = false;
+    fetchPage(location.pathname + location.search, "text")
       .then(function (html) {
         if (html === null || leaving) { return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -94,10 +105,82 @@
         // Offline for a moment: try again shortly, until the page has caught up.
         setTimeout(refresh, 2000);
       })
-      .then(function () {
-        refreshing = false;
-        if (again) { again = false; refresh(); }
-      });
+      .then(next);
+  }
+
+  // After a fetch: what was asked for meanwhile, a whole page first.
+  function next() {
+    refreshing = false;
+    if (againWhole) { againWhole = false; refresh(); } else if (again) { again = false; update(); }
+  }
+
+  function shown() { return Number(body.dataset.version || 0); }
+
+  function heard(version, parts) {
+    if (!(version > shown()) || leaving) { return; }
+    if (parts) { parts.forEach(function (p) { owed[p] = true; }); } else { owedWhole = true; }
+    owedVersion = Math.max(owedVersion, version);
+    update();
+  }
+
+  function marked(el) { return (el.dataset.parts || "").split(" ").some(function (p) { return owed[p]; }); }
+
+  function update() {
+    if (leaving) { return; }
+    if (refreshing) { again = true; return; }
+    if (owedVersion <= shown() && !owedWhole) { owed = {}; return; }  // a whole page caught up meanwhile
+    var version = owedVersion, whole = owedWhole || !body.hasAttribute("data-regions");
+    var regions = whole ? [] : Array.prototype.filter.call(document.querySelectorAll("[data-parts][id]"), marked);
+    if (whole && body.dataset.parts && !owedWhole && !marked(body)) { whole = false; }
+    var parts = owed;
+    owed = {}; owedWhole = false;
+    if (whole) { refresh(); return; }
+    if (!regions.length) {
+      // Nothing this page shows has changed: it stands at the new version as it is.
+      body.dataset.version = String(Math.max(shown(), version));
+      return;
+    }
+    refreshing = true;
+    var ids = regions.map(function (el) { return el.id; });
+    var url = location.pathname + (location.search ? location.search + "&" : "?") + "regions=" + ids.join(",");
+    fetchPage(url, "json")
+      .then(function (answer) {
+        if (answer === null || leaving) { return; }
+        var before = cashOf();
+        var missing = ids.some(function (id) {
+          var html = answer.regions[id], el = document.getElementById(id);
+          if (html === undefined || !el) { return true; }
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById(id);
+          if (!fresh) { return true; }
+          Idiomorph.morph(el, fresh, regionOptions);
+          return false;
+        });
+        // The regions were drawn at the server's latest version, which may be past what the
+        // events said so far: the page records only the events' version, so the next event
+        // still fetches what changed after it.
+        if (missing) { owedWhole = true; again = true; } else { body.dataset.version = String(Math.max(shown(), version)); }
+        var after = document.querySelector("[data-cash]");
+        if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
+        startClock();
+        document.dispatchEvent(new Event("banco:refreshed"));
+      })
+      .catch(function () {
+        // Offline for a moment: what is owed stays owed, and we try again shortly.
+        Object.keys(parts).forEach(function (p) { owed[p] = true; });
+        setTimeout(update, 2000);
+      })
+      .then(next);
+  }
+
+  // A page back from the pocket or the network asks what changed since its version.
+  function catchUp() {
+    var url = body.dataset.changes;
+    if (!url) { refresh(); return; }
+    fetch(url + "?since=" + shown(), { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (answer) { heard(Number(answer.version), answer.parts); })
+      .catch(function () { setTimeout(catchUp, 2000); });
   }
 
   function pulse(el) {
@@ -105,27 +188,27 @@
     setTimeout(function () { el.classList.remove("is-changed"); }, 300);
   }
 
-  window.addEventListener("online", function () { if (streamUrl) { refresh(); } });
+  window.addEventListener("online", function () { if (streamUrl) { catchUp(); } });
   document.addEventListener("visibilitychange", function () {
     // A phone back from the pocket may have slept through events.
-    if (streamUrl && document.visibilityState === "visible") { refresh(); }
+    if (streamUrl && document.visibilityState === "visible") { catchUp(); }
   });
 
   if (streamUrl && window.EventSource) {
     var offline = document.getElementById("offline");
     var source = new EventSource(streamUrl + "?since=" + encodeURIComponent(body.dataset.version || "0"));
-    var lost = false;
     source.addEventListener("version", function (e) {
-      if (Number(e.data && JSON.parse(e.data).version) > Number(body.dataset.version || 0)) { refresh(); }
+      var data = e.data ? JSON.parse(e.data) : {};
+      // An event without "parts" (an older server) says only that something changed.
+      heard(Number(data.version), data.parts || null);
     });
     source.addEventListener("open", function () {
+      // Reconnected: the stream's opening says what changed since the last event it sent.
       if (offline) { offline.hidden = true; }
-      if (lost) { lost = false; refresh(); }
     });
     source.addEventListener("error", function () {
       // EventSource reconnects by itself; a stream that ends each minute is normal, so
       // show the banner only if we stay disconnected.
-      lost = true;
       setTimeout(function () { if (offline && source.readyState !== 1) { offline.hidden = false; } }, 2500);
     });
   }

@@ -19,9 +19,10 @@ import types
 import pytest
 from sqlalchemy import create_engine, text
 
-from companion import config
+from companion import config, live
 from companion.live import Broker
 from companion.services import fanout
+from companion.core import parts
 from companion.store import db
 from tests.api.test_concurrency import new_game
 from tests.api.test_live_layer import Stream, bearer, event, pay, stream_path, version
@@ -32,10 +33,15 @@ needs_postgresql = pytest.mark.skipif(not PG_URL, reason="fan-out across process
 
 # --- the pure pieces ---------------------------------------------------------------------------
 
-def test_a_notification_names_a_game_and_its_version():
-    assert fanout.parse(fanout.payload("g_1-X", 42)) == ("g_1-X", 42)
-    for raw in ("", "g1", "g1:", ":4", "g1:-4", "g1:4.0", "g1:٣", "g1:x"):
+def test_a_notification_names_a_game_its_version_and_what_changed():
+    assert fanout.parse(fanout.payload("g_1-X", 42, frozenset({"feed", "cash"}))) == ("g_1-X", 42, {"cash", "feed"})
+    assert fanout.payload("g1", 7, frozenset({"feed", "cash"})) == "g1:7:cash,feed"
+    assert fanout.parse("g1:7") == ("g1", 7, None)  # an older server's: the parts unknown
+    assert fanout.parse("g1:7:") == ("g1", 7, frozenset())
+    for raw in ("", "g1", "g1:", ":4", "g1:-4", "g1:4.0", "g1:٣", "g1:x", "g1:x:cash"):
         assert fanout.parse(raw) is None, raw
+    everything = fanout.payload("a" * 32, 2**31 - 1, frozenset(parts.ALL))
+    assert len(everything.encode()) < 8000  # PostgreSQL's limit on a payload
 
 
 def test_reconnections_back_off_to_a_ceiling():
@@ -60,6 +66,21 @@ def test_the_broker_knows_the_games_it_has_versions_of():
     broker.publish("b", 1)
     broker.publish("a", 2)  # older: dropped
     assert sorted(broker.known()) == ["a", "b"] and broker.latest("a") == 3
+
+
+def test_the_broker_tells_what_changed_since_a_version_while_it_knows():
+    broker = Broker()
+    broker.publish("a", 4, frozenset({"cash", "feed"}))
+    broker.publish("a", 6, frozenset({"auction", "feed"}))
+    assert broker.parts_since("a", 5) == {"auction", "feed"} and broker.parts_since("a", 6) == set()
+    assert broker.parts_since("a", 4) is None  # version 5 was never heard with its parts
+    broker.publish("a", 5, frozenset({"deeds", "feed"}))  # late (another process's echo): kept, not newer
+    assert broker.latest("a") == 6 and broker.parts_since("a", 3) == {"cash", "deeds", "auction", "feed"}
+    assert broker.parts_since("a", 4, upto=5) == {"deeds", "feed"}
+    for version in range(7, 7 + live.KEPT_VERSIONS):
+        broker.publish("a", version, frozenset({"feed"}))
+    assert broker.parts_since("a", 6) == {"feed"} and broker.parts_since("a", 5) is None  # forgotten
+    assert broker.parts_since("b", 0) is None
 
 
 def test_several_workers_on_sqlite_refuse_to_start_saying_why(tmp_path):
@@ -315,7 +336,9 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
                                               headers={"Authorization": f"Bearer {anna['token']}"})
         assert answer.status_code == 200 and not listener.connected.is_set()  # paid during the gap
         listener.conninfo = database
-        stream.until(event(now + 1))
+        # Read back from the database, the version comes without its parts: the pages fetch
+        # themselves whole.
+        stream.until(event(now + 1, None))
         assert listener.connections == 2
         pay(server, game)  # and it hears the next ones as before
         stream.until(event(now + 2))

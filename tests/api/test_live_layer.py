@@ -77,8 +77,11 @@ class Stream:
         self.sock.close()
 
 
-def event(version: int) -> bytes:
-    return b'id: %d\nevent: version\ndata: {"version": %d}\n\n' % (version, version)
+def event(version: int, parts=("cash", "feed")) -> bytes:
+    """The event of ``version``; ``parts`` what changed since the stream's last event (a
+    payment's, by default), ``None`` when the server cannot tell."""
+    data = {"version": version, "parts": list(parts) if parts is not None else None}
+    return b"id: %d\nevent: version\ndata: %s\n\n" % (version, json.dumps(data).encode())
 
 
 def pay(server, game, amount=10) -> dict:

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Benchmark of live pages: what each action costs the server when pages are open on it.
+
+Starts ``python app.py`` (a temporary SQLite database unless ``--database-url`` is given, a
+free port on 127.0.0.1), opens ``--games`` games of ``--seats`` players and, in each, the
+pages a table has open: every player's wallet (``/g/<id>/me``), the Bank (``/g/<id>/table``)
+and the table screen (``/g/<id>/screen``), each signed in by its own session cookie and
+holding its own live stream, as a browser tab does. Then, for ``--seconds``, the players pay
+each other small amounts through the API at ``--rate`` actions a second in all (spread evenly
+over the games), and every page does on each event what ``static/js/banco.js`` does:
+
+- ``--mode whole`` (before events carried the change): fetches the whole page again;
+- ``--mode regions``: fetches only its regions whose ``data-parts`` meet the event's
+  ``parts`` (``?regions=``), or the whole page where it has no regions or the event cannot
+  say; nothing when no region changed. Events that arrive during a fetch are folded into the
+  next one, as the browser does;
+- ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and
+  their events alone, to subtract from the others).
+
+Reported per mode: actions made and their latency, the server's CPU time (user + system of
+its process, from /proc) per action, page fetches and bytes per action, event delivery (the
+action sent -> the event of its version, or a later one, read on each page) and page update
+(the action sent -> the page's fetch covering it answered) p50/p95/p99. The client runs on the
+same machine: its own CPU competes with the server's.
+
+A benchmark, not a test: it prints figures and exits 0 whatever they are. Only 127.0.0.1 is
+contacted; every loop is bounded in count and time; the server is always stopped.
+
+    /work/venv/bin/python bench/bench_pages.py --mode whole --games 1 --rate 5 --seconds 20
+    /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
+    /work/venv/bin/python bench/bench_pages.py --mode regions --games 10 --rate 80 --seconds 30
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import socket
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_server import HOST, Api, Server, ms, new_game, percentile  # noqa: E402
+
+EVENT = re.compile(rb"data: (\{[^\n]*\})\n\n")
+REGION = re.compile(r'id="([\w-]+)"[^>]*?\bdata-parts="([^"]*)"')
+
+
+def session_cookie(secret_key: str, games: dict) -> str:
+    """The signed session cookie a phone holds after joining (``companion.web.seats``)."""
+    from flask import Flask
+    from flask.sessions import SecureCookieSessionInterface
+    app = Flask("bench")
+    app.secret_key = secret_key
+    return SecureCookieSessionInterface().get_signing_serializer(app).dumps({"games": games, "_permanent": True})
+
+
+def server_cpu(pid: int) -> float:
+    """User + system CPU seconds of the server process and its children so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:  # fields[1] is the parent's id
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+class Page:
+    """One open tab: its stream on a socket of its own, its fetches on a keep-alive connection."""
+
+    def __init__(self, port: int, path: str, stream_path: str, cookie: str | None, mode: str, stop: threading.Event):
+        self.port, self.path, self.stream_path, self.mode, self.stop = port, path, stream_path, mode, stop
+        self.headers = {"X-Banco-Live": "1"}
+        if cookie:
+            self.headers["Cookie"] = f"session={cookie}"
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.regions: dict[str, set[str]] = {}
+        self.has_regions = False
+        self.version = 0
+        self.arrivals: list[tuple[int, float]] = []   # (version, when its event was read)
+        self.updates: list[tuple[int, float]] = []    # (version covered, when the fetch answered)
+        self.fetches = 0
+        self.bytes = 0
+        self.errors = 0
+
+    def get(self, path: str) -> bytes:
+        """The answer's body; a keep-alive connection the server let go idle is opened again."""
+        for attempt in range(2):
+            try:
+                self.conn.request("GET", path, headers=self.headers)
+                response = self.conn.getresponse()
+                body = response.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                if attempt:
+                    self.errors += 1
+                    return b""
+        if response.status != 200:
+            self.errors += 1
+        return body
+
+    def open(self) -> None:
+        html = self.get(self.path).decode()
+        self.has_regions = "data-regions" in html.split("<body", 1)[1].split(">", 1)[0]
+        self.regions = {name: set(parts.split()) for name, parts in REGION.findall(html)}
+        self.version = int(re.search(r'data-version="(\d+)"', html).group(1))
+
+    def run(self) -> None:
+        sock = socket.create_connection((HOST, self.port), timeout=30)
+        head = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items() if k == "Cookie")
+        sock.sendall(f"GET {self.stream_path}?since={self.version} HTTP/1.1\r\nHost: {HOST}\r\n{head}"
+                     f"Accept: text/event-stream\r\n\r\n".encode())
+        sock.settimeout(0.2)
+        buffer = b""
+        try:
+            while not self.stop.is_set():
+                try:
+                    data = sock.recv(65536)
+                except socket.timeout:
+                    continue
+                if not data:
+                    break
+                buffer += data
+                owed: set[str] | None = set()
+                newest = 0
+                while (match := EVENT.search(buffer)) is not None:
+                    buffer = buffer[match.end():]
+                    event = json.loads(match.group(1))
+                    arrived = time.perf_counter()
+                    self.arrivals.append((event["version"], arrived))
+                    if event["version"] <= max(self.version, newest):
+                        continue
+                    newest = event["version"]
+                    if owed is not None and event.get("parts") is not None:
+                        owed |= set(event["parts"])
+                    else:
+                        owed = None
+                if newest:
+                    self.catch_up(newest, owed)
+        finally:
+            sock.close()
+            self.conn.close()
+
+    def catch_up(self, version: int, owed: set[str] | None) -> None:
+        if self.mode == "none":
+            path = None
+        elif self.mode == "regions" and owed is not None and self.has_regions:
+            names = [name for name, parts in self.regions.items() if parts & owed]
+            path = f"{self.path}?regions={','.join(names)}" if names else None
+        else:
+            path = self.path
+        if path is not None:
+            body = self.get(path)
+            self.fetches += 1
+            self.bytes += len(body)
+        self.version = version
+        self.updates.append((version, time.perf_counter()))
+
+
+def run(args) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="banco-bench-pages-"))
+    server = Server(workdir, args.database_url, None, None)
+    server.start()
+    stop = threading.Event()
+    try:
+        api = Api(server.port)
+        secret = server.env["SECRET_KEY"]
+        games, pages = [], []
+        for _ in range(args.games):
+            game = new_game(api, [f"P{i + 1}" for i in range(args.seats)])
+            games.append(game)
+            gid = game["id"]
+            for player in game["players"]:
+                pages.append(Page(server.port, f"/g/{gid}/me", f"/g/{gid}/stream",
+                                  session_cookie(secret, {gid: {"p": player["token"]}}), args.mode, stop))
+            pages.append(Page(server.port, f"/g/{gid}/table", f"/g/{gid}/stream",
+                              session_cookie(secret, {gid: {"b": game["banker_token"]}}), args.mode, stop))
+            pages.append(Page(server.port, f"/g/{gid}/screen", f"/g/{gid}/screen/stream", None, args.mode, stop))
+        for page in pages:
+            page.open()
+        threads = [threading.Thread(target=page.run, daemon=True) for page in pages]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)  # every stream open
+
+        sent: dict[tuple[str, int], float] = {}
+        latencies: list[float] = []
+        refused = [0]
+        lock = threading.Lock()
+
+        def play(game, seed):
+            rng = random.Random(seed)
+            phone = Api(server.port)
+            gap = args.games / args.rate
+            due = time.perf_counter() + rng.random() * gap
+            end = time.perf_counter() + args.seconds
+            while due < end:
+                time.sleep(max(0.0, due - time.perf_counter()))
+                payer, payee = rng.sample(game["players"], 2)
+                status, body, took, t0, _t1 = phone.call(
+                    "POST", f"/api/v1/games/{game['id']}/actions",
+                    {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex},
+                    payer["token"])
+                with lock:
+                    if status == 200:
+                        sent[(game["id"], body["version"])] = t0
+                        latencies.append(took)
+                    else:
+                        refused[0] += 1
+                due += gap
+            phone.close()
+
+        cpu0, t_start = server_cpu(server.proc.pid), time.perf_counter()
+        players = [threading.Thread(target=play, args=(g, i)) for i, g in enumerate(games)]
+        for thread in players:
+            thread.start()
+        for thread in players:
+            thread.join(args.seconds + 60)
+        # Until every page has caught up with its game's last version (bounded).
+        last = {g["id"]: max([v for (gid, v) in sent if gid == g["id"]], default=0) for g in games}
+        deadline = time.perf_counter() + args.grace
+        while time.perf_counter() < deadline and any(p.version < last[p.path.split("/")[2]] for p in pages):
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - t_start
+        cpu = server_cpu(server.proc.pid) - cpu0
+        stop.set()
+        for thread in threads:
+            thread.join(5)
+        report(args, games, pages, sent, latencies, refused[0], cpu, elapsed)
+        if args.per_fetch:
+            per_fetch(server, pages, args.per_fetch)
+    finally:
+        stop.set()
+        server.stop()
+    return 0
+
+
+def per_fetch(server, pages, count: int) -> None:
+    """The server's CPU per fetch, one request at a time: a wallet and the Bank, whole and as
+    the regions a payment touches (``cash``, ``feed``), in alternating blocks of 20 so that
+    the machine's other work weighs on both alike."""
+    payment = {"cash", "feed"}
+    print(f"  one fetch at a time ({count} of each, alternating blocks of 20), server CPU per fetch:")
+    for page in (next(p for p in pages if p.path.endswith("/me")), next(p for p in pages if p.path.endswith("/table"))):
+        names = [name for name, parts in page.regions.items() if parts & payment]
+        paths = {"whole": page.path, "regions": f"{page.path}?regions={','.join(names)}"}
+        spent = {"whole": 0.0, "regions": 0.0}
+        for _ in range(max(1, count // 20)):
+            for mode, path in paths.items():
+                before = server_cpu(server.proc.pid)
+                for _ in range(20):
+                    page.get(path)
+                spent[mode] += server_cpu(server.proc.pid) - before
+        done = max(1, count // 20) * 20
+        print(f"    {page.path.rsplit('/', 1)[1]}: whole {1000 * spent['whole'] / done:.1f} ms, "
+              f"regions of a payment ({len(names)} of {len(page.regions)}) {1000 * spent['regions'] / done:.1f} ms")
+
+
+def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | None:
+    for covered, when in pairs:
+        if covered >= version:
+            return when
+    return None
+
+
+def report(args, games, pages, sent, latencies, refused, cpu, elapsed) -> None:
+    actions = len(sent)
+    delivery, update, missed = [], [], 0
+    for page in pages:
+        gid = page.path.split("/")[2]
+        for (game_id, version), t0 in sent.items():
+            if game_id != gid:
+                continue
+            arrived = _first_at_or_after(page.arrivals, version)
+            done = _first_at_or_after(page.updates, version)
+            if arrived is None or done is None:
+                missed += 1
+                continue
+            delivery.append(arrived - t0)
+            update.append(done - t0)
+    fetches = sum(p.fetches for p in pages)
+    fetched = sum(p.bytes for p in pages)
+    kinds = {"wallet": [p for p in pages if p.path.endswith("/me")], "bank": [p for p in pages if p.path.endswith("/table")],
+             "screen": [p for p in pages if p.path.endswith("/screen")]}
+    print(f"mode {args.mode}: {args.games} game(s) x ({args.seats} wallets + Bank + screen) = {len(pages)} pages, "
+          f"{args.rate:g} actions/s asked for {args.seconds:g} s")
+    print(f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
+          f"latency p50 {ms(percentile(latencies, 50))} ms, p95 {ms(percentile(latencies, 95))} ms")
+    print(f"  server CPU: {cpu:.2f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
+          f"{1000 * cpu / max(actions, 1):.1f} ms per action")
+    print(f"  page fetches: {fetches} ({fetches / max(actions, 1):.2f} per action), "
+          f"{fetched / max(actions, 1) / 1024:.1f} KB per action; by page: " + ", ".join(
+              f"{name} {sum(p.bytes for p in group) / max(sum(p.fetches for p in group), 1) / 1024:.1f} KB a fetch"
+              for name, group in kinds.items()))
+    print(f"  delivery p50/p95/p99: {ms(percentile(delivery, 50))} / {ms(percentile(delivery, 95))} / "
+          f"{ms(percentile(delivery, 99))} ms; page updated p50/p95/p99: {ms(percentile(update, 50))} / "
+          f"{ms(percentile(update, 95))} / {ms(percentile(update, 99))} ms; {missed} (action, page) pairs missed; "
+          f"{sum(p.errors for p in pages)} errors")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=("whole", "regions", "none"), default="regions")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")
+    parser.add_argument("--rate", type=float, default=5.0, help="actions a second, over all the games")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play (at most 300)")
+    parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for the pages to catch up")
+    parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
+    parser.add_argument("--per-fetch", type=int, default=0,
+                        help="then this many fetches of a wallet and the Bank, whole and as regions, one at a time")
+    args = parser.parse_args(argv)
+    if not 2 <= args.seats <= 8 or not 1 <= args.games <= 50 or not 0 < args.rate <= 500 or not 0 < args.seconds <= 300:
+        parser.error("seats 2-8, games 1-50, rate above 0 up to 500, seconds up to 300")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

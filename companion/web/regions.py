@@ -1,0 +1,81 @@
+"""A live page's regions, rendered alone: what a page fetches when an event names what changed.
+
+A live page marks each region with the parts (``core.parts``) it shows: an element with a
+stable id and ``data-parts``, drawn by a block of the page's template named ``region_`` plus the
+id (hyphens as underscores). When an event names parts, the page asks its own address again
+with ``?regions=id,id`` and gets ``{"version": n, "regions": {id: html}}``: those blocks rendered
+alone, from the same view and authorised exactly as the whole page (the same route answers).
+
+The view's costly pieces are ``Lazy``: the whole page computes them all, a region only those its
+block and the templates it includes name (read once from the templates' syntax trees), so a
+fragment does not pay for the rest of the page.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import current_app, jsonify, render_template, request
+from jinja2 import nodes
+
+MAX_REGIONS = 32  # more than any page has: the rest of a longer list is ignored
+
+
+class Lazy:
+    """A value of a page's view computed only when a template reads it."""
+
+    __slots__ = ("compute",)
+
+    def __init__(self, compute) -> None:
+        self.compute = compute
+
+
+def resolved(view: dict) -> dict:
+    """``view`` with every ``Lazy`` computed (for the whole page)."""
+    return {key: value.compute() if isinstance(value, Lazy) else value for key, value in view.items()}
+
+
+def asked() -> list[str] | None:
+    """The region ids the request asks for (``?regions=``), or ``None`` for the whole page."""
+    raw = request.args.get("regions")
+    if raw is None:
+        return None
+    return [name for name in raw.split(",") if name][:MAX_REGIONS]
+
+
+def render(template_name: str, version: int, **view):
+    """The page, or, when the request asks for ``?regions=``, those regions alone as JSON (a
+    region the template does not have is left out: the page then fetches itself whole)."""
+    names = asked()
+    if names is None:
+        return render_template(template_name, **resolved(view))
+    app = current_app._get_current_object()
+    template = app.jinja_env.get_template(template_name)
+    blocks = {name: "region_" + name.replace("-", "_") for name in names}
+    blocks = {name: block for name, block in blocks.items() if block in template.blocks}
+    read = set().union(*(_names_read(app.jinja_env, template_name, block) for block in blocks.values()))
+    context = {key: value.compute() if isinstance(value, Lazy) and key in read else value
+               for key, value in view.items()}
+    app.update_template_context(context)
+    jinja_context = template.new_context(context)
+    regions = {name: "".join(template.blocks[block](jinja_context)) for name, block in blocks.items()}
+    response = jsonify({"version": version, "regions": regions})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@lru_cache(maxsize=256)
+def _names_read(env, template_name: str, block: str) -> frozenset[str]:
+    """Every name ``block`` of ``template_name`` reads, with the templates it includes."""
+    tree = env.parse(env.loader.get_source(env, template_name)[0])
+    found = next(node for node in tree.find_all(nodes.Block) if node.name == block)
+    return _names_in(env, found, set())
+
+
+def _names_in(env, node, seen: set[str]) -> frozenset[str]:
+    names = {name.name for name in node.find_all(nodes.Name) if name.ctx == "load"}
+    for include in node.find_all(nodes.Include):
+        if isinstance(include.template, nodes.Const) and include.template.value not in seen:
+            seen.add(include.template.value)
+            source = env.loader.get_source(env, include.template.value)[0]
+            names |= _names_in(env, env.parse(source), seen)
+    return frozenset(names)

@@ -1,0 +1,98 @@
+"""Events carry the change: a phone fetches only the regions of its page that show what an
+event changed, keeps what is typed there, and catches up with what it missed."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_live_morph import open_auction
+from tests.e2e.test_table import pay, started
+
+
+def _fetches(page, path_end: str) -> list[str]:
+    """Every request the page makes from now on to an address ending in ``path_end``."""
+    seen: list[str] = []
+    page.on("request", lambda r: urlsplit(r.url).path.endswith(path_end) and seen.append(r.url))
+    return seen
+
+
+def _asked(urls: list[str]) -> list[set[str]]:
+    return [set(parse_qs(urlsplit(u).query).get("regions", [""])[0].split(",")) for u in urls]
+
+
+def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_whole_page(live_server, phone):
+    host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
+    expect(carla.locator("#feed")).to_contain_text("Anna", timeout=5000)
+    wallet = _fetches(carla, "/me")
+    bank = _fetches(host, "/table")
+    carla.locator("#pay-reason").fill("half typed")
+
+    pay(anna, "Bruno", 120)
+    expect(carla.locator("#players")).to_contain_text(re.compile(r"1[.,]380"), timeout=3000)
+    expect(carla.locator("#feed")).to_contain_text("120", timeout=3000)
+    expect(host.locator("#players")).to_contain_text(re.compile(r"1[.,]620"), timeout=3000)
+    expect(host.locator("#feed")).to_contain_text("120", timeout=3000)
+    # One small request each, for the regions that show cash or the feed; never the whole page.
+    assert wallet and all("regions=" in u for u in wallet), wallet
+    assert bank and all("regions=" in u for u in bank), bank
+    for asked in _asked(wallet):
+        assert {"players-region", "feed-region"} <= asked and not asked & {"forms", "jail", "links"}, asked
+    for asked in _asked(bank):
+        assert {"players-region", "history"} <= asked and not asked & {"banker", "phones", "bank-start"}, asked
+    assert carla.locator("#pay-reason").input_value() == "half typed"
+    assert carla.evaluate("Number(document.body.dataset.version)") == anna.evaluate(
+        "Number(document.body.dataset.version)")
+    assert carla.errors == [] and host.errors == []
+
+
+def test_a_bid_being_typed_survives_the_fragment_of_another_bid(live_server, phone):
+    host, (anna, bruno) = started(live_server, phone)
+    open_auction(host)
+    expect(anna.locator("#bid-amount")).to_be_visible(timeout=3000)
+    wallet = _fetches(anna, "/me")
+    anna.fill("#bid-amount", "95")  # the thumb is still on it
+
+    bruno.fill("#bid-amount", "80")
+    bruno.locator("#bid form[data-confirm] button.btn-big").click()
+    bruno.click("#confirm-ok")
+    expect(anna.locator("#auction")).to_contain_text("80", timeout=3000)
+    assert anna.locator("#bid-amount").input_value() == "95"
+    assert anna.evaluate("document.activeElement.id") == "bid-amount"
+    assert wallet and all("regions=" in u and "play" in u for u in wallet), wallet
+    assert anna.errors == []
+
+
+def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, phone):
+    """Its stream hears nothing (as a phone asleep in a pocket): back in view, it asks what
+    changed since its version and fetches only those regions."""
+    host, (anna, bruno) = started(live_server, phone)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
+    # From now on the stream answers only its opening, then waits a minute to reconnect.
+    bruno.route(re.compile(r".*/stream(\?.*)?$"),
+                lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"},
+                                            body="retry: 60000\n\n"))
+    bruno.reload()
+    version = bruno.evaluate("Number(document.body.dataset.version)")
+    changes = _fetches(bruno, "/changes")
+    wallet = _fetches(bruno, "/me")
+
+    pay(anna, "Bruno", 70)
+    pay(anna, "Bruno", 30)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]400"))
+    bruno.wait_for_timeout(500)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))  # it missed both
+
+    bruno.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]600"), timeout=3000)
+    expect(bruno.locator("#feed")).to_contain_text("70")
+    assert changes and f"since={version}" in changes[0]
+    assert wallet and all("regions=" in u for u in wallet), wallet
+    assert bruno.evaluate("Number(document.body.dataset.version)") == version + 2
+
+    pay(anna, "Bruno", 5)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]395"))  # the payment is made
+    bruno.evaluate("window.dispatchEvent(new Event('online'))")  # back on the Wi-Fi
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]605"), timeout=3000)
+    assert bruno.errors == []

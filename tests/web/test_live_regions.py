@@ -1,0 +1,146 @@
+"""A live page's regions rendered alone (``?regions=``) are exactly those regions of the whole
+page, in rich states (houses, a request, a trade, an auction, a finished game); they are
+authorised as the page is; and every region a live page marks names parts an entry can have."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import services
+from companion.core import parts as entry_parts
+from companion.services import Caller
+from tests.web.test_pages import open_table, sit_down, start
+
+EN = {"Accept-Language": "en"}
+REGION = re.compile(r'<div class="region" id="([\w-]+)" data-parts="([\w ]+)">')
+NOTICES = re.compile(r'<ol id="notices" hidden data-parts="([\w ]+)"')
+
+
+def _steady(html: str) -> str:
+    """The page without what changes at each rendering (each form's fresh idempotency key, the
+    CSRF token's time stamp, the seconds left on the auction and the clock)."""
+    html = re.sub(r'name="(key|csrf_token)" value="[^"]*"', r'name="\1" value=""', html)
+    html = re.sub(r'data-(seconds|remaining)="\d+"', r'data-\1=""', html)
+    html = re.sub(r"data-clock-time>\d+:\d+<", "data-clock-time><", html)
+    return re.sub(r"<strong data-countdown>\d+</strong>", "<strong data-countdown></strong>", html)
+
+
+def _act(app, game_id, who, payload):
+    with app.app_context():
+        game = services.get_game(game_id)
+        ids = {p.name: p.id for p in game.players}
+        caller = Caller(game_id, who == "banker", None if who == "banker" else ids[who])
+        return services.act(game_id, caller, {k: ids.get(v, v) if isinstance(v, str) else v
+                                              for k, v in payload.items()})
+
+
+def _regions_match(device, path) -> list[str]:
+    whole = device.get(path, headers=EN)
+    assert whole.status_code == 200
+    html = _steady(whole.get_data(as_text=True))
+    ids = [m.group(1) for m in REGION.finditer(html)] + (["notices"] if NOTICES.search(html) else [])
+    assert len(ids) >= 5, path
+    answer = device.get(f"{path}{'&' if '?' in path else '?'}regions={','.join(ids)}", headers=EN)
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    data = answer.get_json()
+    assert sorted(data["regions"]) == sorted(ids)
+    assert data["version"] == int(re.search(r'data-version="(\d+)"', html).group(1))
+    for name, fragment in data["regions"].items():
+        assert _steady(fragment) in html, name
+    return ids
+
+
+@pytest.fixture
+def rich(client, app):
+    """Anna with houses, a request and a trade waiting for her, an auction with a bid; Bruno
+    and the banker's device signed in."""
+    game_id, _ = open_table(client)
+    anna, bruno = sit_down(app, game_id, "Anna"), sit_down(app, game_id, "Bruno")
+    start(client, game_id)
+    for deed in ("vicolo-corto", "vicolo-stretto", "stazione-sud"):
+        _act(app, game_id, "Anna", {"type": "buy", "deed": deed})
+    for deed in ("vicolo-corto", "vicolo-stretto"):
+        _act(app, game_id, "Anna", {"type": "build", "deed": deed})
+    _act(app, game_id, "Bruno", {"type": "request", "from": "Anna", "amount": 50, "reason": "Vicolo Corto"})
+    _act(app, game_id, "Carla", {"type": "trade_propose", "to": "Anna", "give": {"cash": 100, "deeds": []},
+                                 "get": {"cash": 0, "deeds": ["stazione-sud"]}})
+    _act(app, game_id, "banker", {"type": "auction_start", "deed": "parco-della-vittoria"})
+    _act(app, game_id, "Bruno", {"type": "bid", "amount": 120})
+    return game_id, client, anna, bruno
+
+
+def test_regions_alone_are_the_regions_of_the_whole_page(rich, app):
+    game_id, banker, anna, bruno = rich
+    for device, path in ((anna, f"/g/{game_id}/me"), (bruno, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table"),
+                         (anna, f"/g/{game_id}/me?bankrupt_to=bank")):
+        _regions_match(device, path)
+    _act(app, game_id, "banker", {"type": "auction_close"})
+    _act(app, game_id, "banker", {"type": "end"})
+    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table")):
+        _regions_match(device, path)
+
+
+def test_regions_of_a_table_setting_up(client, app):
+    game_id, _ = open_table(client)
+    assert "bank-start" in _regions_match(client, f"/g/{game_id}/table")
+
+
+def test_a_region_is_authorised_as_its_page(rich, app):
+    game_id, banker, anna, _bruno = rich
+    stranger = app.test_client()
+    answer = stranger.get(f"/g/{game_id}/me?regions=balance-region")
+    assert answer.status_code == 302 and "/j/" in answer.location  # to the join page, as the page
+    answer = anna.get(f"/g/{game_id}/table?regions=players-region")
+    assert answer.status_code == 302 and answer.location.endswith("/me")  # a player is no banker
+    unknown = anna.get(f"/g/{game_id}/me?regions=nothing,balance-region").get_json()
+    assert list(unknown["regions"]) == ["balance-region"]  # an unknown region is left out
+
+
+def test_private_cash_stays_private_in_a_region(client, app):
+    page = client.get("/").get_data(as_text=True)
+    from tests.web.test_pages import csrf
+    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "campionato-2015",
+                                           "name": ["Anna", "Bruno", "Carla"]})
+    game_id = response.location.split("/")[2]
+    anna = sit_down(app, game_id, "Anna")
+    start(client, game_id)
+    fragment = anna.get(f"/g/{game_id}/me?regions=players-region", headers=EN).get_json()["regions"]["players-region"]
+    assert "Bruno" in fragment and fragment.count(">private<") == 2  # Bruno's and Carla's; Anna sees her own
+    _regions_match(anna, f"/g/{game_id}/me")
+
+
+def test_every_region_names_parts_an_entry_can_have(rich):
+    game_id, banker, anna, _bruno = rich
+    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table")):
+        html = device.get(path).get_data(as_text=True)
+        for match in list(REGION.finditer(html)) + list(NOTICES.finditer(html)):
+            names = set(match.groups()[-1].split())
+            assert names and names <= entry_parts.ALL, match.group(0)
+
+
+def test_what_changed_since_a_version(client, app):
+    game_id, _ = open_table(client)
+    anna = sit_down(app, game_id, "Anna")
+    start(client, game_id)
+    with app.app_context():
+        version = services.get_game(game_id).version
+    _act(app, game_id, "Anna", {"type": "transfer", "to": "Bruno", "amount": 10})
+    _act(app, game_id, "banker", {"type": "auction_start", "deed": "vicolo-corto"})
+    for device, path in ((anna, f"/g/{game_id}/changes"), (app.test_client(), f"/g/{game_id}/screen/changes")):
+        answer = device.get(f"{path}?since={version}")
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+        assert answer.get_json() == {"version": version + 2, "parts": ["auction", "cash", "feed"]}
+        assert device.get(f"{path}?since={version + 1}").get_json()["parts"] == ["auction", "feed"]
+        assert device.get(f"{path}?since={version + 2}").get_json() == {"version": version + 2, "parts": []}
+        assert device.get(f"{path}?since=soon").status_code == 400
+    assert app.test_client().get(f"/g/{game_id}/changes?since=1").status_code == 401  # the pages' own: signed in
+    # A server that started after those versions reads them from the journal.
+    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] == ["auction", "cash", "feed"]
+    # Further behind than the journal is read for: the page fetches itself whole.
+    for _ in range(65):
+        _act(app, game_id, "banker", {"type": "transfer", "from": "bank", "to": "Anna", "amount": 1})
+    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] is None
+    assert anna.get(f"/g/{game_id}/changes?since={version + 3}").get_json()["parts"] == ["cash", "feed"]
