@@ -95,3 +95,15 @@ def test_a_tie_at_the_end_is_played_off_from_the_table(client, app):
     assert "Start the 10-minute play-off" not in table
     results = page(client, f"/g/{game_id}/results")
     assert "Standings so far" in results and "play 10 more minutes among themselves; the others keep" in results
+
+
+def test_a_wallet_shows_no_empty_to_the_bank_card_where_the_board_has_no_taxes(client, app):
+    """Petropolis has no fixed payments to the bank: no card with a heading and nothing under
+    it (paying the bank any amount is in Pay, above); the classic board keeps its tax buttons."""
+    game_id, _ = open_table(client, edition="petropolis", banker_plays="1")
+    start(client, game_id)
+    assert "<h2>To the bank</h2>" not in page(client, f"/g/{game_id}/me")
+    game_id, _ = open_table(client, edition="classic-it", banker_plays="1")
+    start(client, game_id)
+    wallet = page(client, f"/g/{game_id}/me")
+    assert "<h2>To the bank</h2>" in wallet and 'value="pay_fixed"' in wallet
