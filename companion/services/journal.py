@@ -32,11 +32,15 @@ def state_of(game: Game, deeds: bool = True) -> GameState:
     return load_state(game, edition_of(game), deeds=deeds)
 
 
+def _parts_of(outcome: Outcome) -> frozenset[str]:
+    """What ``outcome`` changes, in the words of the live pages' regions (``core.parts``)."""
+    return entry_parts.of_entry(outcome.kind, bool(outcome.postings), ((c.target, c.field) for c in outcome.changes))
+
+
 def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     """A journal entry for ``outcome`` at the game's next version; stores no state."""
     game.version += 1
-    announce(game, entry_parts.of_entry(outcome.kind, bool(outcome.postings),
-                                        ((c.target, c.field) for c in outcome.changes)))
+    announce(game, _parts_of(outcome))
     entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
                   params=outcome.params, undoable=outcome.undoable,
                   changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
@@ -90,8 +94,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
         db.session.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
                                                "amount": p.amount} for p in outcome.postings])
     save(game, state, touched, version=version)
-    announce(game, entry_parts.of_entry(outcome.kind, bool(outcome.postings),
-                                        ((c.target, c.field) for c in outcome.changes)))
+    announce(game, _parts_of(outcome))
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo
         set_committed_value(reverses, "reversed_by", entry_id)
