@@ -36,6 +36,16 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+# On every answer, the app's (``_security_headers``) and those the server writes itself.
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                "style-src-attr 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; "
+                                "form-action 'self'"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     root = config.ROOT
     app = Flask(__name__, template_folder=str(root / "templates"), static_folder=str(root / "static"),
@@ -118,14 +128,15 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.after_request
     def _security_headers(response):
-        response.headers.setdefault("Content-Security-Policy",
-                                    "default-src 'self'; img-src 'self' data:; style-src 'self'; style-src-attr 'unsafe-inline'; "
-                                    "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
+        for name, value in SECURITY_HEADERS:
+            response.headers.setdefault(name, value)
         if app.config.get("WORKER"):  # BANCO_WORKERS above 1: which process answered (its number)
             response.headers["X-Banco-Worker"] = str(app.config["WORKER"])
         return response
+
+    from .web.direct import DirectActions
+    # The server answers the API's actions without Flask's request cycle (companion.serve).
+    app.extensions["banco"]["direct"] = DirectActions(app, SECURITY_HEADERS)
 
     return app
 

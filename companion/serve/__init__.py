@@ -43,6 +43,8 @@ class Server(uvicorn.Server):
         self.broker.close()
         await super().shutdown(sockets)
         self.gate.mount.executor.shutdown(wait=False)
+        if self.gate.writer is not None:
+            self.gate.writer.stop()
         if self.fanout is not None:
             self.fanout.stop()
 

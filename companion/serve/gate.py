@@ -20,6 +20,7 @@ from a2wsgi import WSGIMiddleware
 from ..web.errors import REFUSED
 from ..web.live import LIVE
 from .streams import Streams
+from .writer import Writer
 
 ENVIRON = "banco.environ"  # scope key: what the loop tells the app, copied into its environ
 BODY_SECONDS = 30  # a whole body, from the end of the head: a phone's form is a few hundred bytes
@@ -38,6 +39,8 @@ class Gate:
         self.limit = app.config["MAX_CONTENT_LENGTH"]
         self.streams = Streams(app.extensions["banco"]["broker"], app.config["STREAMS_PER_ADDRESS"])
         self.mount = WSGIMiddleware(self._wsgi, workers=app.config["THREADS"])
+        self.direct = app.extensions["banco"].get("direct")
+        self.writer = Writer(self.direct) if self.direct is not None else None
 
     def _wsgi(self, environ, start_response):
         environ.update(environ["asgi.scope"].get(ENVIRON, ()))
@@ -57,11 +60,25 @@ class Gate:
             scope = {**scope, "headers": [(k, v) for k, v in scope["headers"]
                                           if k not in (b"transfer-encoding", b"content-length")]
                      + [(b"content-length", str(len(body)).encode())]}
-        receive = _replay(body, receive)
         if scope["method"] == "GET":
-            await self._get(scope, receive, send)
-        else:
-            await self.mount(scope, receive, send)
+            await self._get(scope, _replay(body, receive), send)
+        elif not (scope["method"] == "POST" and await self._direct(scope, body, send)):
+            await self.mount(scope, _replay(body, receive), send)
+
+    async def _direct(self, scope, body: bytes, send) -> bool:
+        """Answers an action the app takes directly (``companion.web.direct``) once the writer
+        has committed it; False when the app's own cycle is to answer the request."""
+        work = self.direct.take(scope["path"], header(scope, b"authorization"), body) if self.direct else None
+        if work is None:
+            return False
+        await self.writer.submit(work)
+        answer = self.direct.answer(work)
+        if answer is None:
+            return False
+        status, headers, content = answer
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content, "more_body": False})
+        return True
 
     async def _body(self, scope, receive) -> bytes | int | None:
         """The whole body; a status to refuse with (413 over the limit, 400 when it does not

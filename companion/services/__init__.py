@@ -19,7 +19,7 @@ from ..core.settings import FREE_PARKING
 from ..core.take_back import TAKE_BACK_SECONDS
 from ..core.turns import view as turn_view
 from ..store import now_utc
-from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, act, preview
+from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, act, prepare, preview, run_batch
 from .catalog import edition_of, editions
 from .custom_editions import EditionRefused, check_edition, edition_file, import_edition, import_edition_text, is_imported
 from .clock import view as clock_view
@@ -44,7 +44,7 @@ __all__ = [
     "authenticate", "parts_since", "recent_lines", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "checkable_view", "counterfeits_view", "issue_bank_handoff", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
-    "moved_since_printing", "preview", "random_id", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
+    "moved_since_printing", "prepare", "preview", "random_id", "run_batch", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
     "EditionRefused", "check_edition", "edition_file", "import_edition", "import_edition_text", "is_imported",
     "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "is_referee", "issue_referee_token", "referee_view", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -355,6 +355,17 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     savepoint of one transaction, so a refusal undoes only its own part, and each is answered
     only after that transaction has committed.
     """
+    work = prepare(game_id, caller, payload, token)
+    db.session.rollback()  # the request's reads so far end here; it reads the commit after
+    banco = current_app.extensions["banco"]
+    writes = banco.get("writes") or banco.setdefault("writes", Group(run_batch))
+    return writes.submit(work)
+
+
+def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -> "_Action":
+    """``act``'s work, checked as far as it can be without the game: ready for ``run_batch``.
+    Refuses a payload that is not an object, an unknown type, and a key that is not printable
+    text of at most 100 characters."""
     if not isinstance(payload, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     kind = payload.get("type")
@@ -363,11 +374,7 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     key = payload.get("key")
     if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
         raise BadInput("invalid_key", N_("The request key must be printable text of at most 100 characters."))
-    work = _Action(game_id, caller, payload, token, kind, key, fingerprint(payload) if key is not None else None)
-    db.session.rollback()  # the request's reads so far end here; it reads the commit after
-    banco = current_app.extensions["banco"]
-    writes = banco.get("writes") or banco.setdefault("writes", Group(_run_batch))
-    return writes.submit(work)
+    return _Action(game_id, caller, payload, token, kind, key, fingerprint(payload) if key is not None else None)
 
 
 class _Action(Waiting):
@@ -386,20 +393,56 @@ class _Repeated(Exception):
     """The action's key was stored by an earlier action: its first answer is the answer."""
 
 
-def _run_batch(batch: list[_Action]) -> None:
-    """Runs a batch of actions in one write transaction, each in its own savepoint.
+def run_batch(batch: list[_Action]) -> None:
+    """Runs a batch of actions in one write transaction, each in its own savepoint, and sets
+    each one's ``answer`` (``{"version", "result"}``) or ``error`` (a refusal, which changed
+    nothing); an error of the commit itself is raised, and then nothing of the batch holds.
 
     The games are locked in the order of their ids (PostgreSQL: ``FOR UPDATE`` on each game's
     row as its first action comes), the order every batch of every process follows, so two
     batches never wait for each other in a circle; the actions of one game keep the order in
-    which they arrived."""
+    which they arrived.
+
+    A batch is first run whole with no savepoint (two statements an action fewer): when
+    every action stands, as at a table nearly always, that is the commit. When one is refused
+    or fails, that transaction is rolled back unseen, and the batch runs again with a
+    savepoint for each action, so the refusal undoes only its own part."""
+    ordered = sorted(batch, key=lambda w: w.game_id if isinstance(w.game_id, str) else "")
+    if len(batch) > 1 and _all_standing(ordered):
+        return
     locked: dict[str, Game] = {}  # games whose lock an action that stood took: held to the commit
     with writing():
-        for work in sorted(batch, key=lambda w: w.game_id if isinstance(w.game_id, str) else ""):
+        for work in ordered:
             try:
                 work.answer = _answer(work, locked)
             except Exception as error:  # a refusal, or a fault of this action alone: the others still commit
                 work.error = error
+
+
+class _NotAllStanding(Exception):
+    """An action of a batch run whole was refused or failed: the whole transaction goes."""
+
+
+def _all_standing(ordered: list[_Action]) -> bool:
+    """Runs the actions in one transaction without savepoints and commits it when every one
+    stands; otherwise rolls it all back, sets no answer, and says False. A failure of the
+    commit itself is raised."""
+    locked: dict[str, Game] = {}
+    try:
+        with writing():
+            for work in ordered:
+                try:
+                    game = (locked.get(work.game_id) if isinstance(work.game_id, str) else None) \
+                        or lock_game(work.game_id)
+                    locked[game.id] = game
+                    work.answer = _run(work, game)
+                except Exception:
+                    raise _NotAllStanding() from None
+    except _NotAllStanding:
+        for work in ordered:
+            work.answer = None
+        return False
+    return True
 
 
 def _answer(work: _Action, locked: dict[str, Game]) -> dict:

@@ -45,12 +45,16 @@ def _not_json(constant: str):
 
 
 def _body() -> dict:
-    """The request's JSON object. Refuses (400 ``invalid_json``) a body that is not JSON, not an
-    object, nested deeper than ``MAX_JSON_DEPTH`` (checked before parsing, which recurses), or
-    holding NaN, an infinite number or text that is not Unicode (a lone surrogate such as
-    ``"\\ud800"``, which no database can store). A body over the app's size limit is refused
+    """The request's JSON object (``parse_json``); a body over the app's size limit is refused
     (413) before it is read."""
-    raw = request.get_data(cache=True)
+    return parse_json(request.get_data(cache=True))
+
+
+def parse_json(raw: bytes) -> dict:
+    """The JSON object in ``raw``, a request's body. Refuses (400 ``invalid_json``) a body that
+    is not JSON, not an object, nested deeper than ``MAX_JSON_DEPTH`` (checked before parsing, which recurses), or
+    holding NaN, an infinite number or text that is not Unicode (a lone surrogate such as
+    ``"\\ud800"``, which no database can store)."""
     try:
         text = raw.decode(json.detect_encoding(raw))
     except (UnicodeDecodeError, LookupError):
@@ -74,7 +78,11 @@ def _body() -> dict:
 
 
 def _token() -> str | None:
-    header = request.headers.get("Authorization", "")
+    return bearer(request.headers.get("Authorization", ""))
+
+
+def bearer(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header's value; ``None`` for any other."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

@@ -19,7 +19,7 @@ from sqlalchemy import event
 from companion import services
 from companion.core.errors import RuleViolation
 from companion.services import actions
-from companion.services.actions import _Action, _run_batch
+from companion.services.actions import _Action, run_batch
 from companion.services.group import Group, Waiting
 from companion.store import db
 from tests.conftest import database_url, free_port, wait_for_app_py
@@ -68,7 +68,7 @@ def test_a_refused_action_in_a_batch_leaves_no_trace_and_the_others_stand(app, a
         _work(game, game.tokens["Carla"], {"type": "transfer", "to": game.ids["Anna"], "amount": 30}),
     ]
     with app.app_context():
-        _run_batch(batch)
+        run_batch(batch)
     first, short, stranger, last = batch
     assert first.error is None and last.error is None
     assert (first.answer["version"], last.answer["version"]) == (before + 1, before + 2)
@@ -87,7 +87,7 @@ def test_a_batch_of_two_games_keeps_each_games_order_of_arrival(app, api):
         batch.append(_work(two, two.tokens["Carla"], {"type": "transfer", "to": two.ids["Dario"], "amount": amount}))
         batch.append(_work(one, one.tokens["Anna"], {"type": "transfer", "to": one.ids["Bruno"], "amount": amount}))
     with app.app_context():
-        _run_batch(batch)
+        run_batch(batch)
     for game in (one, two):
         mine = [w.answer for w in batch if w.game_id == game.id]
         versions = [a["version"] for a in mine]
@@ -101,7 +101,7 @@ def test_a_key_repeated_inside_one_batch_pays_once_and_both_get_the_first_answer
     body = {"type": "transfer", "to": game.ids["Bruno"], "amount": 70, "key": "tap-1"}
     batch = [_work(game, game.tokens["Anna"], body), _work(game, game.tokens["Anna"], dict(body))]
     with app.app_context():
-        _run_batch(batch)
+        run_batch(batch)
     assert batch[0].error is None and batch[1].error is None
     assert batch[0].answer == batch[1].answer
     assert game.cash() == {"Anna": 1430, "Bruno": 1570}
@@ -114,7 +114,7 @@ def test_an_undo_in_the_same_batch_reverses_the_action_written_just_before_it(ap
              _work(game, game.banker, {"type": "undo"}),
              _work(game, game.tokens["Bruno"], {"type": "transfer", "to": game.ids["Anna"], "amount": 5})]
     with app.app_context():
-        _run_batch(batch)
+        run_batch(batch)
     assert [w.error for w in batch] == [None, None, None]
     paid, undone, _ = (w.answer["version"] for w in batch)
     assert game.cash() == {"Anna": 1505, "Bruno": 1495}
