@@ -35,16 +35,23 @@ class Broker:
 
     def publish(self, game_id: str, version: int, parts: frozenset[str] | None = None) -> None:
         """``game_id`` is at ``version`` now; ``parts``, when known, are what that version changed."""
+        self.publish_all(game_id, {version: parts})
+
+    def publish_all(self, game_id: str, versions: dict[int, frozenset[str] | None]) -> None:
+        """``game_id`` went through ``versions`` (each with the parts it changed, when known),
+        committed together: its streams wake once, for the newest."""
+        newest = max(versions)
         with self._lock:
-            if parts is not None:
-                kept = self._parts.setdefault(game_id, {})
-                kept[version] = parts
-                if len(kept) > KEPT_VERSIONS:
-                    for old in sorted(kept)[:-KEPT_VERSIONS]:
-                        del kept[old]
-            if version <= self._versions.get(game_id, -1):
+            kept = self._parts.setdefault(game_id, {})
+            for version, parts in versions.items():
+                if parts is not None:
+                    kept[version] = parts
+            if len(kept) > KEPT_VERSIONS:
+                for old in sorted(kept)[:-KEPT_VERSIONS]:
+                    del kept[old]
+            if newest <= self._versions.get(game_id, -1):
                 return  # a slower writer's older version: its streams have heard of a newer one
-            self._versions[game_id] = version
+            self._versions[game_id] = newest
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:

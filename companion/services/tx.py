@@ -68,8 +68,7 @@ def writing():
     # process's streams hear it at once, the other processes' through the NOTIFY above.
     broker = current_app.extensions["banco"]["broker"]
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
-        for version, parts in sorted(versions.items()):
-            broker.publish(game_id, version, parts)
+        broker.publish_all(game_id, versions)
 
 
 @contextmanager
