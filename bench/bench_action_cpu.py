@@ -4,13 +4,19 @@ thread paying through the test client, the CPU time per action printed (and, wit
 ``--profile``, cProfile's heaviest functions). The figure leaves out the HTTP server; with one
 thread every batch of the group commit holds one action, so it is the cost of an action alone.
 
+``--batch N`` measures instead what the server's writer thread does (``companion.web.direct``,
+``companion.serve.writer``): the same requests read, run N at a time in one transaction, and
+answered, with no Flask request cycle and no HTTP server.
+
     /work/venv/bin/python bench/bench_action_cpu.py
+    /work/venv/bin/python bench/bench_action_cpu.py --batch 4
     /work/venv/bin/python bench/bench_action_cpu.py --actions 2000 --profile cumulative
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import random
 import sys
@@ -28,6 +34,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--profile", choices=("cumulative", "tottime"), default=None)
+    parser.add_argument("--batch", type=int, default=None,
+                        help="run the requests N at a time as the server's writer does (no Flask request cycle)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="banco-cpu-") as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "PUBLIC_URL": "http://127.0.0.1",
@@ -39,7 +47,25 @@ def main(argv=None) -> int:
         client.post(path, json={"type": "start"}, headers={"Authorization": f"Bearer {game['banker_token']}"})
         players, rng = game["players"], random.Random(1)
 
+        direct = app.extensions["banco"]["direct"]
+
+        def pay_directly(count: int) -> None:
+            for start in range(0, count, args.batch):
+                batch = []
+                for i in range(start, min(count, start + args.batch)):
+                    me, to = players[i % 8], players[(i + 1 + rng.randrange(7)) % 8]
+                    body = json.dumps({"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20),
+                                       "key": uuid.uuid4().hex}).encode()
+                    batch.append(direct.take(path, f"Bearer {me['token']}".encode(), body))
+                direct.run(batch)
+                for work in batch:
+                    if direct.answer(work) is None:
+                        raise RuntimeError(f"a transfer failed: {work.error!r}")
+
         def pay(count: int) -> None:
+            if args.batch:
+                pay_directly(count)
+                return
             for i in range(count):
                 me, to = players[i % 8], players[(i + 1 + rng.randrange(7)) % 8]
                 answer = client.post(path, json={"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20),
@@ -52,7 +78,9 @@ def main(argv=None) -> int:
         cpu, wall = time.process_time(), time.perf_counter()
         pay(args.actions)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        print(f"{args.actions} transfers through the Flask test client, one thread, SQLite (synchronous=FULL): "
+        how = (f"run {args.batch} at a time as the server's writer does" if args.batch
+               else "through the Flask test client, one thread")
+        print(f"{args.actions} transfers {how}, SQLite (synchronous=FULL): "
               f"CPU {cpu * 1000 / args.actions:.2f} ms per action, wall {wall * 1000 / args.actions:.2f} ms")
         if args.profile:
             profile = cProfile.Profile()

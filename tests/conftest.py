@@ -166,13 +166,13 @@ class LiveServer:
     ``app.py`` makes it, on a free local port (or ``port``: a restart), its loop in a thread of
     this process."""
 
-    def __init__(self, app, port=None):
+    def __init__(self, app, port=None, parser=None):
         from companion.serve import create_server
         self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         app.config["PUBLIC_URL"] = self.url
-        self.server = create_server(app, "127.0.0.1", self.port)
+        self.server = create_server(app, "127.0.0.1", self.port, parser=parser)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self):

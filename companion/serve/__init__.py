@@ -1,7 +1,10 @@
-"""Banco's server: uvicorn (pure Python, h11) on one event loop, the Flask app mounted in it.
+"""Banco's server: uvicorn on one event loop, the Flask app mounted in it.
 
-The loop holds every connection, so an idle live page costs a future and a socket, not a
-thread; the app's requests run in a pool of ``THREADS`` threads (``gate``). The server raises
+The loop (uvloop where installed) holds every connection and parses every request (httptools
+where installed, else h11: ``protocol``), so an idle live page costs a future and a socket, not
+a thread. The API's actions are read on the loop and committed by one writer thread, a batch at
+a time (``writer``); every other request runs in the Flask app, in a pool of ``THREADS``
+threads (``gate``). The server raises
 the process's open-file limit as far as the system allows, so thousands of phones fit, and
 stops cleanly: the live streams end first (the browsers reconnect to the next server), then
 the connections, then the loop.
@@ -49,14 +52,15 @@ class Server(uvicorn.Server):
             self.fanout.stop()
 
 
-def create_server(app, host: str, port: int, workers: int = 1, on_started=None) -> Server:
+def create_server(app, host: str, port: int, workers: int = 1, on_started=None, parser: str | None = None) -> Server:
     """The server for ``app`` on ``host``:``port``; ``run()`` serves until Ctrl+C (or until
     ``should_exit`` is set, from another thread). It writes no line per request, and none when
     a phone leaves: only warnings and errors. ``workers``: how many processes serve the same
-    socket (``companion.serve.workers``); ``on_started`` is called once it accepts connections."""
+    socket (``companion.serve.workers``); ``on_started`` is called once it accepts connections;
+    ``parser``: ``"h11"`` or ``"httptools"`` where not the fastest installed (``protocol``)."""
     gate = Gate(app)
     config = uvicorn.Config(
-        gate, host=host, port=port, loop=event_loop(), http=protocol_class(gate), ws="none", lifespan="off",
+        gate, host=host, port=port, loop=event_loop(), http=protocol_class(gate, parser), ws="none", lifespan="off",
         interface="asgi3", access_log=False, log_config=None, log_level="warning", server_header=False,
         date_header=True, proxy_headers=False, limit_concurrency=app.config["CONNECTION_LIMIT"],
         timeout_keep_alive=5, timeout_graceful_shutdown=GRACE_SECONDS, workers=workers)

@@ -406,9 +406,10 @@ def run_batch(batch: list[_Action]) -> None:
     A batch is first run whole with no savepoint (two statements an action fewer): when
     every action stands, as at a table nearly always, that is the commit. When one is refused
     or fails, that transaction is rolled back unseen, and the batch runs again with a
-    savepoint for each action, so the refusal undoes only its own part."""
+    savepoint for each action, so the refusal undoes only its own part (and a repeated key
+    finds its first answer)."""
     ordered = sorted(batch, key=lambda w: w.game_id if isinstance(w.game_id, str) else "")
-    if len(batch) > 1 and _all_standing(ordered):
+    if _all_standing(ordered):
         return
     locked: dict[str, Game] = {}  # games whose lock an action that stood took: held to the commit
     with writing():
