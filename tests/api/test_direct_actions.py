@@ -1,0 +1,281 @@
+"""The API's actions answered on the server's loop (``companion.web.direct``, ``companion.serve.writer``):
+the same answers as the Flask app's, byte for byte; every refusal worded by the app in the reader's
+language; requests that arrive together committed as one batch; and with either HTTP parser
+(httptools or h11), the server's manners with a request head it will not take.
+
+Every connection goes to 127.0.0.1; every wait is bounded.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+
+import pytest
+from sqlalchemy import event
+
+from companion import services
+from companion.serve import protocol
+from companion.serve.writer import Writer
+from companion.store import db
+from tests.api.test_concurrency import call
+from tests.conftest import LiveServer, make_app, new_key
+
+
+def raw(port: int, request: bytes) -> tuple[int, dict, bytes]:
+    """One request on a connection of its own; the status, the headers (lower-case) and the body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            part = sock.recv(65536)
+            assert part, data
+            data += part
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            part = sock.recv(65536)
+            assert part, data
+            body += part
+    return int(lines[0].split()[1]), headers, body
+
+
+def action(port: int, game_id: str, token: str | None, body: bytes, *extra: str) -> tuple[int, dict, bytes]:
+    headers = [f"POST /api/v1/games/{game_id}/actions HTTP/1.1", "Host: banco.test", "Connection: close",
+               "Content-Type: application/json", f"Content-Length: {len(body)}", *extra]
+    if token is not None:
+        headers.append(f"Authorization: Bearer {token}")
+    return raw(port, ("\r\n".join(headers) + "\r\n\r\n").encode() + body)
+
+
+def new_game(server, players=("Anna", "Bruno"), **extra) -> dict:
+    status, game = call(f"{server.url}/api/v1/games", "POST",
+                        {"edition": "classic-it", "players": list(players), **extra})
+    assert status == 201
+    game["ids"] = {p["name"]: p["id"] for p in game["players"]}
+    game["tokens"] = {p["name"]: p["token"] for p in game["players"]}
+    assert action(server.port, game["id"], game["banker_token"], b'{"type": "start"}')[0] == 200
+    return game
+
+
+def balanced(app, game_id: str) -> None:
+    """The game's money equals its journal, entry by entry."""
+    with app.app_context():
+        assert services.verify_game(services.get_game(game_id)) == []
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How many actions the Flask app's own route ran (``services.act``); the direct path runs none."""
+    ran = []
+    act = services.act
+
+    def counting(*args, **kwargs):
+        ran.append(args)
+        return act(*args, **kwargs)
+
+    monkeypatch.setattr(services, "act", counting)
+    return ran
+
+
+def test_an_action_is_answered_without_the_app_and_exactly_as_the_app_answers_it(live_server, counted):
+    game = new_game(live_server)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 40, "key": new_key()}).encode()
+    status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
+    assert status == 200 and counted == []
+    assert json.loads(answer)["result"]["cash"] == 1460
+    # The same request again through the app itself: a repeat, answered with the first answer.
+    again = live_server.app.test_client().post(f"/api/v1/games/{game['id']}/actions", data=body,
+                                               headers={"Authorization": f"Bearer {game['tokens']['Anna']}",
+                                                        "Content-Type": "application/json"})
+    assert again.status_code == 200 and again.data == answer  # byte for byte: jsonify's keys, spacing, newline
+    apps = {k.lower(): v for k, v in again.headers.items() if k.lower() != "content-length"}
+    # (the server adds its date, and closes the connection this request asked it to close)
+    assert {k: v for k, v in headers.items() if k not in ("content-length", "date", "connection")} == apps
+    assert int(headers["content-length"]) == len(answer)
+    balanced(live_server.app, game["id"])
+
+
+def test_money_asked_from_a_strict_bank_is_202_on_the_direct_path(live_server, counted):
+    game = new_game(live_server, settings={"strict_bank": True})
+    status, _headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"],
+                                      b'{"type": "collect", "amount": 100, "reason": "beauty contest"}')
+    assert status == 202 and counted == []
+    assert json.loads(answer)["result"]["held"] is True
+
+
+def test_a_refusal_is_the_apps_in_the_readers_language_and_changes_nothing(live_server, counted):
+    game = new_game(live_server)
+    before = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 99999}).encode()
+    status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body,
+                                     "Accept-Language: it")
+    error = json.loads(answer)["error"]
+    assert status == 409 and error["code"] == "insufficient_cash"
+    assert "content-security-policy" in headers
+    english = json.loads(action(live_server.port, game["id"], game["tokens"]["Anna"], body)[2])["error"]
+    assert error["message"] != english["message"]  # worded for each reader by the app
+    assert len(counted) == 2  # the app ran each refused request again, and refused it again
+    after = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    assert after["version"] == before["version"] and after["players"] == before["players"]
+
+
+@pytest.mark.parametrize("token, body, status, code", [
+    (None, b'{"type": "start"}', 401, "missing_token"),
+    ("not-a-token", b'{"type": "start"}', 401, "invalid_token"),
+    ("banker", b'{"type": ', 400, "invalid_json"),
+    ("banker", b'[1, 2]', 400, "invalid_json"),
+    ("banker", b'{"type": "fly"}', 400, "unknown_action"),
+    ("banker", b'{"type": "end_turn", "key": ""}', 400, "invalid_key"),
+])
+def test_what_the_direct_path_does_not_take_the_app_answers(live_server, token, body, status, code):
+    game = new_game(live_server)
+    token = game["banker_token"] if token == "banker" else token
+    got, _headers, answer = action(live_server.port, game["id"], token, body)
+    assert (got, json.loads(answer)["error"]["code"]) == (status, code)
+
+
+def test_an_unknown_game_is_404_as_the_app_says(live_server):
+    got, _headers, answer = action(live_server.port, "nosuchgame", "whatever", b'{"type": "start"}')
+    assert (got, json.loads(answer)["error"]["code"]) == (404, "unknown_game")
+
+
+def test_a_repeated_key_on_the_direct_path_pays_once(live_server, counted):
+    game = new_game(live_server)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 25, "key": "tap-1"}).encode()
+    first = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
+    second = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
+    assert first[0] == second[0] == 200 and first[2] == second[2]
+    state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    assert {p["name"]: p["cash"] for p in state["players"]} == {"Anna": 1475, "Bruno": 1525}
+
+
+def test_phones_paying_at_once_are_committed_in_batches_and_money_holds(live_server, counted):
+    game = new_game(live_server, players=[f"P{i}" for i in range(8)])
+    names = list(game["ids"])
+    errors = []
+
+    def phone(i: int) -> None:
+        me, to = names[i], names[(i + 1) % 8]
+        for _ in range(15):
+            body = json.dumps({"type": "transfer", "to": game["ids"][to], "amount": 3, "key": new_key()}).encode()
+            status = action(live_server.port, game["id"], game["tokens"][me], body)[0]
+            if status != 200:
+                errors.append(status)
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [] and counted == []
+    state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    assert state["version"] == 2 + 8 * 15  # opened, started, then every payment
+    assert sorted(p["cash"] for p in state["players"]) == [1500] * 8  # each paid and received 45
+    balanced(live_server.app, game["id"])
+
+
+def test_a_batch_that_fails_whole_is_run_again_by_the_app(live_server, counted, monkeypatch):
+    game = new_game(live_server)
+    failing = {"left": 1}
+    run_batch = services.run_batch
+
+    def once_broken(batch):
+        if failing["left"]:
+            failing["left"] -= 1
+            raise RuntimeError("the disk is full")
+        return run_batch(batch)
+
+    monkeypatch.setattr(services, "run_batch", once_broken)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 10, "key": new_key()}).encode()
+    status, _headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
+    assert status == 200 and json.loads(answer)["result"]["cash"] == 1490
+    assert len(counted) == 1  # answered by the app's own route, after the writer's batch failed
+
+
+# --- the batch itself -------------------------------------------------------------------------
+
+def test_a_batch_where_every_action_stands_takes_no_savepoint(app, api):
+    game = api.new_game(("Anna", "Bruno")).start()
+    statements = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        batch = [services.prepare(game.id, None, {"type": "transfer", "to": game.ids["Bruno"], "amount": 5},
+                                  game.tokens["Anna"]) for _ in range(4)]
+        services.run_batch(batch)
+    assert [w.error for w in batch] == [None] * 4
+    assert [w.answer["version"] for w in batch] == [3, 4, 5, 6]
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
+    assert game.cash() == {"Anna": 1480, "Bruno": 1520}
+
+
+def test_the_requests_of_one_turn_of_the_loop_are_one_batch():
+    class Recording:
+        def __init__(self):
+            self.batches = []
+
+        def run(self, batch):
+            self.batches.append(list(batch))
+            for work in batch:
+                work["ran"] = True
+
+    async def scenario(direct):
+        writer = Writer(direct)
+        try:
+            first = [{"n": i} for i in range(3)]
+            await asyncio.gather(*(writer.submit(w) for w in first))
+            await writer.submit({"n": 3})
+        finally:
+            writer.stop()
+        return first
+
+    direct = Recording()
+    first = asyncio.run(scenario(direct))
+    assert [[w["n"] for w in batch] for batch in direct.batches] == [[0, 1, 2], [3]]
+    assert all(w["ran"] for w in first)
+
+
+# --- either HTTP parser -----------------------------------------------------------------------
+
+@pytest.fixture(params=["httptools", "h11"])
+def any_parser(request, tmp_path):
+    app = make_app(tmp_path)
+    server = LiveServer(app, parser=request.param).start()
+    yield server
+    server.stop()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_both_parsers_serve_an_action_directly(any_parser, counted):
+    game = new_game(any_parser)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 1}).encode()
+    assert action(any_parser.port, game["id"], game["tokens"]["Anna"], body)[0] == 200
+    assert counted == []
+
+
+def test_both_parsers_refuse_a_head_too_large_in_the_apps_words(any_parser):
+    head = b"GET /api/v1/editions HTTP/1.1\r\nHost: x\r\n" + b"X-Padding: " + b"a" * (protocol.HEAD_BYTES + 100)
+    status, headers, body = raw(any_parser.port, head)
+    assert status == 431 and headers["connection"] == "close"
+    assert json.loads(body)["error"]["code"]
+
+
+def test_both_parsers_refuse_a_transfer_coding_other_than_chunked(any_parser):
+    status, _headers, body = raw(any_parser.port, b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n"
+                                                  b"Content-Type: application/json\r\n"
+                                                  b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+    assert status == 400 and json.loads(body)["error"]["code"] == "bad_request"
+
+
+def test_both_parsers_read_a_chunked_action(any_parser, counted):
+    game = new_game(any_parser)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 2}).encode()
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:])) + b"0\r\n\r\n"
+    request = (f"POST /api/v1/games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+               f"Authorization: Bearer {game['tokens']['Anna']}\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+    status, _headers, answer = raw(any_parser.port, request + chunks)
+    assert status == 200 and json.loads(answer)["result"]["cash"] == 1498 and counted == []
