@@ -1,5 +1,6 @@
 """One direction of dependencies: web -> services -> core and store; store -> core; printables <- web;
-the server (serve) -> the app's WSGI callable and its live layer's words only.
+the server (serve) -> the app's WSGI callable, its live layer's words, and the app's door for
+the API's actions (``web.direct``, handed over in the app's extensions) only.
 The web layer may name the core's refusals (core.errors) to catch them; everything else of the
 core reaches it through services.
 Read from the imports, so a shortcut through the layers fails here."""

@@ -6,7 +6,8 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
 
 - A client that does not finish its request head within ``HEAD_SECONDS`` (silent, or sending a
   byte now and then to hold the connection) is disconnected.
-- A head larger than ``HEAD_BYTES`` is refused (431), as h11 does by itself.
+- A head larger than ``HEAD_BYTES`` is refused (431), as h11 does by itself; one sent behind a
+  request still being answered ends the connection.
 - A request that cannot be parsed (a malformed line or header, or a transfer coding other than
   chunked, which h11 refuses and llhttp would let through) is answered 400 (431 for a head too
   large) as the app words it, from what could be read of its head, instead of uvicorn's plain
@@ -42,6 +43,7 @@ def protocol_class(gate, parser: str | None = None):
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self._head = bytearray()
+            self._behind = 0  # bytes read behind a request whole and still being answered
             self._arm()
 
         def _arm(self) -> None:
@@ -56,6 +58,11 @@ def protocol_class(gate, parser: str | None = None):
             awaiting = self.cycle is self._head_of
             if awaiting:
                 self._head += data[:HEAD_BYTES - len(self._head)]
+            elif self.cycle is not None and not self.cycle.more_body:
+                # A request whole and still being answered: what comes now is a head sent behind
+                # it. h11 reads none of it until the answer is done; llhttp reads it at once,
+                # and would hold a head of any size.
+                self._behind += len(data)
             super().data_received(data)
             if self.cycle is not self._head_of:  # a head came whole: a request is under way
                 self._head_timer.cancel()
@@ -63,9 +70,12 @@ def protocol_class(gate, parser: str | None = None):
             elif awaiting and len(self._head) >= HEAD_BYTES and not self.transport.is_closing() \
                     and b"\r\n\r\n" not in self._head:
                 self.send_400_response("Request head too large.")  # llhttp has no limit of its own
+            if self._behind > HEAD_BYTES and not self.transport.is_closing():
+                self.transport.close()
 
         if base is not H11Protocol:
             def on_headers_complete(self) -> None:
+                self._behind = 0
                 # h11 refuses a transfer coding other than chunked; llhttp would pass a body of
                 # "gzip, chunked" on as chunked. Raised here, it is the parser's error: a 400.
                 for name, value in self.headers:
@@ -75,7 +85,10 @@ def protocol_class(gate, parser: str | None = None):
 
         def on_response_complete(self) -> None:
             self._head_timer.cancel()
-            self._arm()
+            # httptools may have read the next request already (sent as soon as this answer's
+            # last byte left, before the server marked it done): its head is not awaited.
+            if self.cycle.response_complete:
+                self._arm()
             super().on_response_complete()
 
         def connection_lost(self, exc) -> None:

@@ -11,6 +11,7 @@ import asyncio
 import json
 import socket
 import threading
+import time
 
 import pytest
 from sqlalchemy import event
@@ -244,6 +245,7 @@ def test_the_requests_of_one_turn_of_the_loop_are_one_batch():
 def any_parser(request, tmp_path):
     app = make_app(tmp_path)
     server = LiveServer(app, parser=request.param).start()
+    server.parser = request.param
     yield server
     server.stop()
     with app.app_context():
@@ -279,3 +281,53 @@ def test_both_parsers_read_a_chunked_action(any_parser, counted):
                f"Authorization: Bearer {game['tokens']['Anna']}\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
     status, _headers, answer = raw(any_parser.port, request + chunks)
     assert status == 200 and json.loads(answer)["result"]["cash"] == 1498 and counted == []
+
+
+def test_a_stream_asked_right_behind_another_request_is_not_taken_for_a_silent_client(any_parser, monkeypatch):
+    """httptools reads a request sent behind another before that one is answered: the head
+    timeout must not start again for it when the first answer ends (it once cut such a stream,
+    a page's live updates, after ten seconds)."""
+    monkeypatch.setattr(protocol, "HEAD_SECONDS", 0.5)
+    game = new_game(any_parser)
+    with socket.create_connection(("127.0.0.1", any_parser.port), timeout=10) as sock:
+        sock.sendall(b"GET /api/v1/editions HTTP/1.1\r\nHost: x\r\n\r\n"
+                     + (f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
+                        f"Authorization: Bearer {game['banker_token']}\r\n\r\n").encode())
+        data = b""
+        while b"retry:" not in data:
+            part = sock.recv(65536)
+            assert part, data
+            data += part
+        time.sleep(1.5)  # three head timeouts
+        body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 1}).encode()
+        version = json.loads(action(any_parser.port, game["id"], game["tokens"]["Anna"], body)[2])["version"]
+        while b"id: %d\n" % version not in data:
+            part = sock.recv(65536)
+            assert part, data  # the server closed the stream
+            data += part
+
+
+def test_a_huge_head_sent_behind_a_stream_ends_the_connection_and_nothing_else(any_parser):
+    game = new_game(any_parser)
+    with socket.create_connection(("127.0.0.1", any_parser.port), timeout=10) as sock:
+        sock.sendall((f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
+                      f"Authorization: Bearer {game['banker_token']}\r\n\r\n").encode())
+        data = b""
+        while b"retry:" not in data:
+            data += sock.recv(65536)
+        sent = 0
+        try:
+            sock.sendall(b"GET /api/v1/editions HTTP/1.1\r\nX-Padding: ")
+            while sent < 4 * protocol.HEAD_BYTES:
+                sock.sendall(b"a" * 4096)
+                sent += 4096
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        if any_parser.parser == "httptools":  # h11 reads nothing behind a request being answered
+            sock.settimeout(10)
+            try:
+                while sock.recv(65536):
+                    pass
+            except ConnectionResetError:
+                pass  # ended by the server either way
+    assert call(f"{any_parser.url}/api/v1/editions")[0] == 200  # and the server serves on
