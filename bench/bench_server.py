@@ -867,7 +867,7 @@ def report_floor(rounds: list[tuple[dict, dict]]) -> None:
     """Banco against the floor, round by round (each round ran Banco, then the floor, under the
     same load), and the ratio of the medians."""
     print("Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
-          "uvicorn + a2wsgi), same phones and transfers, alternating")
+          "uvicorn (httptools, uvloop) + a2wsgi), same phones and transfers, alternating")
     print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
           f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}")
     for n, (banco, floor) in enumerate(rounds, 1):

@@ -3,7 +3,8 @@
 
 A bare Flask + Flask-SQLAlchemy app on SQLite (WAL, ``synchronous=FULL``, a write transaction
 that takes the lock with ``BEGIN IMMEDIATE``: the same durability and locking as Banco), under
-uvicorn with the app mounted through a2wsgi (Banco's server, without its live streams). It has
+uvicorn with the app mounted through a2wsgi (Banco's server, without its live streams; uvicorn
+takes httptools and uvloop where they are installed, as Banco's server does). It has
 no rules, no journal, no idempotency keys, no live pages and no languages: one transfer reads
 the payer by its token's hash and the payee, checks the cash, updates both and inserts one
 row. ``bench/bench_server.py --floor`` runs it beside Banco in the same run, with the same

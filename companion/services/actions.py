@@ -351,9 +351,9 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     and whatever the action itself refuses; a refusal changes nothing and is not remembered,
     so a corrected retry with the same key is judged afresh.
 
-    Actions arriving together are committed together (``group``): each runs in its own
-    savepoint of one transaction, so a refusal undoes only its own part, and each is answered
-    only after that transaction has committed.
+    Actions arriving together are committed together (``group``, ``run_batch``): one
+    transaction, in which a refusal undoes only its own part, and each is answered only after
+    that transaction has committed.
     """
     work = prepare(game_id, caller, payload, token)
     db.session.rollback()  # the request's reads so far end here; it reads the commit after
