@@ -541,7 +541,7 @@ def _run(work: _Action, game: Game) -> dict:
         # Stored without a read before: a key already there is a repeat (the unique key refuses
         # it, and the savepoint takes this action back).
         try:
-            db.session.execute(_REMEMBER, {"game_id": game.id, "actor": caller.actor, "key": work.key,
+            db.session.connection().execute(_REMEMBER, {"game_id": game.id, "actor": caller.actor, "key": work.key,
                                            "fingerprint": work.digest, "response": response, "at": now_utc()})
         except IntegrityError:
             raise _Repeated() from None

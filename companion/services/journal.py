@@ -89,9 +89,10 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
            "undoable": outcome.undoable, "at": now_utc(),
            "changes": [[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
            "reverses": reverses.id if reverses is not None else None}
-    entry_id = db.session.execute(_INSERT_ENTRY, row).inserted_primary_key[0]
+    connection = db.session.connection()  # Core statements: no ORM execution around them
+    entry_id = connection.execute(_INSERT_ENTRY, row).inserted_primary_key[0]
     if outcome.postings:
-        db.session.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
+        connection.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
                                                "amount": p.amount} for p in outcome.postings])
     save(game, state, touched, version=version)
     announce(game, _parts_of(outcome))

@@ -140,7 +140,7 @@ def _write(statement, row, values: dict[str, Any], **where) -> None:
     ones (whatever the ORM held as changed there is superseded, so nothing is flushed twice)."""
     if not values:
         return
-    db.session.execute(statement, {**values, **where})
+    db.session.connection().execute(statement, {**values, **where})
     for column, value in values.items():
         set_committed_value(row, column, value)
 
