@@ -15,6 +15,7 @@ had come a moment later. Only successes are answered here.
 from __future__ import annotations
 
 import re
+import threading
 
 from .. import services
 from ..core.errors import BancoError
@@ -29,6 +30,7 @@ class DirectActions:
         self.headers = [(name.lower().encode(), value.encode()) for name, value in headers]
         self.headers.append((b"vary", b"Accept-Encoding"))  # Flask-Compress's, on every answer of the app
         self._json = app.json  # jsonify's own settings: sorted keys, compact, ASCII
+        self._thread = threading.local()
 
     def take(self, path: str, authorization: bytes | None, body: bytes):
         """The prepared action (``services.prepare``) of an action request with a bearer token
@@ -48,14 +50,18 @@ class DirectActions:
         """Runs ``batch`` (from ``take``) in one write transaction; each one's ``answer`` or
         ``error`` is set. A batch that fails as a whole (its commit) is logged, and each of its
         actions then carries the error."""
-        with self.app.app_context():
-            try:
-                services.run_batch(batch)
-            except Exception as error:
-                self.app.logger.warning("a batch of %d actions failed; the app runs them again", len(batch),
-                                        exc_info=True)
-                for work in batch:
-                    work.answer, work.error = None, error
+        if getattr(self._thread, "context", None) is None:
+            # The writer thread's own app context, kept: one database session for all its
+            # batches, not one made and dropped per batch (each commit still expires what it read).
+            self._thread.context = self.app.app_context()
+            self._thread.context.push()
+        try:
+            services.run_batch(batch)
+        except Exception as error:
+            self.app.logger.warning("a batch of %d actions failed; the app runs them again", len(batch),
+                                    exc_info=True)
+            for work in batch:
+                work.answer, work.error = None, error
 
     def answer(self, work) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         """Status, headers and body of a committed action, as ``api.act`` answers it; ``None``
