@@ -34,7 +34,11 @@ class Writer:
 
     def _next(self, loop) -> None:
         batch, self._waiting = self._waiting, []
-        ran = loop.run_in_executor(self.executor, self.direct.run, [work for work, _ in batch])
+        try:
+            ran = loop.run_in_executor(self.executor, self.direct.run, [work for work, _ in batch])
+        except RuntimeError:  # stopped: the batch never runs, and its requests go to the app
+            self._finished(loop, batch)
+            return
         ran.add_done_callback(lambda _: self._finished(loop, batch))
 
     def _finished(self, loop, batch) -> None:

@@ -10,7 +10,8 @@ writer thread (``services.run_batch``: group commit, each answered only after th
 Whatever is not plainly such a request, and every refusal, is left to the Flask app: it words
 each refusal in the reader's language, exactly as before. A refusal changed nothing and was not
 remembered (``services.act``), so the app running the request again judges it afresh, as if it
-had come a moment later. Only successes are answered here.
+had come a moment later. So is a batch that failed as a whole (its commit), or that never ran
+(the server stopping): the app runs each of its requests again. Only successes are answered here.
 """
 from __future__ import annotations
 
@@ -65,8 +66,8 @@ class DirectActions:
 
     def answer(self, work) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         """Status, headers and body of a committed action, as ``api.act`` answers it; ``None``
-        when it was refused or failed: the app answers it."""
-        if work.error is not None:
+        when it was refused, failed or never ran: the app answers it."""
+        if work.error is not None or work.answer is None:
             return None
         response = work.answer
         pretty = (self._json.compact is None and self.app.debug) or self._json.compact is False

@@ -331,3 +331,18 @@ def test_a_huge_head_sent_behind_a_stream_ends_the_connection_and_nothing_else(a
             except ConnectionResetError:
                 pass  # ended by the server either way
     assert call(f"{any_parser.url}/api/v1/editions")[0] == 200  # and the server serves on
+
+
+def test_actions_queued_after_the_writer_stopped_are_left_to_the_app():
+    class Never:
+        def run(self, batch):
+            raise AssertionError("a stopped writer runs nothing")
+
+    async def scenario():
+        writer = Writer(Never())
+        writer.stop()
+        work = {"n": 1}
+        await asyncio.wait_for(writer.submit(work), 5)  # answered at once, not left waiting
+        return work
+
+    assert asyncio.run(scenario()) == {"n": 1}
