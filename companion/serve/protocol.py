@@ -85,6 +85,7 @@ def protocol_class(gate, parser: str | None = None):
 
         def on_response_complete(self) -> None:
             self._head_timer.cancel()
+            self._behind = 0
             # httptools may have read the next request already (sent as soon as this answer's
             # last byte left, before the server marked it done): its head is not awaited.
             if self.cycle.response_complete:
