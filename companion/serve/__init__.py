@@ -4,9 +4,8 @@ The loop (uvloop where installed) holds every connection and parses every reques
 where installed, else h11: ``protocol``), so an idle live page costs a future and a socket, not
 a thread. The API's actions are read on the loop and committed by one writer thread, a batch at
 a time (``writer``); every other request runs in the Flask app, in a pool of ``THREADS``
-threads (``gate``). The server raises
-the process's open-file limit as far as the system allows, so thousands of phones fit, and
-stops cleanly: the live streams end first (the browsers reconnect to the next server), then
+threads (``gate``). The server raises the process's open-file limit as far as the system
+allows, so thousands of phones fit, and stops cleanly: the live streams end first (the browsers reconnect to the next server), then
 the connections, then the loop.
 """
 from __future__ import annotations
@@ -69,8 +68,8 @@ def create_server(app, host: str, port: int, workers: int = 1, on_started=None, 
 
 def event_loop() -> str:
     """uvloop (libuv's loop, in C) where it is installed, as requirements.txt installs it on
-    Linux and macOS: the loop's own work per request is about a third of asyncio's. Else, and
-    on Windows, asyncio's loop."""
+    Linux and macOS: less of the loop's own work per request (with 8 phones at saturation,
+    198 -> 217 actions a second here). Else, and on Windows, asyncio's loop."""
     try:
         import uvloop  # noqa: F401
     except ImportError:

@@ -93,7 +93,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
     entry_id = connection.execute(_INSERT_ENTRY, row).inserted_primary_key[0]
     if outcome.postings:
         connection.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
-                                               "amount": p.amount} for p in outcome.postings])
+                                              "amount": p.amount} for p in outcome.postings])
     save(game, state, touched, version=version)
     announce(game, _parts_of(outcome))
     if reverses is not None:
