@@ -5,8 +5,8 @@ where installed, else h11: ``protocol``), so an idle live page costs a future an
 a thread. The API's actions are read on the loop and committed by one writer thread, a batch at
 a time (``writer``); every other request runs in the Flask app, in a pool of ``THREADS``
 threads (``gate``). The server raises the process's open-file limit as far as the system
-allows, so thousands of phones fit, and stops cleanly: the live streams end first (the browsers reconnect to the next server), then
-the connections, then the loop.
+allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
+browsers reconnect to the next server), then the connections, then the loop.
 """
 from __future__ import annotations
 
