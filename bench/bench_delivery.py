@@ -56,7 +56,7 @@ class Phone:
         self.arrivals: list[tuple[int, float]] = [(game["version"], 0.0)]  # (version, when)
         self.reply = b""
         self.sent_at: float | None = None  # the action under way, if any
-        self.queued: list[float] = []  # scheduled times of actions waiting for the connection
+        self.queued = 0  # actions due while the last one was still unanswered
         self.reopened = 0
 
     def connect(self) -> socket.socket:
@@ -143,7 +143,7 @@ def measure(args, server: Server) -> int:
             if phone.sent_at is None:
                 send(phone)
             else:
-                phone.queued.append(plan[nxt][0])
+                phone.queued += 1
                 late += 1
             nxt += 1
         wait = (plan[nxt][0] - now) if nxt < len(plan) else 0.05
@@ -187,7 +187,7 @@ def measure(args, server: Server) -> int:
                 refused += 1
             phone.sent_at = None
             if phone.queued:
-                phone.queued.pop(0)
+                phone.queued -= 1
                 send(phone)
         if nxt >= len(plan) and all(p.sent_at is None and not p.queued for p in phones) \
                 and time.perf_counter() > start + args.duration:

@@ -42,10 +42,9 @@ class Broker:
         committed together: its streams wake once, for the newest."""
         newest = max(versions)
         with self._lock:
-            kept = self._parts.setdefault(game_id, {})
-            for version, parts in versions.items():
-                if parts is not None:
-                    kept[version] = parts
+            known = {version: parts for version, parts in versions.items() if parts is not None}
+            kept = self._parts.setdefault(game_id, {}) if known else self._parts.get(game_id, {})
+            kept.update(known)
             if len(kept) > KEPT_VERSIONS:
                 for old in sorted(kept)[:-KEPT_VERSIONS]:
                     del kept[old]

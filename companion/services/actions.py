@@ -433,8 +433,7 @@ def _all_standing(ordered: list[_Action]) -> bool:
         with writing():
             for work in ordered:
                 try:
-                    game = (locked.get(work.game_id) if isinstance(work.game_id, str) else None) \
-                        or lock_game(work.game_id)
+                    game = _locked_game(work, locked)
                     locked[game.id] = game
                     work.answer = _run(work, game)
                 except Exception:
@@ -446,13 +445,18 @@ def _all_standing(ordered: list[_Action]) -> bool:
     return True
 
 
+def _locked_game(work: _Action, locked: dict[str, Game]) -> Game:
+    """The action's game: the one this batch has locked already, or newly locked."""
+    return (locked.get(work.game_id) if isinstance(work.game_id, str) else None) or lock_game(work.game_id)
+
+
 def _answer(work: _Action, locked: dict[str, Game]) -> dict:
     """The action run in a savepoint of its own, or the first answer to its key."""
     try:
         with savepoint():
             # A lock taken inside a savepoint that is rolled back may go with it (PostgreSQL):
             # only an action that stood leaves its game in ``locked``.
-            game = (locked.get(work.game_id) if isinstance(work.game_id, str) else None) or lock_game(work.game_id)
+            game = _locked_game(work, locked)
             answer = _run(work, game)
         locked[game.id] = game
         return answer
