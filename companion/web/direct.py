@@ -23,6 +23,7 @@ from ..core.errors import BancoError
 from .api import bearer, parse_json
 
 ROUTE = re.compile(r"/api/v1/games/([^/]+)/actions")
+KEPT_GAMES = 256  # a club's evening is 50 tables: every table's game stays loaded in the writer
 
 
 class DirectActions:
@@ -56,6 +57,7 @@ class DirectActions:
             # batches, not one made and dropped per batch (each commit still expires what it read).
             self._thread.context = self.app.app_context()
             self._thread.context.push()
+            services.keep_games(KEPT_GAMES)
         try:
             services.run_batch(batch)
         except Exception as error:

@@ -1,0 +1,131 @@
+"""The server's writer keeps its games loaded between batches (``services.keep_games``): it reads
+a game's players and deeds again only when the game's version moved, and its row every time.
+Every change made elsewhere (the app's own routes, another thread or process) is seen by the
+writer's next batch, and nothing it did not change is written over.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import event
+
+from companion import services
+from companion.store import db
+from companion.web.direct import DirectActions
+
+
+@pytest.fixture
+def writer(app):
+    """Runs batches as the server's writer thread does: one thread, its session kept."""
+    direct = DirectActions(app, [])
+    pool = ThreadPoolExecutor(1, thread_name_prefix="kept-writer")
+    statements: list[str] = []
+
+    def run(game, who, payload: dict):
+        token = game.banker if who == "banker" else game.tokens.get(who, who)
+        work = services.prepare(game.id, None, payload, token)
+        pool.submit(direct.run, [work]).result(30)
+        return work
+
+    def recording(conn, cursor, statement, *args):
+        if threading.current_thread().name.startswith("kept-writer"):
+            statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", recording)
+    run.statements = statements
+    run.inside = lambda fn: pool.submit(fn).result(30)  # in the writer's thread, with its session
+    yield run
+    event.remove(engine, "before_cursor_execute", recording)
+    pool.submit(lambda: (db.session.remove(), direct._thread.context.pop())).result(30)
+    pool.shutdown()
+
+
+def reads_of(statements: list[str], table: str) -> int:
+    """How many of ``statements`` read ``table``."""
+    return sum(1 for s in statements if s.lstrip().upper().startswith("SELECT") and re.search(rf"\bFROM {table}\b", s))
+
+
+def pay(to: str, amount: int) -> dict:
+    return {"type": "transfer", "to": to, "amount": amount}
+
+
+def test_players_are_read_again_only_when_the_version_moved_elsewhere(app, api, writer):
+    game = api.new_game(("Anna", "Bruno")).start()
+    assert writer(game, "Anna", pay(game.ids["Bruno"], 10)).answer["result"]["cash"] == 1490
+    writer.statements.clear()
+    assert writer(game, "Anna", pay(game.ids["Bruno"], 10)).answer["result"]["cash"] == 1480
+    assert reads_of(writer.statements, "player") == 0  # kept: only the game's row is read
+    assert reads_of(writer.statements, "game") == 1
+    # Bruno pays through the app's own route: the version moves behind the writer's back.
+    assert game.act("Bruno", pay(game.ids["Anna"], 100))[0] == 200
+    writer.statements.clear()
+    work = writer(game, "Anna", pay(game.ids["Bruno"], 10))
+    assert work.answer["result"]["cash"] == 1570 and reads_of(writer.statements, "player") == 1
+    assert game.cash() == {"Anna": 1570, "Bruno": 1430}
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []
+
+
+def test_a_seat_rejoined_elsewhere_voids_the_old_token_in_the_writer(app, api, writer):
+    game = api.new_game(("Anna", "Bruno")).start()
+    old = game.tokens["Anna"]
+    assert writer(game, old, pay(game.ids["Bruno"], 5)).error is None
+    with app.app_context():
+        secret = services.issue_rejoin(game.id, game.ids["Anna"])
+        _game_id, _player, new = services.redeem_rejoin(secret)
+    refused = writer(game, old, pay(game.ids["Bruno"], 5))
+    assert refused.answer is None and refused.error.code == "invalid_token"
+    assert writer(game, new, pay(game.ids["Bruno"], 5)).answer["result"]["cash"] == 1490
+
+
+def test_the_bank_handed_off_elsewhere_is_seen_and_its_secret_not_written_over(app, api, writer):
+    game = api.new_game(("Anna", "Bruno")).start()
+    assert writer(game, "banker", pay(game.ids["Bruno"], 5) | {"from": "bank"}).error is None
+    with app.app_context():
+        secret = services.issue_bank_handoff(game.id)  # on the game's row, with no new version
+    # An action that writes the same row's extra (a request for money waits there).
+    asked = writer(game, "Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 20})
+    assert asked.error is None
+    with app.app_context():
+        new_banker = services.redeem_bank_handoff(game.id, secret)  # the secret survived
+    refused = writer(game, "banker", pay(game.ids["Bruno"], 5) | {"from": "bank"})
+    assert refused.error.code == "invalid_token"
+    assert writer(game, new_banker, pay(game.ids["Bruno"], 5) | {"from": "bank"}).error is None
+
+
+def test_a_refused_batch_forgets_nothing_it_should_know(api, writer):
+    game = api.new_game(("Anna", "Bruno")).start()
+    assert writer(game, "Anna", pay(game.ids["Bruno"], 10)).error is None
+    assert writer(game, "Anna", pay(game.ids["Bruno"], 99999)).error.code == "insufficient_cash"
+    assert game.act("Bruno", pay(game.ids["Anna"], 50))[0] == 200
+    assert writer(game, "Anna", pay(game.ids["Bruno"], 10)).answer["result"]["cash"] == 1530
+    assert game.cash() == {"Anna": 1530, "Bruno": 1470}
+
+
+def test_the_deeds_kept_are_read_again_after_a_purchase_elsewhere(api, writer):
+    game = api.new_game(("Anna", "Bruno")).start()
+    deed = game.state()["deeds"][0]["key"]
+    assert writer(game, "Anna", {"type": "buy", "deed": deed}).error is None  # the board loaded and kept
+    assert game.act("Anna", {"type": "mortgage", "deed": deed})[0] == 200
+    refused = writer(game, "Anna", {"type": "mortgage", "deed": deed})  # already mortgaged, as the app left it
+    assert refused.error.code == "already_mortgaged"
+    assert writer(game, "Anna", {"type": "unmortgage", "deed": deed}).error is None
+
+
+def test_only_the_most_recent_games_stay_loaded(api, writer, monkeypatch):
+    monkeypatch.setattr("companion.web.direct.KEPT_GAMES", 2)
+    games = [api.new_game(("Anna", "Bruno")).start() for _ in range(3)]
+    for game in games * 2:
+        assert writer(game, "Anna", pay(game.ids["Bruno"], 1)).error is None
+    assert writer.inside(lambda: list(db.session.info["banco_kept_games"])) == [games[1].id, games[2].id]
+    writer.statements.clear()
+    assert writer(games[0], "Anna", pay(games[0].ids["Bruno"], 1)).error is None  # read again
+    assert reads_of(writer.statements, "player") == 1
+    assert writer.inside(lambda: list(db.session.info["banco_kept_games"])) == [games[2].id, games[0].id]
+    for game in games:
+        assert game.cash() == {"Anna": 1498 - (game is games[0]), "Bruno": 1502 + (game is games[0])}
