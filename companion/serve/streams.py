@@ -2,7 +2,8 @@
 
 The app has already checked who asks and written the opening (``companion.web.live``); from
 there each stream sends an event as soon as its game passes the version it has shown, a
-keep-alive comment when the game is quiet, and ends after ``STREAM_SECONDS`` (the browser
+keep-alive comment when the game has been quiet for ``KEEPALIVE_SECONDS`` (checked at that pace,
+so never quiet for twice that), and ends after ``STREAM_SECONDS`` (the browser
 reconnects with ``Last-Event-ID``), when the client leaves, or when the server stops.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Streams:
         self.broker = broker
         self.per_address = per_address
         self.open: dict[str, int] = {}  # touched on the loop only
+        self._events: dict[tuple[str, int, int], bytes] = {}  # touched on the loop only
 
     def reserve(self, address: str) -> bool:
         """Counts one more stream from ``address``; refuses (False) past ``per_address``."""
@@ -43,29 +45,85 @@ class Streams:
         """Sends ``game_id``'s versions past ``seen`` as they come, until ``STREAM_SECONDS`` pass, the
         client leaves (then nothing more is sent, nor logged) or the broker closes."""
         loop = asyncio.get_running_loop()
+        stream = _Stream()
         gone = loop.create_task(_left(receive))
+        gone.add_done_callback(stream.wake)
+        stream.start(loop)
         try:
-            deadline = loop.time() + STREAM_SECONDS
-            while not self.broker.closing and (left := deadline - loop.time()) > 0:
-                waiter = self.broker.waiter(game_id, seen)
-                try:
-                    await asyncio.wait((waiter, gone), timeout=min(KEEPALIVE_SECONDS, left),
-                                       return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    self.broker.forget(game_id, waiter)
-                if gone.done():
-                    return
-                if not waiter.done():
-                    chunk = ": keep-alive\n\n"
-                elif (version := self.broker.latest(game_id) or 0) > seen:
-                    chunk = event(version, self.broker.parts_since(game_id, seen, version))
+            while not gone.done() and not stream.ended and not self.broker.closing:
+                if (version := self.broker.latest(game_id) or 0) > seen:
+                    chunk = self._event(game_id, seen, version)
                     seen = version
+                elif stream.beat:
+                    chunk = _KEEPALIVE
                 else:
-                    continue  # the broker closed (the loop ends), or a wake-up for a version already sent
-                await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    stream.waiter = self.broker.waiter(game_id, seen)
+                    try:
+                        await stream.waiter
+                    finally:
+                        self.broker.forget(game_id, stream.waiter)
+                        stream.waiter = None
+                    continue
+                stream.beat, stream.sent = False, True
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not gone.done():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
+            gone.remove_done_callback(stream.wake)
             gone.cancel()
+            stream.stop()
+
+    def _event(self, game_id: str, seen: int, version: int) -> bytes:
+        """The event from ``seen`` to ``version``: made once for the streams of a game that
+        had all seen the same version, as they nearly always have."""
+        key = (game_id, seen, version)
+        chunk = self._events.get(key)
+        if chunk is None:
+            if len(self._events) >= EVENTS_KEPT:
+                self._events.clear()
+            chunk = self._events[key] = event(version, self.broker.parts_since(game_id, seen, version)).encode()
+        return chunk
+
+
+_KEEPALIVE = b": keep-alive\n\n"
+EVENTS_KEPT = 1024
+
+
+class _Stream:
+    """What one stream waits on: the broker's next version, its keep-alive beat, its end.
+    Two timers for the stream's whole life, not one per wait: a busy table wakes each of its
+    streams many times a second, and that wake-up is most of what a stream costs."""
+
+    __slots__ = ("waiter", "beat", "sent", "ended", "_timers")
+
+    def __init__(self) -> None:
+        self.waiter: asyncio.Future | None = None
+        self.beat = self.sent = self.ended = False
+        self._timers: list[asyncio.TimerHandle] = []
+
+    def start(self, loop) -> None:
+        self._timers = [loop.call_later(STREAM_SECONDS, self.end), loop.call_later(KEEPALIVE_SECONDS, self.tick, loop)]
+
+    def wake(self, *_ignored) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def tick(self, loop) -> None:
+        """Every ``KEEPALIVE_SECONDS``: a keep-alive is due when nothing was sent since the last
+        tick (so the line is never quiet for twice that)."""
+        if not self.sent:
+            self.beat = True
+            self.wake()
+        self.sent = False
+        self._timers[1] = loop.call_later(KEEPALIVE_SECONDS, self.tick, loop)
+
+    def end(self) -> None:
+        self.ended = True
+        self.wake()
+
+    def stop(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
 
 
 async def _left(receive) -> None:

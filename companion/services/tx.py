@@ -50,6 +50,7 @@ _LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update
 _GAME_ATTRIBUTES = [prop.key for prop in Game.__mapper__.column_attrs]
 _LOCK_GAME_ROW = select(*(prop.columns[0] for prop in Game.__mapper__.column_attrs)).where(
     Game.__table__.c.id == bindparam("game_id")).with_for_update()
+_UNLOADED = object()
 _KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
 
@@ -164,8 +165,10 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
                 for loaded in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
                     db.session.expire(loaded)
                 db.session.expire(known, ["players", "holdings"])
+            loaded = known.__dict__
             for name, value in zip(_GAME_ATTRIBUTES, row):
-                set_committed_value(known, name, value)
+                if loaded.get(name, _UNLOADED) != value:
+                    set_committed_value(known, name, value)
     if game is None:
         kept.pop(game_id, None)
         return None
@@ -182,6 +185,10 @@ def _expire_all_but_kept() -> None:
     kept = db.session.info.get(_KEPT)
     if kept is None:
         return
+    rows = sum(1 + len(game.__dict__.get("players", ())) + len(game.__dict__.get("holdings", ()))
+               for game in kept.values())
+    if len(db.session.identity_map) == rows:
+        return  # the session holds the kept games and nothing else (they are never expunged)
     spared = set()
     for game in kept.values():
         spared.add(id(game))

@@ -19,7 +19,7 @@ import types
 
 import pytest
 
-from companion.serve import gate, protocol, raise_file_limit
+from companion.serve import gate, protocol, raise_file_limit, streams
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
 from tests.conftest import LiveServer, app_py, free_port, make_app, wait_for_app_py
@@ -138,6 +138,46 @@ def test_a_late_older_version_neither_ends_nor_repeats_a_held_stream(live_server
         assert data.count(b"id: %d\n" % (now + 1)) <= 1 and data.count(b"retry:") == 1
     finally:
         stream.close()
+
+
+def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, monkeypatch):
+    """A keep-alive comment when the game has been quiet for a beat, none while events flow,
+    and the stream's end after its time (the browser comes back with its last event id)."""
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 1.0)
+    monkeypatch.setattr(streams, "STREAM_SECONDS", 4.0)
+    game = new_game(live_server, ["Anna", "Bruno"])
+    now = version(live_server, game)
+    stream = Stream(live_server.port, stream_path(game), bearer(game))
+    try:
+        stream.until(b"id: %d\n" % now)
+        opened = time.monotonic()
+        stream.until(b": keep-alive\n\n", 5)
+        assert time.monotonic() - opened > 0.8  # not before the game was quiet for a beat
+        for extra in range(1, 6):  # an event every 0.3 s: never quiet for a beat
+            pay(live_server, game)
+            stream.until(event(now + extra))
+            time.sleep(0.3)
+        flowing = stream.data[stream.data.index(event(now + 1)):stream.data.index(event(now + 5))]
+        assert b"keep-alive" not in flowing
+        stream.until(b"\r\n0\r\n\r\n", 5)  # the chunked answer's end
+        assert time.monotonic() - opened < 4.5
+    finally:
+        stream.close()
+    broker = live_server.app.extensions["banco"]["broker"]
+    assert game["id"] not in broker._waiters  # the ended stream waits on nothing
+
+
+def test_a_stream_whose_phone_left_waits_on_nothing(live_server):
+    game = new_game(live_server, ["Anna", "Bruno"])
+    stream = Stream(live_server.port, stream_path(game), bearer(game))
+    stream.until(b"retry: 1000\n")
+    broker = live_server.app.extensions["banco"]["broker"]
+    stream.close()
+    deadline = time.monotonic() + 10
+    while (game["id"] in broker._waiters or live_server.server.gate.streams.open) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert game["id"] not in broker._waiters and not live_server.server.gate.streams.open
+    pay(live_server, game)  # a version with nobody listening: nothing to wake, nothing fails
 
 
 def test_a_stream_is_checked_by_the_app_as_every_request(live_server):
