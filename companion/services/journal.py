@@ -16,11 +16,11 @@ from ..core.changes import apply_outcome
 from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
-from ..core.state import Change, GameState, Outcome
+from ..core.state import Change, GameState, NotLoaded, Outcome
 from ..store import Entry, Game, Posting, db, now_utc
 from ..store.mapping import load_state, save
 from .catalog import edition_of
-from .tx import announce
+from .tx import announce, keep_state, kept_state
 
 BANKER = "banker"
 MAX_VERSION = 2**31 - 1  # the largest version the journal's column holds on every database
@@ -28,8 +28,14 @@ SINCE_LIMIT = 2**63 - 1  # the largest ``since`` taken: what a signed 64-bit int
 
 
 def state_of(game: Game, deeds: bool = True) -> GameState:
-    """The core's view of ``game`` (without the board when ``deeds`` is false)."""
-    return load_state(game, edition_of(game), deeds=deeds)
+    """The core's view of ``game`` (without the board when ``deeds`` is false). A session that
+    keeps its games (``tx.keep_games``: the server's writer) gets the view it kept of the game's
+    current version, which ``record`` brings up to date as it writes."""
+    state = kept_state(game, deeds)
+    if state is None:
+        state = load_state(game, edition_of(game), deeds=deeds)
+        keep_state(game, state, deeds)
+    return state
 
 
 def _parts_of(outcome: Outcome) -> frozenset[str]:
@@ -95,6 +101,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
         connection.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
                                               "amount": p.amount} for p in outcome.postings])
     save(game, state, touched, version=version)
+    keep_state(game, state, not isinstance(state.deeds, NotLoaded))  # the view of the rows just written
     announce(game, _parts_of(outcome))
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo

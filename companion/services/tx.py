@@ -76,6 +76,7 @@ def writing():
         except BaseException:
             db.session.info.pop(_TO_PUBLISH, None)
             db.session.rollback()
+            _forget_states()
             raise
         finally:
             WRITE_INTENT.reset(token)
@@ -144,9 +145,38 @@ def keep_games(most: int) -> None:
 
 
 class _Kept(OrderedDict):
+    """The kept games by id, the most recently locked last; ``states``: the core's view of
+    each, with the version it is of and whether it holds the board (``kept_state``)."""
+
     def __init__(self, most: int) -> None:
         super().__init__()
         self.most = most
+        self.states: dict[str, tuple[int, bool, object]] = {}
+
+
+def kept_state(game: Game, deeds: bool):
+    """The core's view of ``game`` this session kept (``keep_state``), when it is of the game's
+    current version and holds the board if ``deeds``; else ``None``."""
+    kept = db.session.info.get(_KEPT)
+    held = kept.states.get(game.id) if kept is not None else None
+    if held is None or held[0] != game.version or (deeds and not held[1]):
+        return None
+    return held[2]
+
+
+def keep_state(game: Game, state, deeds: bool) -> None:
+    """Keeps ``state``, the core's view of ``game`` as its rows now stand, for the session's next
+    reads of it (a session that keeps its games only). Any rollback forgets it: the state may
+    have been changed by what was rolled back."""
+    kept = db.session.info.get(_KEPT)
+    if kept is not None and game.id in kept:
+        kept.states[game.id] = (game.version, deeds, state)
+
+
+def _forget_states() -> None:
+    kept = db.session.info.get(_KEPT)
+    if kept is not None:
+        kept.states.clear()
 
 
 def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
@@ -154,6 +184,7 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
     # The version this session last saw, if the game is still loaded (a rollback expires it).
     seen = known.__dict__.get("version") if known is not None and known in db.session else None
     if seen is None:
+        kept.states.pop(game_id, None)
         game = db.session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
     else:
         # The row through a Core statement, put into the loaded game: an ORM load of it would
@@ -161,21 +192,26 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
         row = db.session.connection().execute(_LOCK_GAME_ROW, {"game_id": game_id}).first()
         game = known if row is not None else None
         if row is not None:
-            if row.version != seen:
+            if row.version != seen:  # written elsewhere meanwhile
+                kept.states.pop(game_id, None)
                 for loaded in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
                     db.session.expire(loaded)
                 db.session.expire(known, ["players", "holdings"])
             loaded = known.__dict__
             for name, value in zip(_GAME_ATTRIBUTES, row):
                 if loaded.get(name, _UNLOADED) != value:
+                    # Changed without a new version (a hand-off secret): the game's view is
+                    # made again from its rows.
+                    kept.states.pop(game_id, None)
                     set_committed_value(known, name, value)
     if game is None:
         kept.pop(game_id, None)
+        kept.states.pop(game_id, None)
         return None
     kept[game_id] = game
     kept.move_to_end(game_id)
     if len(kept) > kept.most:
-        kept.popitem(last=False)
+        kept.states.pop(kept.popitem(last=False)[0], None)
     return game
 
 
@@ -232,4 +268,5 @@ def savepoint():
             part.rollback()
         db.session.info[_TO_PUBLISH] = announced
         db.session.expire_all()
+        _forget_states()
         raise

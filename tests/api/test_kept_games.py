@@ -129,3 +129,65 @@ def test_only_the_most_recent_games_stay_loaded(api, writer, monkeypatch):
     assert writer.inside(lambda: list(db.session.info["banco_kept_games"])) == [games[2].id, games[0].id]
     for game in games:
         assert game.cash() == {"Anna": 1498 - (game is games[0]), "Bruno": 1502 + (game is games[0])}
+
+
+def test_the_view_kept_between_actions_is_the_one_the_rows_give(app, api, writer):
+    """After each action of a varied evening, the core's view the writer kept of the game is the
+    view its rows give when read afresh: what a batch's next action would otherwise have read."""
+    game = api.new_game(("Anna", "Bruno", "Carla")).start()
+    anna, bruno, carla = game.ids["Anna"], game.ids["Bruno"], game.ids["Carla"]
+    evening = [
+        ("Anna", {"type": "buy", "deed": "vicolo-corto"}),
+        ("Anna", {"type": "buy", "deed": "vicolo-stretto"}),
+        ("Anna", {"type": "build", "deed": "vicolo-corto", "building": "small"}),
+        ("Bruno", {"type": "pay_rent", "deed": "vicolo-corto"}),
+        ("Bruno", {"type": "buy", "deed": "stazione-sud"}),
+        ("Bruno", {"type": "mortgage", "deed": "stazione-sud"}),
+        ("Carla", {"type": "request", "from": anna, "amount": 30, "reason": "a loan"}),
+        ("Anna", {"type": "approve", "pending": None}),
+        ("Bruno", {"type": "trade_propose", "to": carla, "give": {"cash": 10}, "get": {"cash": 0}}),
+        ("Carla", {"type": "go_to_jail"}),
+        ("Carla", {"type": "pay_jail_fine"}),
+        ("Carla", {"type": "pay_fixed", "payment": "wealth-tax"}),
+        ("banker", {"type": "auction_start", "deed": "via-accademia"}),
+        ("Anna", {"type": "bid", "amount": 50}),
+        ("Bruno", {"type": "bid", "amount": 60}),
+        ("banker", {"type": "auction_close"}),
+        ("banker", {"type": "undo"}),
+        ("Anna", {"type": "roll"}),
+        ("Carla", {"type": "trade_accept", "trade": None}),
+        ("Anna", {"type": "transfer", "to": bruno, "amount": 99999}),  # refused: the view is dropped
+        ("Anna", {"type": "transfer", "to": bruno, "amount": 5}),
+    ]
+    stood = 0
+    for who, payload in evening:
+        if payload.get("pending", 0) is None:
+            payload = {**payload, "pending": game.state()["pending"][0]["id"]}
+        if payload.get("trade", 0) is None:
+            payload = {**payload, "trade": game.state()["trades"][0]["id"]}
+        work = writer(game, who, payload)
+        stood += work.error is None
+        writer.inside(_kept_view_is_the_rows_view)
+    assert stood == len(evening) - 1  # all but the payment of more than Anna has
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []
+
+
+def _kept_view_is_the_rows_view() -> None:
+    from dataclasses import fields
+
+    from sqlalchemy.orm import Session
+
+    from companion.core.state import NotLoaded
+    from companion.services.catalog import edition_of
+    from companion.store import Game
+    from companion.store.mapping import load_state
+
+    for game_id, (version, deeds, kept) in db.session.info["banco_kept_games"].states.items():
+        with Session(db.engine) as fresh_session:
+            row = fresh_session.get(Game, game_id)
+            assert row.version == version
+            fresh = load_state(row, edition_of(row), deeds=deeds)
+        for f in fields(kept):
+            if not isinstance(getattr(kept, f.name), NotLoaded):
+                assert getattr(kept, f.name) == getattr(fresh, f.name), f.name
