@@ -571,7 +571,7 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
     return ACTIONS[kind].run(state or journal.state_of(game), caller, payload, game)
 
 
-def _result(game: Game, caller: Caller, entry: Entry) -> dict:
+def _result(game: Game, caller: Caller, entry: "Entry | journal.Recorded") -> dict:
     result = {"entry": entry.version, "type": entry.kind}
     result.update(entry.params.get("result", {}))
     if caller.player_id:

@@ -82,7 +82,7 @@ def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
     return frozenset(parts)
 
 
-def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses: Entry | None = None) -> Entry:
+def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses: Entry | None = None) -> Recorded:
     """Applies ``outcome`` to ``state`` through the core's interpreter (which refuses, before
     anything changes, a posting to an unknown account or a balance going negative), then
     writes it with a few direct statements: the entry, its postings in one insert, the game's
@@ -106,8 +106,19 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo
         set_committed_value(reverses, "reversed_by", entry_id)
-    # The entry as the caller reads it (its answer, the feed); the row is written already.
-    return Entry(id=entry_id, **row)
+    # The entry as the caller reads it (its answer); the row is written already.
+    return Recorded(entry_id, version, outcome.kind, row["params"])
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """An entry ``record`` has just written, as its caller reads it: a plain value, not a row
+    of the session (making one was a twentieth of an action's work)."""
+
+    id: int
+    version: int
+    kind: str
+    params: dict
 
 
 _ENTRY = Entry.__table__
@@ -121,7 +132,7 @@ def undo_target(game: Game) -> Entry | None:
         .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
 
 
-def undo(game: Game) -> Entry:
+def undo(game: Game) -> Recorded:
     """Reverses the newest entry not yet reversed, as a new entry. Refuses when there is
     nothing to undo, and whatever ``commands.undo`` refuses."""
     target = undo_target(game)
@@ -147,7 +158,7 @@ def _my_newest(game: Game, player_id: str) -> taking_back.MyEntry | None:
                                entry.reversed_by is not None)
 
 
-def take_back(game: Game, player_id: str, actor: str, now) -> Entry:
+def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
     """The player reverses their own one-tap GO or tax, as a new entry linked to it like an
     undo. Refuses whatever ``core.take_back.take_back`` refuses."""
     mine = _my_newest(game, player_id)
