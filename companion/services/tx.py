@@ -194,12 +194,11 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
         if row is not None:
             if row.version != seen:  # written elsewhere meanwhile
                 kept.states.pop(game_id, None)
-                for loaded in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
-                    db.session.expire(loaded)
+                for child in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
+                    db.session.expire(child)
                 db.session.expire(known, ["players", "holdings"])
-            loaded = known.__dict__
             for name, value in zip(_GAME_ATTRIBUTES, row):
-                if loaded.get(name, _UNLOADED) != value:
+                if known.__dict__.get(name, _UNLOADED) != value:
                     # Changed without a new version (a hand-off secret): the game's view is
                     # made again from its rows.
                     kept.states.pop(game_id, None)
