@@ -863,11 +863,12 @@ def _rate(phones: dict) -> float:
     return phones["actions"] / phones["elapsed"] if phones["elapsed"] > 0 else 0.0
 
 
-def report_floor(rounds: list[tuple[dict, dict]]) -> None:
+def report_floor(rounds: list[tuple[dict, dict]], served: str) -> None:
     """Banco against the floor, round by round (each round ran Banco, then the floor, under the
     same load), and the ratio of the medians."""
-    print("Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
-          "uvicorn (httptools, uvloop) + a2wsgi), same phones and transfers, alternating")
+    how = "waitress" if served == "waitress" else "uvicorn (httptools, uvloop) + a2wsgi"
+    print(f"Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
+          f"{how}), same phones and transfers, alternating")
     print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
           f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}")
     for n, (banco, floor) in enumerate(rounds, 1):
@@ -915,6 +916,9 @@ def main(argv=None) -> int:
     parser.add_argument("--floor-queue", action="store_true",
                         help="the floor's writers queue on one lock of the process (as Banco's do) instead of "
                              "sleeping in SQLite's busy handler")
+    parser.add_argument("--floor-server", choices=("uvicorn", "waitress"), default="uvicorn",
+                        help="how the floor is served: as Banco is (uvicorn + a2wsgi), or under waitress, as "
+                             "issue 17 first measured it (needs waitress, in requirements-dev.txt)")
     parser.add_argument("--rounds", type=int, default=3, help="with --floor: Banco then the floor, this many times")
     args = parser.parse_args(argv)
     if args.phones < 2 or args.actions < 1 or args.listeners < 0 or args.idle_connections < 0:
@@ -935,6 +939,8 @@ def main(argv=None) -> int:
         floor = Server(Path(tmp), None, args.threads, None, script="bench/floor_app.py") if args.floor else None
         if floor is not None and args.floor_queue:
             floor.env["FLOOR_QUEUE"] = "1"
+        if floor is not None:
+            floor.env["FLOOR_SERVER"] = args.floor_server
         # The phones all connect from 127.0.0.1: past the server's per-address cap (64) their
         # streams would be refused, which a table's phones, each on its own address, never are.
         if args.phones > 64:
@@ -970,7 +976,7 @@ def main(argv=None) -> int:
                 floor.stop()
         report(args, server, phones, listeners, idle, now() - wall)
         if rounds:
-            report_floor(rounds)
+            report_floor(rounds, args.floor_server)
     return 0
 
 

@@ -22,6 +22,7 @@ from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER
 from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
+from ..store.statements import Prepared
 from . import clock, journal
 from .games import random_id
 from .group import Group, Waiting
@@ -484,7 +485,7 @@ def _first_answer(work: _Action) -> dict | None:
 _REQUEST = Request.__table__
 _STORED_ANSWER = select(_REQUEST.c.fingerprint, _REQUEST.c.response).where(
     _REQUEST.c.game_id == bindparam("game_id"), _REQUEST.c.actor == bindparam("actor"), _REQUEST.c.key == bindparam("key"))
-_REMEMBER = insert(_REQUEST)
+_REMEMBER = Prepared(insert(_REQUEST))
 
 
 def _run(work: _Action, game: Game) -> dict:
@@ -545,8 +546,9 @@ def _run(work: _Action, game: Game) -> dict:
         # Stored without a read before: a key already there is a repeat (the unique key refuses
         # it, and the savepoint takes this action back).
         try:
-            db.session.connection().execute(_REMEMBER, {"game_id": game.id, "actor": caller.actor, "key": work.key,
-                                           "fingerprint": work.digest, "response": response, "at": now_utc()})
+            _REMEMBER.execute(db.session.connection(), {"game_id": game.id, "actor": caller.actor, "key": work.key,
+                                                        "fingerprint": work.digest, "response": response,
+                                                        "at": now_utc()})
         except IntegrityError:
             raise _Repeated() from None
     return response

@@ -19,6 +19,7 @@ from ..core.ledger import Posting as CorePosting
 from ..core.state import Change, GameState, NotLoaded, Outcome
 from ..store import Entry, Game, Posting, db, now_utc
 from ..store.mapping import load_state, save
+from ..store.statements import Prepared
 from .catalog import edition_of
 from .tx import announce, keep_state, kept_state
 
@@ -95,12 +96,12 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
            "undoable": outcome.undoable, "at": now_utc(),
            "changes": [[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
            "reverses": reverses.id if reverses is not None else None}
-    connection = db.session.connection()  # Core statements: no ORM execution around them
-    entry_id = connection.execute(_INSERT_ENTRY, row).inserted_primary_key[0]
+    connection = db.session.connection()  # the driver's own statements: no ORM, no execution context
+    entry_id = _INSERT_ENTRY.insert(connection, row)
     if outcome.postings:
-        connection.execute(_INSERT_POSTINGS, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
-                                              "amount": p.amount} for p in outcome.postings])
-    save(game, state, touched, version=version)
+        _INSERT_POSTINGS.execute_many(connection, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
+                                                    "amount": p.amount} for p in outcome.postings])
+    save(connection, game, state, touched, version=version)
     keep_state(game, state, not isinstance(state.deeds, NotLoaded))  # the view of the rows just written
     announce(game, _parts_of(outcome))
     if reverses is not None:
@@ -122,7 +123,8 @@ class Recorded:
 
 
 _ENTRY = Entry.__table__
-_INSERT_ENTRY, _INSERT_POSTINGS = insert(_ENTRY), insert(Posting.__table__)  # built once, compiled once
+_INSERT_ENTRY = Prepared(insert(_ENTRY), key_column=_ENTRY.c.id)  # built once, compiled once
+_INSERT_POSTINGS = Prepared(insert(Posting.__table__))
 
 
 def undo_target(game: Game) -> Entry | None:

@@ -36,6 +36,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
 from ..store import Game, db
+from ..store.statements import Prepared
 from . import fanout
 
 _SQLITE_WRITERS = threading.Lock()
@@ -48,8 +49,9 @@ WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update()  # built once
 _GAME_ATTRIBUTES = [prop.key for prop in Game.__mapper__.column_attrs]
-_LOCK_GAME_ROW = select(*(prop.columns[0] for prop in Game.__mapper__.column_attrs)).where(
-    Game.__table__.c.id == bindparam("game_id")).with_for_update()
+_LOCK_GAME_ROW = Prepared(select(*(prop.columns[0] for prop in Game.__mapper__.column_attrs)).where(
+    Game.__table__.c.id == bindparam("game_id")).with_for_update())
+_VERSION = _GAME_ATTRIBUTES.index("version")
 _UNLOADED = object()
 _KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
@@ -189,10 +191,10 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
     else:
         # The row through a Core statement, put into the loaded game: an ORM load of it would
         # also drop the players and deeds loaded with it.
-        row = db.session.connection().execute(_LOCK_GAME_ROW, {"game_id": game_id}).first()
+        row = _LOCK_GAME_ROW.first(db.session.connection(), {"game_id": game_id})
         game = known if row is not None else None
         if row is not None:
-            if row.version != seen:  # written elsewhere meanwhile
+            if row[_VERSION] != seen:  # written elsewhere meanwhile
                 kept.states.pop(game_id, None)
                 for child in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
                     db.session.expire(child)

@@ -16,20 +16,22 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from sqlalchemy import bindparam, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.changes import Touched
 from ..core.editions import Edition
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
-from .models import Game, Holding, Player, db
+from .models import Game, Holding, Player
+from .statements import Prepared
 
 _GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
-# Built once: the columns to set come from each execution's parameters, and SQLAlchemy keeps
-# the compiled form of each combination, so an action builds and compiles no statement.
-_UPDATE_GAME = update(_GAME).where(_GAME.c.id == bindparam("row_id"))
-_UPDATE_PLAYER = update(_PLAYER).where(_PLAYER.c.id == bindparam("row_id"))
-_UPDATE_HOLDING = update(_HOLDING).where((_HOLDING.c.game_id == bindparam("row_game"))
-                                         & (_HOLDING.c.deed_key == bindparam("row_id")))
+# Built once: the columns to set come from each execution's parameters, and the compiled form
+# of each combination is kept, so an action builds and compiles no statement.
+_UPDATE_GAME = Prepared(update(_GAME).where(_GAME.c.id == bindparam("row_id")))
+_UPDATE_PLAYER = Prepared(update(_PLAYER).where(_PLAYER.c.id == bindparam("row_id")))
+_UPDATE_HOLDING = Prepared(update(_HOLDING).where((_HOLDING.c.game_id == bindparam("row_game"))
+                                                  & (_HOLDING.c.deed_key == bindparam("row_id"))))
 
 GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades", "seed")
 PLAYER_COLUMNS = ("cash", "in_jail", "bankrupt", "jail_cards")
@@ -90,9 +92,9 @@ def load_state(game: Game, edition: Edition, deeds: bool = True) -> GameState:
     return GameState(edition=edition, players=players, deeds=board, **values)
 
 
-def save(game: Game, state: GameState, touched: Touched, version: int | None = None) -> None:
+def save(connection: Connection, game: Game, state: GameState, touched: Touched, version: int | None = None) -> None:
     """Writes back what ``touched`` says changed in ``state`` (and the game's new ``version``,
-    when given): one statement per row, the game's row first."""
+    when given) on ``connection``, the session's: one statement per row, the game's row first."""
     values: dict[str, Any] = {} if version is None else {"version": version}
     extra = None
     names = set(touched.game) | set(touched.documents) | ({"pots"} if touched.pots else set())
@@ -106,18 +108,18 @@ def save(game: Game, state: GameState, touched: Touched, version: int | None = N
             extra[name] = value
     if extra is not None:
         values["extra"] = extra
-    _write(_UPDATE_GAME, game, values, row_id=game.id)
+    _write(connection, _UPDATE_GAME, game, values, row_id=game.id)
     if touched.players:
         rows = {p.id: p for p in game.players}
         for player_id in touched.players:
             row = rows[player_id]
-            _write(_UPDATE_PLAYER, row, _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS},
+            _write(connection, _UPDATE_PLAYER, row, _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS},
                                                  _PLAYER_EXTRA), row_id=player_id)
     if touched.deeds:
         rows = {h.deed_key: h for h in game.holdings}
         for key in touched.deeds:
             row = rows[key]
-            _write(_UPDATE_HOLDING, row, _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA),
+            _write(connection, _UPDATE_HOLDING, row, _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA),
                    row_game=game.id, row_id=key)
 
 
@@ -135,12 +137,12 @@ def _changed(row, obj, columns: dict[str, str], extra_fields) -> dict[str, Any]:
     return values
 
 
-def _write(statement, row, values: dict[str, Any], **where) -> None:
+def _write(connection: Connection, statement: Prepared, row, values: dict[str, Any], **where) -> None:
     """One ``UPDATE`` of ``values``, then the same values in the loaded ``row`` as committed
     ones (whatever the ORM held as changed there is superseded, so nothing is flushed twice)."""
     if not values:
         return
-    db.session.connection().execute(statement, {**values, **where})
+    statement.execute(connection, {**values, **where})
     for column, value in values.items():
         set_committed_value(row, column, value)
 
