@@ -23,7 +23,9 @@ class Waiting:
     def __init__(self) -> None:
         self.answer = None
         self.error: BaseException | None = None
-        self._woken = threading.Event()
+        # Made by ``Group.submit``, the only one that waits on it: the server's writer runs most
+        # actions without a Group, and an Event (a Condition and two locks) is not free.
+        self._woken: threading.Event | None = None
         self._leads = False
 
     def outcome(self):
@@ -42,6 +44,7 @@ class Group:
     def submit(self, work: Waiting):
         """Runs ``work`` in the next batch and returns its answer (or raises its error) once
         that batch has committed, or has failed as a whole."""
+        work._woken = threading.Event()
         with self._lock:
             self._queue.append(work)
             leads = not self._leading
