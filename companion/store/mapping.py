@@ -113,14 +113,14 @@ def save(connection: Connection, game: Game, state: GameState, touched: Touched,
         rows = {p.id: p for p in game.players}
         for player_id in touched.players:
             row = rows[player_id]
-            _write(connection, _UPDATE_PLAYER, row, _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS},
-                                                 _PLAYER_EXTRA), row_id=player_id)
+            changed = _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS}, _PLAYER_EXTRA)
+            _write(connection, _UPDATE_PLAYER, row, changed, row_id=player_id)
     if touched.deeds:
         rows = {h.deed_key: h for h in game.holdings}
         for key in touched.deeds:
             row = rows[key]
-            _write(connection, _UPDATE_HOLDING, row, _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA),
-                   row_game=game.id, row_id=key)
+            changed = _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA)
+            _write(connection, _UPDATE_HOLDING, row, changed, row_game=game.id, row_id=key)
 
 
 def _changed(row, obj, columns: dict[str, str], extra_fields) -> dict[str, Any]:

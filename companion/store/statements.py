@@ -54,12 +54,13 @@ class _Form:
         self.results = None  # their processors, once the driver has said what it sends
 
     def parameters(self, params: dict[str, Any]):
+        """``params`` as the driver takes them: processed, in the order of the placeholders
+        (SQLite's ``?``) or by their names (PostgreSQL's ``%(name)s``)."""
+        values = [params[name] if process is None else process(params[name])
+                  for (name, _), process in zip(self.names, self.processors)]
         if self.named:
-            return {escaped: (value if process is None else process(value))
-                    for (name, escaped), process in zip(self.names, self.processors)
-                    for value in (params[name],)}
-        return [params[name] if process is None else process(params[name])
-                for (name, _), process in zip(self.names, self.processors)]
+            return {escaped: value for (_, escaped), value in zip(self.names, values)}
+        return values
 
     def row(self, cursor) -> tuple | None:
         raw = cursor.fetchone()
