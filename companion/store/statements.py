@@ -11,7 +11,8 @@ dialect and per set of parameter names, with the type processors SQLAlchemy itse
 (JSON to text, datetimes on SQLite, the driver's JSON wrapper on PostgreSQL). It runs on the
 DBAPI connection beneath the session's connection: the same transaction, the same lock. Errors
 are raised as SQLAlchemy raises them (``sqlalchemy.exc.IntegrityError`` for a unique key, ...),
-and the engine's ``before_cursor_execute`` listeners still hear every statement.
+a connection the dialect reads as lost is invalidated as SQLAlchemy would, and the engine's
+``before_cursor_execute`` listeners still hear every statement.
 
 It fills in no column defaults: every INSERT names all its columns but the generated key.
 """
@@ -125,16 +126,23 @@ class Prepared:
 
 
 def _run(connection: Connection, form: _Form, parameters, many: bool):
-    cursor = connection.connection.dbapi_connection.cursor()
+    dbapi_connection = connection.connection.dbapi_connection
+    cursor = dbapi_connection.cursor()
     for listener in connection.dispatch.before_cursor_execute:
         listener(connection, cursor, form.sql, parameters, None, many)
+    dialect = connection.dialect
     try:
         if many:
             cursor.executemany(form.sql, parameters)
         else:
             cursor.execute(form.sql, parameters)
-    except connection.dialect.loaded_dbapi.Error as error:
+    except dialect.loaded_dbapi.Error as error:
+        lost = dialect.is_disconnect(error, dbapi_connection, cursor)
         cursor.close()
-        raise DBAPIError.instance(form.sql, parameters, error, connection.dialect.loaded_dbapi.Error,
-                                  dialect=connection.dialect, ismulti=many) from error
+        if lost:
+            # As SQLAlchemy's own execute does: the pool drops this connection, and the
+            # session's rollback starts afresh on a new one.
+            connection.invalidate(error)
+        raise DBAPIError.instance(form.sql, parameters, error, dialect.loaded_dbapi.Error,
+                                  dialect=dialect, ismulti=many, connection_invalidated=lost) from error
     return cursor

@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 from sqlalchemy import bindparam, event, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store import Entry, Game, Player, Posting, db
 from companion.store.statements import Prepared
@@ -105,3 +105,18 @@ def test_a_parameter_left_out_is_refused_before_anything_runs(app, game):
         with pytest.raises(ValueError, match="at"):
             Prepared(insert(Entry.__table__)).execute(db.session.connection(), {"game_id": game.id, "version": 9})
         db.session.rollback()
+
+
+def test_a_lost_connection_is_dropped_as_sqlalchemy_drops_it(app, game, monkeypatch):
+    statement = Prepared(update(Player.__table__).where(Player.__table__.c.id == bindparam("row_id")))
+    with app.app_context():
+        connection = db.session.connection()
+        # A driver's error read by the dialect as a lost connection (the database server
+        # restarted under the game).
+        monkeypatch.setattr(connection.dialect, "is_disconnect", lambda *args: True)
+        with pytest.raises(DBAPIError) as caught:
+            statement.execute(connection, {"cash": None, "row_id": game.ids["Anna"]})  # cash is NOT NULL
+        assert caught.value.connection_invalidated and connection.invalidated
+        monkeypatch.undo()
+        db.session.rollback()  # the session goes on, on a new connection
+        assert db.session.get(Player, game.ids["Anna"]).cash == 1500
