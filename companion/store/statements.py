@@ -110,8 +110,8 @@ class Prepared:
             cursor.close()
 
     def first(self, connection: Connection, params: dict[str, Any]) -> tuple | None:
-        """The first row the statement (a SELECT, or anything RETURNING) gives, processed as
-        SQLAlchemy would (JSON read, datetimes parsed); ``None`` when there is none."""
+        """The first row the statement (a SELECT) gives, processed as SQLAlchemy would (JSON
+        read, datetimes parsed); ``None`` when there is none."""
         form = self._form(connection, params)
         cursor = _run(connection, form, form.parameters(params), False)
         try:
