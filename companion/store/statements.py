@@ -97,25 +97,25 @@ class Prepared:
 
     def execute(self, connection: Connection, params: dict[str, Any]) -> None:
         """Runs the statement once with ``params``."""
-        form = self._form(connection, params)
-        _run(connection, form, form.parameters(params), False).close()
+        self._once(connection, params, lambda form, cursor: None)
 
     def insert(self, connection: Connection, params: dict[str, Any]) -> int:
         """Runs the INSERT (built with its ``key_column``) once; answers the key it generated."""
-        form = self._form(connection, params)
-        cursor = _run(connection, form, form.parameters(params), False)
-        try:
-            return cursor.fetchone()[0] if form.returns_key else cursor.lastrowid
-        finally:
-            cursor.close()
+        return self._once(connection, params,
+                          lambda form, cursor: cursor.fetchone()[0] if form.returns_key else cursor.lastrowid)
 
     def first(self, connection: Connection, params: dict[str, Any]) -> tuple | None:
         """The first row the statement (a SELECT) gives, processed as SQLAlchemy would (JSON
         read, datetimes parsed); ``None`` when there is none."""
+        return self._once(connection, params, lambda form, cursor: form.row(cursor))
+
+    def _once(self, connection: Connection, params: dict[str, Any], read):
+        """Runs the statement once with ``params``; answers what ``read(form, cursor)`` takes
+        from its cursor, which is closed after."""
         form = self._form(connection, params)
         cursor = _run(connection, form, form.parameters(params), False)
         try:
-            return form.row(cursor)
+            return read(form, cursor)
         finally:
             cursor.close()
 
