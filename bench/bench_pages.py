@@ -250,15 +250,17 @@ def run(args) -> int:
 
 
 def per_fetch(server, pages, count: int) -> None:
-    """The server's CPU per fetch, one request at a time: a wallet and the Bank, whole and as
-    the regions a payment touches (``cash``, ``feed``), in alternating blocks of 20 so that
-    the machine's other work weighs on both alike."""
+    """The server's CPU per fetch, one request at a time: a wallet, the Bank and the table
+    screen, whole and as the regions a payment touches (``cash``, ``feed``), in alternating
+    blocks of 20 so that the machine's other work weighs on both alike."""
     payment = {"cash", "feed"}
-    print(f"  one fetch at a time ({count} of each, alternating blocks of 20), server CPU per fetch:")
-    for page in (next(p for p in pages if p.path.endswith("/me")), next(p for p in pages if p.path.endswith("/table"))):
+    print(f"  one fetch at a time ({count} of each, alternating blocks of 20), server CPU and bytes per fetch:")
+    for kind in ("/me", "/table", "/screen"):
+        page = next(p for p in pages if p.path.endswith(kind))
         names = [name for name, parts in page.regions.items() if parts & payment]
         paths = {"whole": page.path, "regions": f"{page.path}?regions={','.join(names)}"}
         spent = {"whole": 0.0, "regions": 0.0}
+        size = {mode: len(page.get(path)) for mode, path in paths.items()}
         for _ in range(max(1, count // 20)):
             for mode, path in paths.items():
                 before = server_cpu(server.proc.pid)
@@ -267,7 +269,8 @@ def per_fetch(server, pages, count: int) -> None:
                 spent[mode] += server_cpu(server.proc.pid) - before
         done = max(1, count // 20) * 20
         print(f"    {page.path.rsplit('/', 1)[1]}: whole {1000 * spent['whole'] / done:.1f} ms, "
-              f"regions of a payment ({len(names)} of {len(page.regions)}) {1000 * spent['regions'] / done:.1f} ms")
+              f"{size['whole'] / 1000:.1f} KB; regions of a payment ({len(names)} of {len(page.regions)}) "
+              f"{1000 * spent['regions'] / done:.1f} ms, {size['regions'] / 1000:.1f} KB")
 
 
 def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | None:
@@ -322,7 +325,7 @@ def main(argv=None) -> int:
     parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for the pages to catch up")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
     parser.add_argument("--per-fetch", type=int, default=0,
-                        help="then this many fetches of a wallet and the Bank, whole and as regions, one at a time")
+                        help="then this many fetches of a wallet, the Bank and the screen, whole and as regions, one at a time")
     args = parser.parse_args(argv)
     if not 2 <= args.seats <= 8 or not 1 <= args.games <= 50 or not 0 < args.rate <= 500 or not 0 < args.seconds <= 300:
         parser.error("seats 2-8, games 1-50, rate above 0 up to 500, seconds up to 300")

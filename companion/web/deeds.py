@@ -18,6 +18,7 @@ from .dice import roll_total_for
 from .feed import trade_side
 from .templating import lang, money
 from .errors import translate
+from .regions import Lazy, once, render
 from .wallet_bar import wallet_bar
 
 bp = Blueprint("deeds", __name__)
@@ -153,6 +154,11 @@ def _lot(game, edition, deed, player_id) -> dict | None:
 
 @bp.get("/g/<game_id>/deeds")
 def board(game_id):
+    with services.reading():  # owners, buildings and cash of one instant
+        return _board(game_id)
+
+
+def _board(game_id):
     game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
@@ -166,11 +172,11 @@ def board(game_id):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=key))
         flash(_("No deed of this game has the code %(code)s.", code=code.upper()), "error")
     names = {p.id: p.name for p in game.players}
-    mine = _groups(game, edition, caller.player_id) if caller.player_id else []
     query = request.args.get("q", "").strip()[:40]
-    return render_template("deeds.html", game=game, edition=edition, caller=caller, names=names, mine=mine,
-                           tiles=_tiles(game, edition, names, query), query=query,
-                           wallet_bar=wallet_bar(game, caller))
+    return render("deeds.html", game.version, game=game, edition=edition, caller=caller, names=names,
+                  mine=Lazy(lambda: _groups(game, edition, caller.player_id) if caller.player_id else []),
+                  tiles=Lazy(lambda: _tiles(game, edition, names, query)), query=query,
+                  wallet_bar=Lazy(lambda: wallet_bar(game, caller)))
 
 
 def searchable(text: str) -> str:
@@ -200,6 +206,11 @@ def _tiles(game, edition, names, query="") -> list[dict]:
 
 @bp.get("/g/<game_id>/deeds/<deed_key>")
 def deed_page(game_id, deed_key):
+    with services.reading():  # the deed, its owner and what they can afford of one instant
+        return _deed_page(game_id, deed_key)
+
+
+def _deed_page(game_id, deed_key):
     game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("deeds.card", edition_id=game.edition_id, deed_key=deed_key))
@@ -210,7 +221,7 @@ def deed_page(game_id, deed_key):
     holding = _holdings(game)[deed.key]
     names = {p.id: p.name for p in game.players}
     others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
-    bar = wallet_bar(game, caller)
+    viewer = caller  # the wallet bar is the viewer's own, whoever the banker acts for
     acting_for = None
     if caller.is_banker:
         # The banker acts on a deed for any player still in the game, chosen on the page.
@@ -218,19 +229,20 @@ def deed_page(game_id, deed_key):
         if any(p.id == chosen and not p.bankrupt for p in game.players):
             acting_for = chosen
             caller = services.Caller(game.id, True, chosen)
-    state = services.state_of(game)
-    lot = _lot(game, edition, deed, acting_for or caller.player_id)
-    return render_template("deed.html", game=game, edition=edition, deed=deed, holding=holding, names=names, lot=lot,
-                           expropriation=state.expropriation, settings=state.settings, wallet_bar=bar,
-                           rent_now=services.rent_line(state, deed.key),
-                           caller=caller, actions=_actions(game, caller, deed, holding, state, names),
-                           acting_for=acting_for,
-                           players=[p for p in game.players if not p.bankrupt],
-                           group=edition.group(deed.group), lift=_lift(edition, deed), others=others,
-                           can_request_rent=edition.rent.request.enabled,
-                           laps_left=_laps_left(game, deed),
-                           # The last roll, offered as the dice of a utility's rent.
-                           last_roll=state.last_roll, roll_total=roll_total_for(state, caller.player_id))
+    state = once(lambda: services.state_of(game))
+    return render("deed.html", game.version, game=game, edition=edition, deed=deed, holding=holding, names=names,
+                  lot=Lazy(lambda: _lot(game, edition, deed, acting_for or caller.player_id)),
+                  expropriation=Lazy(lambda: state().expropriation), settings=Lazy(lambda: state().settings),
+                  wallet_bar=Lazy(lambda: wallet_bar(game, viewer)), rent_now=Lazy(lambda: services.rent_line(state(), deed.key)),
+                  caller=caller, actions=Lazy(lambda: _actions(game, caller, deed, holding, state(), names)),
+                  acting_for=acting_for,
+                  players=[p for p in game.players if not p.bankrupt],
+                  group=edition.group(deed.group), lift=Lazy(lambda: _lift(edition, deed)), others=others,
+                  can_request_rent=edition.rent.request.enabled,
+                  laps_left=Lazy(lambda: _laps_left(game, deed)),
+                  # The last roll, offered as the dice of a utility's rent.
+                  last_roll=Lazy(lambda: state().last_roll),
+                  roll_total=Lazy(lambda: roll_total_for(state(), caller.player_id)))
 
 
 def _laps_left(game, deed) -> int | None:

@@ -21,7 +21,7 @@ from .errors import translate
 from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
-from .regions import Lazy, render
+from .regions import Lazy, once, render
 from .templating import lang
 
 bp = Blueprint("pages", __name__)
@@ -55,7 +55,7 @@ def game_view(game, caller) -> dict:
     costly pieces are ``Lazy``: a region rendered alone computes only those it shows."""
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    state = _once(lambda: services.state_of(game, deeds=False))
+    state = once(lambda: services.state_of(game, deeds=False))
     me = caller.player_id if caller else None
     return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
             "feed": Lazy(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
@@ -76,17 +76,6 @@ def game_view(game, caller) -> dict:
             "checks": Lazy(lambda: services.checkable_view(state())),
             "counterfeits": Lazy(lambda: services.counterfeits_view(state(), me if caller and not caller.is_banker
                                                                     else None))}
-
-
-def _once(compute):
-    """``compute`` called at the first call only; its value kept for the next ones."""
-    kept = []
-
-    def value():
-        if not kept:
-            kept.append(compute())
-        return kept[0]
-    return value
 
 
 # The squares whose amount is known without the dice: previewed for the one-tap button.

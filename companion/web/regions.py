@@ -1,8 +1,9 @@
 """A live page's regions, rendered alone: what a page fetches when an event names what changed.
 
 A live page marks each region with the parts (``core.parts``) it shows: an element with a
-stable id and ``data-parts``, drawn by a block of the page's template named ``region_`` plus the
-id (hyphens as underscores). When an event names parts, the page asks its own address again
+stable id and ``data-parts``, drawn by a block named ``region_`` plus the id (hyphens as
+underscores), of the page's template or of a template it extends (``base.html`` draws the
+notices and the wallet bar of every game page). When an event names parts, the page asks its own address again
 with ``?regions=id,id`` and gets ``{"version": n, "regions": {id: html}}``: those blocks rendered
 alone, from the same view and authorised exactly as the whole page (the same route answers).
 
@@ -29,6 +30,18 @@ class Lazy:
         self.compute = compute
 
 
+def once(compute):
+    """``compute`` called at the first call only; its value kept for the next ones (a piece
+    several ``Lazy`` values share, such as the game's state)."""
+    kept = []
+
+    def value():
+        if not kept:
+            kept.append(compute())
+        return kept[0]
+    return value
+
+
 def resolved(view: dict) -> dict:
     """``view`` with every ``Lazy`` computed (for the whole page)."""
     return {key: value.compute() if isinstance(value, Lazy) else value for key, value in view.items()}
@@ -50,17 +63,36 @@ def render(template_name: str, version: int, **view):
         return render_template(template_name, **resolved(view))
     app = current_app._get_current_object()
     template = app.jinja_env.get_template(template_name)
-    blocks = {name: "region_" + name.replace("-", "_") for name in names}
-    blocks = {name: block for name, block in blocks.items() if block in template.blocks}
-    read = set().union(*(_names_read(app.jinja_env, template_name, block) for block in blocks.values()))
+    blocks = {}  # region id: (the template that draws it, its block)
+    for name in names:
+        block = "region_" + name.replace("-", "_")
+        owner = _drawn_by(app.jinja_env, template_name, block)
+        if owner is not None:
+            blocks[name] = (owner, block)
+    read = set().union(*(_names_read(app.jinja_env, owner, block) for owner, block in blocks.values()))
     context = {key: value.compute() if isinstance(value, Lazy) and key in read else value
                for key, value in view.items()}
     app.update_template_context(context)
+    # The page's own context, so a block nested in a region is the page's version of it.
     jinja_context = template.new_context(context)
-    regions = {name: "".join(template.blocks[block](jinja_context)) for name, block in blocks.items()}
+    regions = {name: "".join(app.jinja_env.get_template(owner).blocks[block](jinja_context))
+               for name, (owner, block) in blocks.items()}
     response = jsonify({"version": version, "regions": regions})
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@lru_cache(maxsize=256)
+def _drawn_by(env, template_name: str, block: str) -> str | None:
+    """The template that draws ``block`` for a page of ``template_name``: that template, or the
+    nearest one it extends that has the block; ``None`` when none has it."""
+    while template_name is not None:
+        if block in env.get_template(template_name).blocks:
+            return template_name
+        tree = env.parse(env.loader.get_source(env, template_name)[0])
+        parent = next(tree.find_all(nodes.Extends), None)
+        template_name = parent.template.value if parent and isinstance(parent.template, nodes.Const) else None
+    return None
 
 
 @lru_cache(maxsize=256)

@@ -18,6 +18,7 @@ from .. import services
 from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
+from .regions import Lazy, once, render
 from .templating import lang, money, text
 from .wallet_bar import wallet_bar
 
@@ -48,23 +49,30 @@ def visible_score(game, caller) -> dict:
 
 @bp.get("/g/<game_id>/results")
 def results(game_id):
+    with services.reading():  # the count, the chart and the cash of one instant
+        return _results(game_id)
+
+
+def _results(game_id):
     game, caller = seats.seated(game_id)
     if caller is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
-    score = visible_score(game, caller)
-    chart = None
-    if not score.get("hidden"):
+    score = once(lambda: visible_score(game, caller))
+
+    def chart():
+        if score().get("hidden"):
+            return None
         players = [(p.id, p.name) for p in game.players]
-        chart = worth_chart(services.worth_points(game), players, _("Worth of each player through the game"),
-                            lambda amount: money(amount, edition))
-    winners = [r for r in score["standings"] if r["rank"] == 1] if score["final"] else []
+        return worth_chart(services.worth_points(game), players, _("Worth of each player through the game"),
+                           lambda amount: money(amount, edition))
+
     back = (url_for("pages.table", game_id=game.id) if caller.is_banker and not caller.player_id
             else url_for("pages.wallet", game_id=game.id))
-    return render_template("results.html", game=game, edition=edition, score=score, chart=chart,
-                           winners=winners, part_name=part_name, back=back, palette=PALETTE,
-                           wallet_bar=wallet_bar(game, caller),
-                           tie_notes=[n for n in (play_off_note(score),) if n] + tie_notes(score))
+    return render("results.html", game.version, game=game, edition=edition, score=Lazy(score), chart=Lazy(chart),
+                  winners=Lazy(lambda: [r for r in score()["standings"] if r["rank"] == 1] if score()["final"] else []),
+                  part_name=part_name, back=back, palette=PALETTE, wallet_bar=Lazy(lambda: wallet_bar(game, caller)),
+                  tie_notes=Lazy(lambda: [n for n in (play_off_note(score()),) if n] + tie_notes(score())))
 
 
 def tie_notes(score: dict) -> list[str]:

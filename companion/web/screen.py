@@ -20,9 +20,10 @@ from ..core.errors import BancoError
 from . import seats
 from .errors import translate
 from .live import changes_response, stream_response
+from .deeds import auction_view
 from .pages import game_view
 from .qr import qr_svg
-from .regions import resolved
+from .regions import Lazy, render
 from .ratelimit import count_attempt
 
 bp = Blueprint("screen", __name__)
@@ -42,9 +43,10 @@ def screen(game_id):
         view = game_view(game, None)  # as a stranger sees it: nobody's secrets, nobody's notes
         # The table sees every cash figure, unless the edition keeps cash private.
         view["show_cash"] = lambda _player_id: not game.cash_private
+        view["auction"] = Lazy(lambda: auction_view(game, view["edition"]) if game.status == "running" else None)
         join_url = _public(url_for("pages.join", code=game.join_code))
-        return render_template("screen.html", join_url=join_url, join_qr=qr_svg(join_url),
-                               earlier_lines=EARLIER_LINES, **resolved(view))
+        return render("screen.html", game.version, join_url=join_url, join_qr=Lazy(lambda: qr_svg(join_url)),
+                      earlier_lines=EARLIER_LINES, **view)
 
 
 @bp.get("/g/<game_id>/screen/stream")

@@ -131,6 +131,10 @@
     if (owedVersion <= shown() && !owedWhole) { owed = {}; return; }  // a whole page caught up meanwhile
     var version = owedVersion, whole = owedWhole || !body.hasAttribute("data-regions");
     var regions = whole ? [] : Array.prototype.filter.call(document.querySelectorAll("[data-parts][id]"), marked);
+    // A region inside another one that is fetched comes with it.
+    regions = regions.filter(function (el) {
+      return !regions.some(function (outer) { return outer !== el && outer.contains(el); });
+    });
     if (whole && body.dataset.parts && !owedWhole && !marked(body)) { whole = false; }
     var parts = owed;
     owed = {}; owedWhole = false;
@@ -228,7 +232,9 @@
     if (seen !== null) {
       var fresh = items.filter(function (li) { return Number(li.dataset.version) > Number(seen); }).reverse();
       fresh.slice(-TOASTS_AT_ONCE).forEach(function (li) { toast(box, li.textContent, li.dataset.tone); });
-      if (fresh.length && navigator.vibrate) { try { navigator.vibrate(120); } catch (err) { /* not allowed */ } }
+      // A browser buzzes only for a page the player has touched (others log a refusal).
+      var touchedPage = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+      if (fresh.length && navigator.vibrate && touchedPage) { try { navigator.vibrate(120); } catch (err) { /* not allowed */ } }
     }
     try { sessionStorage.setItem(key, String(Math.max(newest, Number(seen) || 0))); } catch (err) { /* as above */ }
   }

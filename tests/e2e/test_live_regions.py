@@ -18,6 +18,15 @@ def _fetches(page, path_end: str) -> list[str]:
     return seen
 
 
+def _tab(page):
+    """Another tab of the same phone (its cookies, its seat), with a console that must stay clean."""
+    tab = page.context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))
+    tab.on("console", lambda m: m.type == "error" and tab.errors.append(m.text))
+    return tab
+
+
 def _asked(urls: list[str]) -> list[set[str]]:
     return [set(parse_qs(urlsplit(u).query).get("regions", [""])[0].split(",")) for u in urls]
 
@@ -96,3 +105,66 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
     bruno.evaluate("window.dispatchEvent(new Event('online'))")  # back on the Wi-Fi
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]605"), timeout=3000)
     assert bruno.errors == []
+
+
+def test_the_table_screen_redraws_only_what_an_action_changed(live_server, phone, browser):
+    """A payment redraws the tiles, the last line and the facts; an auction its own region,
+    and the layout follows it; the screen is never fetched whole, never reloaded."""
+    from tests.e2e.test_table_screen import TV, open_screen, same_document
+    host, (anna, bruno) = started(live_server, phone)
+    screen = open_screen(browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"),
+                         TV, "en-GB")
+    expect(screen.locator(".screen-tile")).to_have_count(2)
+    fetched = _fetches(screen, "/screen")
+
+    pay(anna, "Bruno", 120)
+    expect(screen.locator(".screen-tile", has_text="Bruno").locator(".screen-tile-cash")).to_have_text(
+        re.compile(r"1[.,]620"), timeout=3000)
+    expect(screen.locator(".screen-last-line")).to_contain_text("120")
+    assert fetched and all("regions=" in u for u in fetched), fetched
+    for asked in _asked(fetched):
+        assert asked <= {"screen-tiles", "screen-last", "screen-facts"} and "screen-tiles" in asked, asked
+
+    fetched.clear()
+    open_auction(host)
+    expect(screen.locator(".screen-auction")).to_contain_text("Vicolo Corto", timeout=3000)
+    expect(screen.locator(".screen-corner")).to_be_hidden()  # the auction takes the screen
+    assert fetched and all("regions=" in u and "screen-auction" in u for u in fetched), fetched
+    assert not any("screen" in asked for asked in _asked(fetched))
+    assert same_document(screen) and screen.errors == []
+
+
+def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_server, phone):
+    """A payment reaches the deeds board as the wallet bar only; a purchase redraws its tiles; a
+    deed's page keeps its title deed card; the results redraw the count and nothing else."""
+    host, (anna, bruno) = started(live_server, phone)
+    game_path = anna.url.rsplit("/", 1)[0]
+    board, deed, results = (_tab(anna) for _ in range(3))  # Anna's other tabs
+    board.goto(f"{game_path}/deeds")
+    deed.goto(f"{game_path}/deeds/vicolo-corto")
+    results.goto(f"{game_path}/results")
+    seen = {"board": _fetches(board, "/deeds"), "deed": _fetches(deed, "/vicolo-corto"),
+            "results": _fetches(results, "/results")}
+
+    pay(bruno, "Anna", 40)
+    for page in (board, deed, results):
+        expect(page.locator("#wallet-bar")).to_contain_text(re.compile(r"1[.,]540"), timeout=3000)
+    expect(results.locator(".ranking")).to_contain_text(re.compile(r"1[.,]540"))
+    assert seen["board"] and all(asked <= {"wallet-bar", "notices"} for asked in _asked(seen["board"])), seen["board"]
+    for asked in _asked(seen["deed"]):
+        assert "deed-card" not in asked and "deed-now" in asked, asked
+    for asked in _asked(seen["results"]):
+        assert asked <= {"wallet-bar", "notices", "results"}, asked
+
+    for urls in seen.values():
+        urls.clear()
+    bruno.goto(f"{game_path}/deeds/vicolo-corto")
+    bruno.get_by_role("button", name=re.compile("Buy for")).click()
+    bruno.click("#confirm-ok")
+    expect(board.locator("#deed-vicolo-corto")).to_contain_text("Bruno", timeout=3000)
+    expect(deed.locator("#deed-state")).to_contain_text("Owner: Bruno", timeout=3000)
+    assert any("deeds-live" in asked for asked in _asked(seen["board"])), seen["board"]
+    assert any("deed-card" in asked for asked in _asked(seen["deed"])), seen["deed"]
+    for name, urls in seen.items():
+        assert urls and all("regions=" in u for u in urls), (name, urls)
+    assert board.errors == [] and deed.errors == [] and results.errors == []

@@ -13,8 +13,9 @@ from companion.services import Caller
 from tests.web.test_pages import open_table, sit_down, start
 
 EN = {"Accept-Language": "en"}
-REGION = re.compile(r'<div class="region" id="([\w-]+)" data-parts="([\w ]+)">')
-NOTICES = re.compile(r'<ol id="notices" hidden data-parts="([\w ]+)"')
+# Any element with an id and the parts it shows: a region (``<div class="region" ...>``, the
+# notices list, the wallet bar, a section that is its own region).
+REGION = re.compile(r'<\w+\b[^>]*?\sid="([\w-]+)"[^>]*?\sdata-parts="([\w ]+)"')
 
 
 def _steady(html: str) -> str:
@@ -35,12 +36,13 @@ def _act(app, game_id, who, payload):
                                               for k, v in payload.items()})
 
 
-def _regions_match(device, path) -> list[str]:
+def _regions_match(device, path, at_least=5) -> list[str]:
     whole = device.get(path, headers=EN)
     assert whole.status_code == 200
     html = _steady(whole.get_data(as_text=True))
-    ids = [m.group(1) for m in REGION.finditer(html)] + (["notices"] if NOTICES.search(html) else [])
-    assert len(ids) >= 5, path
+    assert "data-regions" in html, path
+    ids = [m.group(1) for m in REGION.finditer(html)]
+    assert len(ids) >= at_least, path
     answer = device.get(f"{path}{'&' if '?' in path else '?'}regions={','.join(ids)}", headers=EN)
     assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
     data = answer.get_json()
@@ -70,20 +72,38 @@ def rich(client, app):
     return game_id, client, anna, bruno
 
 
+def _pages(game_id, banker, anna, bruno, screen):
+    """Every live page of the rich game, as who sees it, with the regions it has at least."""
+    deed = f"/g/{game_id}/deeds"
+    return ((anna, f"/g/{game_id}/me", 5), (bruno, f"/g/{game_id}/me", 5), (banker, f"/g/{game_id}/table", 5),
+            (anna, f"/g/{game_id}/me?bankrupt_to=bank", 5), (screen, f"/g/{game_id}/screen", 5),
+            (anna, deed, 3), (banker, deed, 2), (anna, f"{deed}?q=vicolo", 3),
+            (anna, f"{deed}/vicolo-corto", 8), (bruno, f"{deed}/vicolo-corto", 8),
+            (bruno, f"{deed}/parco-della-vittoria", 8), (banker, f"{deed}/vicolo-corto?as=", 7),
+            (anna, f"/g/{game_id}/results", 3), (banker, f"/g/{game_id}/results", 2))
+
+
 def test_regions_alone_are_the_regions_of_the_whole_page(rich, app):
     game_id, banker, anna, bruno = rich
-    for device, path in ((anna, f"/g/{game_id}/me"), (bruno, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table"),
-                         (anna, f"/g/{game_id}/me?bankrupt_to=bank")):
-        _regions_match(device, path)
+    screen = app.test_client()
+    for device, path, at_least in _pages(game_id, banker, anna, bruno, screen):
+        _regions_match(device, path, at_least)
+    with app.app_context():
+        ids = {p.name: p.id for p in services.get_game(game_id).players}
+    # The banker acting for Bruno: Bruno's actions, and no wallet bar (the banker has no seat).
+    assert "wallet-bar" not in _regions_match(banker, f"/g/{game_id}/deeds/vicolo-corto?as={ids['Bruno']}", 7)
     _act(app, game_id, "banker", {"type": "auction_close"})
     _act(app, game_id, "banker", {"type": "end"})
-    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table")):
-        _regions_match(device, path)
+    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table"),
+                         (screen, f"/g/{game_id}/screen"), (anna, f"/g/{game_id}/results"),
+                         (anna, f"/g/{game_id}/deeds/vicolo-corto")):
+        _regions_match(device, path, 1)
 
 
 def test_regions_of_a_table_setting_up(client, app):
     game_id, _ = open_table(client)
     assert "bank-start" in _regions_match(client, f"/g/{game_id}/table")
+    assert _regions_match(app.test_client(), f"/g/{game_id}/screen", 2) == ["screen", "screen-seats"]
 
 
 def test_a_region_is_authorised_as_its_page(rich, app):
@@ -110,11 +130,11 @@ def test_private_cash_stays_private_in_a_region(client, app):
     _regions_match(anna, f"/g/{game_id}/me")
 
 
-def test_every_region_names_parts_an_entry_can_have(rich):
-    game_id, banker, anna, _bruno = rich
-    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table")):
+def test_every_region_names_parts_an_entry_can_have(rich, app):
+    game_id, banker, anna, bruno = rich
+    for device, path, _at_least in _pages(game_id, banker, anna, bruno, app.test_client()):
         html = device.get(path).get_data(as_text=True)
-        for match in list(REGION.finditer(html)) + list(NOTICES.finditer(html)):
+        for match in REGION.finditer(html):
             names = set(match.groups()[-1].split())
             assert names and names <= entry_parts.ALL, match.group(0)
 

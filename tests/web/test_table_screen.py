@@ -88,7 +88,7 @@ def test_the_screen_follows_the_game_from_setup_to_the_end(client, app):
     table = client.get(f"/g/{game_id}/table").get_data(as_text=True)
     client.post(f"/g/{game_id}/table", data={**keyed(table, "auction_start"), "deed": "via-roma"})
     running = stranger.get(f"/g/{game_id}/screen", headers=EN).get_data(as_text=True)
-    assert "has-auction" in running and 'id="auction" data-seconds="' in running and "data-countdown" in running
+    assert 'class="screen-auction" id="auction" data-seconds="' in running and "data-countdown" in running
     assert "Via Roma" in running and 'class="screen-corner"' in running and code in running
     table = client.get(f"/g/{game_id}/table").get_data(as_text=True)
     client.post(f"/g/{game_id}/table", data=keyed(table, "end"))
