@@ -45,6 +45,8 @@ _TO_PUBLISH = "banco_to_publish"
 # Read by the SQLite "begin" hook in companion/__init__.py: a write transaction starts with
 # BEGIN IMMEDIATE so it holds the write lock from its first statement.
 WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write_intent", default=False)
+# Set inside ``reading()``'s snapshot: what is read there is of one version (``in_snapshot``).
+_SNAPSHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_snapshot", default=False)
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update()  # built once
@@ -102,10 +104,18 @@ def reading():
     if db.engine.dialect.name == "postgresql":
         # Before the transaction's first statement: PostgreSQL takes the snapshot at it.
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    token = _SNAPSHOT.set(True)
     try:
         yield
     finally:
+        _SNAPSHOT.reset(token)
         db.session.rollback()
+
+
+def in_snapshot() -> bool:
+    """Whether this code runs inside ``reading()``'s snapshot and writes nothing: the game's
+    rows it reads are all of the version its row says."""
+    return _SNAPSHOT.get() and not WRITE_INTENT.get() and _KEPT not in db.session.info
 
 
 def announce(game: Game, parts: frozenset[str]) -> None:
