@@ -7,22 +7,21 @@ as soon as it grows past it. Refusals are answered by the Flask app itself (``_G
 ``companion.web.errors``, told the status through the environ), so they read as every other
 refusal: the JSON error under /api/, the error page elsewhere, in the reader's language.
 
-Then the Flask app answers, mounted through a2wsgi in a pool of ``THREADS`` threads. A GET that
-turns out to be a live stream (the app wrote its opening and noted the game, see
-``companion.web.live``) is not closed when the app is done: ``Streams`` holds it on the loop.
+Then the Flask app answers in a pool of ``THREADS`` threads (``Mount``), and the loop writes its
+answer whole. A GET that turns out to be a live stream (the app wrote its opening and noted the
+game, see ``companion.web.live``) is not closed when the app is done: ``Streams`` holds it on
+the loop.
 """
 from __future__ import annotations
 
 import asyncio
 
-from a2wsgi import WSGIMiddleware
-
 from ..web.errors import REFUSED
 from ..web.live import LIVE
+from .mount import Answer, Mount
 from .streams import Streams
 from .writer import Writer
 
-ENVIRON = "banco.environ"  # scope key: what the loop tells the app, copied into its environ
 BODY_SECONDS = 30  # a whole body, from the end of the head: a phone's form is a few hundred bytes
 
 
@@ -38,13 +37,9 @@ class Gate:
         self.app = app
         self.limit = app.config["MAX_CONTENT_LENGTH"]
         self.streams = Streams(app.extensions["banco"]["broker"], app.config["STREAMS_PER_ADDRESS"])
-        self.mount = WSGIMiddleware(self._wsgi, workers=app.config["THREADS"])
+        self.mount = Mount(app, app.config["THREADS"])
         self.direct = app.extensions["banco"].get("direct")
         self.writer = Writer(self.direct) if self.direct is not None else None
-
-    def _wsgi(self, environ, start_response):
-        environ.update(environ["asgi.scope"].get(ENVIRON, ()))
-        return self.app(environ, start_response)
 
     async def __call__(self, scope, receive, send) -> None:
         # Only HTTP comes here: the server runs without lifespan and without WebSocket.
@@ -61,9 +56,9 @@ class Gate:
                                           if k not in (b"transfer-encoding", b"content-length")]
                      + [(b"content-length", str(len(body)).encode())]}
         if scope["method"] == "GET":
-            await self._get(scope, _replay(body, receive), send)
+            await self._get(scope, body, receive, send)
         elif not (scope["method"] == "POST" and await self._direct(scope, body, send)):
-            await self.mount(scope, _replay(body, receive), send)
+            await _send(send, await self.mount.answer(scope, body))
 
     async def _direct(self, scope, body: bytes, send) -> bool:
         """Answers an action the app takes directly (``companion.web.direct``) once the writer
@@ -103,7 +98,7 @@ class Gate:
             return 400
         return b"".join(parts)
 
-    async def _get(self, scope, receive, send) -> None:
+    async def _get(self, scope, body: bytes, receive, send) -> None:
         """A GET through the app; held open on the loop when the app made it a live stream.
         Past ``STREAMS_PER_ADDRESS`` streams from the caller's address, the app is told to
         refuse the stream (429). Only the app knows whether a GET is a stream, so each one
@@ -111,20 +106,17 @@ class Gate:
         address = (scope.get("client") or ("", 0))[0]
         reserved = self.streams.reserve(address)
         held: dict = {"full": not reserved}
-
-        async def forward(message) -> None:
-            if "game_id" in held:
-                if message["type"] == "http.response.start":
-                    # Held open: no length, so the answer goes out chunked, event by event.
-                    message = {**message, "headers": [(k, v) for k, v in message["headers"] if k != b"content-length"]}
-                elif not message.get("more_body", False):
-                    return  # the app is done with it; the loop is not
-            await send(message)
-
         try:
-            await self.mount({**scope, ENVIRON: {LIVE: held}}, receive, forward)
-            if "game_id" in held:
-                await self.streams.hold(held["game_id"], held["seen"], receive, send)
+            answer = await self.mount.answer(scope, body, {LIVE: held})
+            if "game_id" not in held:
+                await _send(send, answer)
+                return
+            # Held open: no length, so the answer goes out chunked, event by event.
+            headers = [(k, v) for k, v in answer.headers if k != b"content-length"]
+            await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+            if answer.body:
+                await send({"type": "http.response.body", "body": answer.body, "more_body": True})
+            await self.streams.hold(held["game_id"], held["seen"], receive, send)
         finally:
             if reserved:
                 self.streams.release(address)
@@ -132,23 +124,11 @@ class Gate:
     async def refuse(self, scope, send, status: int) -> None:
         """Answers ``status`` as the app words it, and closes the connection: the body, if
         any, was not read, so nothing after it can be understood."""
-        async def closing(message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message["headers"], (b"connection", b"close")]}
-            await send(message)
-
-        await self.mount({**scope, ENVIRON: {REFUSED: status}}, _replay(b"", None), closing)
+        answer = await self.mount.answer(scope, b"", {REFUSED: status})
+        await _send(send, answer._replace(headers=[*answer.headers, (b"connection", b"close")]))
 
 
-def _replay(body: bytes, receive):
-    """``receive`` that gives the body already read, then goes on with the client's."""
-    given = False
-
-    async def again():
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return again
+async def _send(send, answer: Answer) -> None:
+    """Writes ``answer`` whole: its head, then its body in one message."""
+    await send({"type": "http.response.start", "status": answer.status, "headers": answer.headers})
+    await send({"type": "http.response.body", "body": answer.body, "more_body": False})

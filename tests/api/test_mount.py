@@ -1,0 +1,117 @@
+"""The Flask app in the server's threads (``companion.serve.mount``): the WSGI environ as PEP 3333
+has it, the answer collected whole, the app's ``close`` always called (Flask ends its request
+there), an error's head in place of the first, and what the app lets out raised to the loop."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from companion.serve.mount import Mount
+
+
+def _scope(**over):
+    scope = {"type": "http", "method": "GET", "path": "/g/città/deeds", "raw_path": b"/g/citt%C3%A0/deeds",
+             "root_path": "", "query_string": b"q=vicolo&regions=a,b", "http_version": "1.1",
+             "scheme": "http", "server": ("127.0.0.1", 5000), "client": ("192.168.1.20", 51234),
+             "headers": [(b"host", b"banco.local"), (b"accept", b"text/html"), (b"accept", b"*/*"),
+                         (b"content-type", b"application/json"), (b"content-length", b"7"),
+                         (b"x-banco-live", b"1")]}
+    scope.update(over)
+    return scope
+
+
+def _answer(app, scope=None, body=b"", extra=None):
+    mount = Mount(app, 2)
+    try:
+        return asyncio.run(mount.answer(scope or _scope(), body, extra))
+    finally:
+        mount.executor.shutdown()
+
+
+def test_the_environ_is_the_requests_as_pep_3333_has_it():
+    seen = {}
+
+    def app(environ, start_response):
+        seen.update(environ, body=environ["wsgi.input"].read())
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    answer = _answer(app, body=b'{"a":1}', extra={"banco.live": {"full": False}})
+    assert answer.status == 200 and answer.body == b"ok" and answer.headers == [(b"content-type", b"text/plain")]
+    assert seen["PATH_INFO"] == "/g/città/deeds".encode().decode("latin-1")  # bytes as Latin-1 text
+    assert seen["QUERY_STRING"] == "q=vicolo&regions=a,b" and seen["REQUEST_METHOD"] == "GET"
+    assert seen["HTTP_ACCEPT"] == "text/html,*/*"  # a repeated header, joined
+    assert seen["CONTENT_TYPE"] == "application/json" and seen["CONTENT_LENGTH"] == "7"
+    assert seen["HTTP_X_BANCO_LIVE"] == "1" and seen["HTTP_HOST"] == "banco.local"
+    assert (seen["REMOTE_ADDR"], seen["REMOTE_PORT"]) == ("192.168.1.20", "51234")
+    assert (seen["SERVER_NAME"], seen["SERVER_PORT"], seen["SERVER_PROTOCOL"]) == ("127.0.0.1", "5000", "HTTP/1.1")
+    assert seen["body"] == b'{"a":1}' and seen["banco.live"] == {"full": False}
+    assert seen["wsgi.url_scheme"] == "http" and seen["SCRIPT_NAME"] == ""
+
+
+def test_the_answer_is_collected_whole_and_the_app_closed():
+    closed = []
+
+    class Body:
+        def __iter__(self):
+            yield b"one, "
+            yield b""
+            yield b"two"
+
+        def close(self):
+            closed.append(True)
+
+    def app(environ, start_response):
+        write = start_response("201 Created", [("X-Thing", " a ")])
+        write(b"legacy ")
+        return Body()
+
+    answer = _answer(app)
+    assert (answer.status, answer.headers, answer.body) == (201, [(b"x-thing", b"a")], b"legacy one, two")
+    assert closed == [True]
+
+
+def test_an_errors_head_replaces_the_first_and_a_second_without_one_is_refused():
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/html")])
+        try:
+            raise ValueError("while drawing the page")
+        except ValueError:
+            import sys
+            start_response("500 Internal Server Error", [("Content-Type", "text/plain")], sys.exc_info())
+        return [b"sorry"]
+
+    answer = _answer(app)
+    assert (answer.status, answer.headers, answer.body) == (500, [(b"content-type", b"text/plain")], b"sorry")
+
+    def twice(environ, start_response):
+        start_response("200 OK", [])
+        start_response("204 No Content", [])
+        return []
+
+    with pytest.raises(AssertionError):
+        _answer(twice)
+
+
+def test_what_the_app_lets_out_reaches_the_loop_and_the_app_is_still_closed():
+    closed = []
+
+    class Failing:
+        def __iter__(self):
+            raise RuntimeError("the template broke")
+            yield b""  # noqa: unreachable: a generator that fails at its first item
+
+        def close(self):
+            closed.append(True)
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return Failing()
+
+    with pytest.raises(RuntimeError, match="the template broke"):
+        _answer(app)
+    assert closed == [True]
+
+    with pytest.raises(RuntimeError, match="without calling start_response"):
+        _answer(lambda environ, start_response: [b"no head"])
