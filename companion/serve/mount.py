@@ -3,8 +3,8 @@
 The loop hands a thread the request, the thread runs the app and collects its whole answer, and
 the loop writes it: one hop each way. a2wsgi, which did this before, hopped back to the loop
 for the head, for every chunk of the body and for its end, each time through a task and a
-queue, and waited in the thread for each: for a live page's fragment of a few kilobytes that
-was a third of the server's time (``docs/benchmarks.md``). Banco's answers are all finite (a
+queue, and waited in the thread for each: about half a millisecond of the 1.5 to 2 a plain
+request cost the server (``bench/bench_requests.py``, ``docs/benchmarks.md``). Banco's answers are all finite (a
 live stream's opening included: the loop holds the stream after it) and at most a few hundred
 kilobytes (a printed sheet), so collecting one whole costs nothing the client would notice.
 

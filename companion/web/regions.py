@@ -3,9 +3,10 @@
 A live page marks each region with the parts (``core.parts``) it shows: an element with a
 stable id and ``data-parts``, drawn by a block named ``region_`` plus the id (hyphens as
 underscores), of the page's template or of a template it extends (``base.html`` draws the
-notices and the wallet bar of every game page). When an event names parts, the page asks its own address again
-with ``?regions=id,id`` and gets ``{"version": n, "regions": {id: html}}``: those blocks rendered
-alone, from the same view and authorised exactly as the whole page (the same route answers).
+notices and the wallet bar of every game page). When an event names parts, the page asks its
+own address again with ``?regions=id,id`` and gets ``{"version": n, "regions": {id: html}}``:
+those blocks rendered alone, from the same view and authorised exactly as the whole page (the
+same route answers).
 
 The view's costly pieces are ``Lazy``: the whole page computes them all, a region only those its
 block and the templates it includes name (read once from the templates' syntax trees), so a
