@@ -34,7 +34,7 @@ from .reads import (DICE_KINDS, can_see_cash, liquidation, checkable_view, count
                     game_state, pending_view, waiting)
 from .seats import (HANDOFF_MINUTES, REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_bank_handoff,
                     issue_rejoin, redeem_bank_handoff, redeem_rejoin)
-from .tx import WRITE_INTENT, find_game, get_game, keep_games, reading, rollback, writing
+from .tx import WRITE_INTENT, database_key, find_game, get_game, keep_games, reading, rollback, writing
 from .tournaments import (create_tournament, draw_round, get_tournament, is_director, is_referee, issue_referee_token,
                           referee_view, register, tournament_view, withdraw)
 
@@ -44,7 +44,7 @@ __all__ = [
     "authenticate", "parts_since", "recent_lines", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
     "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
     "get_game", "keep_games", "checkable_view", "counterfeits_view", "issue_bank_handoff", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
-    "moved_since_printing", "prepare", "preview", "random_id", "run_batch", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target",
+    "moved_since_printing", "prepare", "preview", "random_id", "run_batch", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target", "database_key",
     "EditionRefused", "check_edition", "edition_file", "import_edition", "import_edition_text", "is_imported",
     "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "is_referee", "issue_referee_token", "referee_view", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
 ]

@@ -23,7 +23,7 @@ from ..store import Entry, Game, Posting, db, now_utc
 from ..store.mapping import load_state, save
 from ..store.statements import Prepared
 from .catalog import edition_of
-from .tx import announce, in_snapshot, keep_state, kept_state
+from .tx import announce, database_key, in_snapshot, keep_state, kept_state
 
 BANKER = "banker"
 MAX_VERSION = 2**31 - 1  # the largest version the journal's column holds on every database
@@ -45,7 +45,7 @@ def state_of(game: Game, deeds: bool = True) -> GameState:
     return state
 
 
-# The views read in snapshots, by (database, game, version): after an event every open page of
+# The views read in snapshots, by (database, game, version) (``tx.database_key``): after an event every open page of
 # the game reads the same new version, and mapping its rows was a sixth of a wallet's fetch.
 # Shared between threads and never changed: rules never change the state they read, and the
 # only code that does (``record``) gets its state outside a snapshot.
@@ -55,7 +55,7 @@ _shared_lock = threading.Lock()
 
 
 def _shared_state(game: Game, deeds: bool) -> GameState:
-    key = (str(db.engine.url), game.id, game.version)
+    key = (database_key(), game.id, game.version)
     with _shared_lock:
         held = _shared.get(key)
         if held is not None and (held[0] or not deeds):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextvars
 import re
 import threading
+import uuid
 from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 
@@ -55,6 +56,7 @@ _LOCK_GAME_ROW = Prepared(select(*(prop.columns[0] for prop in Game.__mapper__.c
     Game.__table__.c.id == bindparam("game_id")).with_for_update())
 _VERSION = _GAME_ATTRIBUTES.index("version")
 _UNLOADED = object()
+_DATABASE_KEY = "_banco_database_key"
 _KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
 
@@ -110,6 +112,18 @@ def reading():
     finally:
         _SNAPSHOT.reset(token)
         db.session.rollback()
+
+
+def database_key() -> str:
+    """A name for this app's database, new with every engine: what process-wide memories of a
+    game's versions (``journal.state_of``, ``web.versioned``) are keyed by, with the game and its
+    version. Not the address: two apps of one process (as the tests make, each emptying the same
+    PostgreSQL database) may hold games of the same id and version that differ."""
+    engine = db.engine
+    key = engine.__dict__.get(_DATABASE_KEY)
+    if key is None:
+        key = engine.__dict__.setdefault(_DATABASE_KEY, uuid.uuid4().hex)
+    return key
 
 
 def in_snapshot() -> bool:

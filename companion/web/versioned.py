@@ -4,14 +4,15 @@ A game at a given version never changes (every change makes a new version, undo 
 after an event every open page of the game reads it at the same new version: the journal's
 newest lines and the feed in each language are computed for the first page and reused by the
 others. The last ``KEPT`` are kept; a key always names the game and its version, and the
-database (two apps of one process, as the tests make, may hold the same game id).
+database (``services.database_key``: two apps of one process, as the tests make, may hold the
+same game id at the same version).
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 
-from flask import current_app
+from .. import services
 
 KEPT = 512
 
@@ -21,7 +22,7 @@ _lock = threading.Lock()
 
 def once(key: tuple, compute):
     """``compute()`` for ``key`` (which names a game and its version), computed once while kept."""
-    key = (current_app.config.get("SQLALCHEMY_DATABASE_URI"), *key)
+    key = (services.database_key(), *key)
     with _lock:
         if key in _values:
             _values.move_to_end(key)

@@ -40,6 +40,22 @@ def test_every_live_page_leaves_the_shared_view_as_the_rows_say(rich, app):
     shared = _shared_view(app, game_id)
     with app.app_context():
         game = services.get_game(game_id)
-        key = (str(journal.db.engine.url), game_id, game.version)
+        key = (services.database_key(), game_id, game.version)
         assert journal._shared[key][1] is shared  # the pages above read this very view
         assert shared == load_state(game, services.edition_of(game))
+
+
+def test_two_apps_on_one_database_never_share_a_view(tmp_path):
+    """As the tests do on PostgreSQL (each empties the same database): a game of the same id at
+    the same version, written anew by another app, is read anew."""
+    from tests.conftest import make_app
+    first, second = make_app(tmp_path), make_app(tmp_path)
+    with first.app_context():
+        one = services.database_key()
+        assert services.database_key() == one  # one name for one engine
+    with second.app_context():
+        assert services.database_key() != one
+    for app in (first, second):
+        with app.app_context():
+            journal.db.session.remove()
+            journal.db.engine.dispose()
