@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
 
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(migrations.DIRECTORY))
     with app.app_context():
@@ -91,7 +92,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
 
-    from .web import api, deeds, errors, live, pages, templating
+    from .web import api, deeds, errors, live, pages, seats, templating
     from .web import printing, results
     from .web import calculator
     from .web import scan as scan_pages
@@ -102,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     dice_pages.init_app(app)
     errors.init_app(app)
     deeds.init_app(app)
+    app.session_interface = seats.SeatCookie()
     app.register_blueprint(pages.bp)
     from .web import screen
     app.register_blueprint(screen.bp)  # the table screen, and the bank's hand-off to a phone

@@ -16,12 +16,20 @@ ROOT = Path(__file__).resolve().parent.parent
 # refused (413) before it is read. The largest legitimate request (a trade, a new game of 8)
 # is a few kilobytes; an edition file is about 12 KB.
 MAX_BODY_BYTES = 64 * 1024
-# The threads that answer the app's requests; live streams take none (they wait on the event loop).
-THREADS = 32
+# The threads that answer the app's requests; live streams take none (they wait on the event loop),
+# printed sheets have their own (``serve.mount``). The app's work holds Python's lock but for
+# the database's calls, and every such call hands the lock to another waiting thread: with a
+# table's 10 pages fetching at once, 32 threads cost the server a fifth more CPU per action
+# than 4 (``bench/bench_pages.py``, docs/benchmarks.md). More threads only wait longer in turn.
+THREADS = 4
 # Connections the server holds at once (a club evening: 400 phones, a stream each, and their requests).
 CONNECTION_LIMIT = 10000
 # Server processes (BANCO_WORKERS): one suits a home table; a club runs several on PostgreSQL.
 WORKERS = 1
+# Database connections each server process keeps open, all of them: a request waits for one
+# when all are taken. Opened once and kept, never one per busy moment: a new SQLite connection
+# reads the whole schema again before its first statement, a new PostgreSQL one starts a backend.
+DATABASE_CONNECTIONS = 15
 # Live streams one client address may hold: each phone on a LAN has its own address, and a
 # phone holds one per open page; past this, that address is refused (429) and the others still served.
 STREAMS_PER_ADDRESS = 64
@@ -94,3 +102,11 @@ def from_environment(instance: Path) -> dict:
         # password is asked for (a hosted server).
         "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
     }
+
+
+def engine_options(database: str) -> dict:
+    """SQLAlchemy's pool for ``database``: ``DATABASE_CONNECTIONS`` kept open and no more. An
+    in-memory SQLite database keeps the pool SQLAlchemy gives it (one connection shared)."""
+    if database.startswith("sqlite") and (":memory:" in database or database.rstrip("/") in ("sqlite:", "sqlite:/")):
+        return {}
+    return {"pool_size": DATABASE_CONNECTIONS, "max_overflow": 0}

@@ -44,7 +44,7 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets=None) -> None:
         self.broker.close()
         await super().shutdown(sockets)
-        self.gate.mount.executor.shutdown(wait=False)
+        self.gate.mount.shutdown()
         if self.gate.writer is not None:
             self.gate.writer.stop()
         if self.fanout is not None:

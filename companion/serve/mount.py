@@ -29,12 +29,25 @@ class Answer(NamedTuple):
     body: bytes
 
 
+# Printed sheets (a deck of deed cards, the money, a poster: PDF or PNG) take up to seconds of
+# CPU each; they have threads of their own, so a table printing never holds up the pages.
+PRINTING_THREADS = 2
+
+
+def takes_long(path: str) -> bool:
+    """Whether the request for ``path`` draws a printed sheet (a PDF or PNG made by the app, not a
+    static file)."""
+    return path.endswith((".pdf", ".png")) and not path.startswith("/static/")
+
+
 class Mount:
-    """Calls ``app`` (WSGI) in a pool of ``workers`` threads."""
+    """Calls ``app`` (WSGI) in a pool of ``workers`` threads; printed sheets in a pool of their own
+    (``PRINTING_THREADS``)."""
 
     def __init__(self, app, workers: int) -> None:
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="WSGI")
+        self.printing = ThreadPoolExecutor(max_workers=PRINTING_THREADS, thread_name_prefix="WSGI-print")
 
     async def answer(self, scope, body: bytes, extra: dict | None = None) -> Answer:
         """The app's answer to the request ``scope`` with ``body``; ``extra`` goes into its
@@ -43,7 +56,13 @@ class Mount:
         if extra:
             environ.update(extra)
         context = contextvars.copy_context()
-        return await asyncio.get_running_loop().run_in_executor(self.executor, context.run, self._call, environ)
+        executor = self.printing if takes_long(scope["path"]) else self.executor
+        return await asyncio.get_running_loop().run_in_executor(executor, context.run, self._call, environ)
+
+    def shutdown(self) -> None:
+        """Lets both pools' threads end once their request is answered; takes no new one."""
+        self.executor.shutdown(wait=False)
+        self.printing.shutdown(wait=False)
 
     def _call(self, environ: dict) -> Answer:
         head: list = []

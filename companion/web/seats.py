@@ -2,7 +2,8 @@
 player and banker secrets, so a phone stays signed in without any account."""
 from __future__ import annotations
 
-from flask import session
+from flask import request, session
+from flask.sessions import SecureCookieSessionInterface
 
 from .. import services
 from ..core.errors import BancoError
@@ -10,6 +11,17 @@ from ..core.errors import BancoError
 PLAYER, BANKER = "p", "b"
 # Not a secret: the mark of a browser that gave the bank to a phone and goes on as the table screen.
 SCREEN = "s"
+
+
+class SeatCookie(SecureCookieSessionInterface):
+    """Flask's signed cookie, not signed and sent again on a live page's own fetches (``banco.js``
+    marks them ``X-Banco-Live``) unless they changed it: a table's pages fetch after every
+    action, and the cookie's 30 days are renewed by any page the phone opens."""
+
+    def should_set_cookie(self, app, session) -> bool:
+        if not session.modified and request.headers.get("X-Banco-Live"):
+            return False
+        return super().should_set_cookie(app, session)
 
 
 def _games() -> dict:

@@ -26,7 +26,7 @@ def _answer(app, scope=None, body=b"", extra=None):
     try:
         return asyncio.run(mount.answer(scope or _scope(), body, extra))
     finally:
-        mount.executor.shutdown()
+        mount.shutdown()
 
 
 def test_the_environ_is_the_requests_as_pep_3333_has_it():
@@ -115,3 +115,36 @@ def test_what_the_app_lets_out_reaches_the_loop_and_the_app_is_still_closed():
 
     with pytest.raises(RuntimeError, match="without calling start_response"):
         _answer(lambda environ, start_response: [b"no head"])
+
+
+def test_printed_sheets_have_threads_of_their_own():
+    """A page is answered while every thread of the page pool's size is busy drawing PDFs."""
+    import threading
+
+    from companion.serve.mount import PRINTING_THREADS, takes_long
+
+    release = threading.Event()
+
+    def app(environ, start_response):
+        if environ["PATH_INFO"].endswith(".pdf"):
+            release.wait(10)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [environ["PATH_INFO"].encode()]
+
+    async def scenario():
+        mount = Mount(app, 1)
+        try:
+            sheets = [asyncio.ensure_future(mount.answer(_scope(path=f"/print/classic-it/deeds{i}.pdf"), b""))
+                      for i in range(PRINTING_THREADS + 1)]
+            page = await asyncio.wait_for(mount.answer(_scope(path="/g/abc/me"), b""), 5)
+            assert page.body == b"/g/abc/me"
+            assert not any(sheet.done() for sheet in sheets)  # still drawing
+            release.set()
+            assert [s.body for s in await asyncio.gather(*sheets)][0].endswith(b"deeds0.pdf")
+        finally:
+            release.set()
+            mount.shutdown()
+
+    asyncio.run(scenario())
+    assert takes_long("/g/abc/print/poster.png") and takes_long("/t/x/standings.pdf")
+    assert not takes_long("/static/icons/app-192.png") and not takes_long("/g/abc/me")

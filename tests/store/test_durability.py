@@ -20,3 +20,21 @@ def test_every_connection_commits_to_the_disk_before_answering(app):
                     assert connection.execute(text("SHOW synchronous_commit")).scalar() == "on"
                     assert connection.execute(text("SHOW fsync")).scalar() == "on"
             db.engine.dispose()
+
+
+def test_the_pool_keeps_its_connections(app):
+    """Every connection the server may use is kept open once opened, never opened and closed
+    again for a busy moment (a new SQLite connection reads the schema again; a PostgreSQL one
+    starts a backend)."""
+    from companion import config
+    with app.app_context():
+        opened = []
+        from sqlalchemy import event
+        event.listen(db.engine, "connect", lambda *_: opened.append(1))
+        db.engine.dispose()
+        for _ in range(3):  # as many connections at once as the pool holds, three times
+            held = [db.engine.connect() for _ in range(config.DATABASE_CONNECTIONS)]
+            for connection in held:
+                connection.close()
+        assert len(opened) == config.DATABASE_CONNECTIONS == db.engine.pool.checkedin()
+    assert config.engine_options("sqlite://") == {} and config.engine_options("sqlite:///:memory:") == {}

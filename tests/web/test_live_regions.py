@@ -164,3 +164,19 @@ def test_what_changed_since_a_version(client, app):
     app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
     assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] is None
     assert anna.get(f"/g/{game_id}/changes?since={version + 3}").get_json()["parts"] == ["cash", "feed"]
+
+
+def test_a_live_fetch_does_not_sign_the_cookie_again(rich, app):
+    """A page's own fetches (``X-Banco-Live``) answer without a new session cookie; the page
+    opened renews it, and a fetch that forgets a seat still says so."""
+    game_id, banker, anna, _bruno = rich
+    live = {**EN, "X-Banco-Live": "1"}
+    assert "session=" in anna.get(f"/g/{game_id}/me", headers=EN).headers.get("Set-Cookie", "")
+    answer = anna.get(f"/g/{game_id}/me?regions=balance-region", headers=live)
+    assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    assert "Set-Cookie" not in anna.get(f"/g/{game_id}/me", headers=live).headers
+    with app.app_context():
+        anna_id = next(p.id for p in services.get_game(game_id).players if p.name == "Anna")
+        services.redeem_rejoin(services.issue_rejoin(game_id, anna_id))  # her seat moved to another phone
+    gone = anna.get(f"/g/{game_id}/me?regions=balance-region", headers=live)
+    assert gone.status_code == 302 and "session=" in gone.headers.get("Set-Cookie", "")
