@@ -2,11 +2,14 @@
 
 A live page marks each of its regions with the parts it shows (``data-parts="cash feed"``);
 an event names the parts of the versions it announces, and the page fetches only the regions
-that show one of them (``docs/live.md``). Parts are names only, never values or whose: the same
-words go to every page of the game, the public table screen among them.
+that show one of them (``docs/live.md``). Parts are names, never values: the same words go to
+every page of the game, the public table screen among them. The one thing they say of whom is
+whose cash moved, which the feed line of the same entry tells every page anyway.
 
 An entry's parts come from what it did: ``feed`` always (every entry is a line of the feed, and
-the newest entry decides what undo and take back offer), ``cash`` for any posting, one part per
+the newest entry decides what undo and take back offer), ``cash`` for any posting and
+``cash:<account>`` for each account it moved (``cash_of``: a region that shows only its
+reader's own cash, and what is computed from it, lists that one), one part per
 changed field or document (``GAME_FIELDS``, ``DOCUMENTS``), and for the few kinds that change
 something outside the state (a player joining, the clock) the parts ``KINDS`` adds. Anything
 not declared here (a new field, a new document, a new kind) gets every part: a region fetched
@@ -105,12 +108,24 @@ def of_change(target: str, field: str) -> frozenset[str]:
     return TARGETS.get(target) or DOCUMENTS.get(target) or ALL
 
 
-def of_entry(kind: str, moves_money: bool, changes: Iterable[tuple[str, str]]) -> frozenset[str]:
-    """The parts an entry of ``kind`` changed: ``changes`` as ``(target, field)`` pairs,
-    ``moves_money`` whether it has postings. An undeclared kind has every part."""
+def cash_of(account: str) -> str:
+    """The part of one account's cash (a player's id, the bank, a pot): ``cash:<account>``."""
+    return f"{CASH}:{account}"
+
+
+def is_part(name: str) -> bool:
+    """Whether ``name`` is a part an entry can have: one of ``ALL``, or one account's cash."""
+    account = name[len(CASH) + 1:] if name.startswith(CASH + ":") else None
+    return name in ALL or bool(account and account.replace("_", "").isalnum() and account.isascii())
+
+
+def of_entry(kind: str, accounts: Iterable[str], changes: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The parts an entry of ``kind`` changed: ``accounts`` those its postings moved (none for
+    an entry without postings), ``changes`` as ``(target, field)`` pairs. An undeclared kind
+    has every part."""
     parts = {FEED} | KINDS.get(kind, ALL)
-    if moves_money:
-        parts.add(CASH)
+    for account in accounts:
+        parts |= {CASH, cash_of(account)}
     for target, field in changes:
         parts |= of_change(target, field)
     return frozenset(parts)

@@ -30,8 +30,9 @@ log = logging.getLogger(__name__)
 
 
 def payload(game_id: str, version: int, parts: frozenset[str]) -> str:
-    """``game:version:part,part``: a game id has no colon, and a part is a short word (the
-    whole stays far below PostgreSQL's 8000 bytes)."""
+    """``game:version:part,part``: a game id has no colon, and a part no comma (a word, or
+    ``cash:`` and an account); a version's parts name at most every account of a game, which
+    stays far below PostgreSQL's 8000 bytes."""
     return f"{game_id}:{version}:{','.join(sorted(parts))}"
 
 

@@ -72,7 +72,8 @@ def _shared_state(game: Game, deeds: bool) -> GameState:
 
 def _parts_of(outcome: Outcome) -> frozenset[str]:
     """What ``outcome`` changes, in the words of the live pages' regions (``core.parts``)."""
-    return entry_parts.of_entry(outcome.kind, bool(outcome.postings), ((c.target, c.field) for c in outcome.changes))
+    return entry_parts.of_entry(outcome.kind, {p.account for p in outcome.postings if p.amount},
+                                ((c.target, c.field) for c in outcome.changes))
 
 
 def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
@@ -103,14 +104,16 @@ def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
     entries = db.session.execute(
         select(Entry.version, Entry.kind, Entry.changes).where(
             Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).all()
-    moved = set(db.session.execute(
-        select(Entry.version).join(Posting, Posting.entry_id == Entry.id).where(
-            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).scalars())
+    moved: dict[int, set[str]] = {}
+    for version, account in db.session.execute(
+            select(Entry.version, Posting.account).join(Posting, Posting.entry_id == Entry.id).where(
+                Entry.game_id == game_id, Entry.version > since, Entry.version <= upto, Posting.amount != 0)):
+        moved.setdefault(version, set()).add(account)
     if len(entries) != upto - since:
         return None
     parts: set[str] = set()
     for version, kind, changes in entries:
-        parts |= entry_parts.of_entry(kind, version in moved, ((c[0], c[2]) for c in changes or ()))
+        parts |= entry_parts.of_entry(kind, moved.get(version, ()), ((c[0], c[2]) for c in changes or ()))
     return frozenset(parts)
 
 

@@ -480,8 +480,9 @@ def document() -> dict:
                 "summary": "Server-Sent Events: one `version` event per change",
                 "description": "Each event's id and data carry the new version, and the data the parts of the "
                                "game that changed since the stream's last event (`null` when the server "
-                               "cannot tell: read the whole state); fetch the state or the events to see what "
-                               "changed. Resume with `Last-Event-ID` or `?since=`.",
+                               "cannot tell: read the whole state); `cash:<account>` names each account "
+                               "(a player's id, `bank`, a pot) whose cash moved. Fetch the state or the events "
+                               "to see what changed. Resume with `Last-Event-ID` or `?since=`.",
                 "security": bearer,
                 "parameters": [game_id, {"name": "since", "in": "query", "schema": {"type": "integer"}}],
                 "responses": {"200": {"description": "An event stream",
@@ -491,7 +492,7 @@ def document() -> dict:
                                               "event": {"const": "version"}, "id": {"type": "string"},
                                               "data": {"type": "string", "contentMediaType": "application/json",
                                                        "description": "{\"version\": n, \"parts\": [\"cash\", "
-                                                                      "\"feed\", ...] or null}"},
+                                                                      "\"cash:<account>\", \"feed\", ...] or null}"},
                                               "retry": {"type": "integer"}}}}}},
                               **_errors(401, 404)}}},
         },

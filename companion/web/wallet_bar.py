@@ -19,5 +19,5 @@ def wallet_bar(game, caller) -> dict | None:
     me = next((p for p in game.players if p.id == caller.player_id), None)
     if me is None:
         return None
-    return {"name": me.name, "cash": me.cash, "cash_text": money(me.cash, services.edition_of(game)),
+    return {"player": me.id, "name": me.name, "cash": me.cash, "cash_text": money(me.cash, services.edition_of(game)),
             "url": url_for("pages.wallet", game_id=game.id)}

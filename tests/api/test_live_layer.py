@@ -77,9 +77,15 @@ class Stream:
         self.sock.close()
 
 
-def event(version: int, parts=("cash", "feed")) -> bytes:
+def paid(game) -> list[str]:
+    """What Anna paying Bruno changes (``pay``): the cash, hers and his, and the feed."""
+    anna, bruno = game["players"][:2]
+    return sorted(["cash", f"cash:{anna['id']}", f"cash:{bruno['id']}", "feed"])
+
+
+def event(version: int, parts) -> bytes:
     """The event of ``version``; ``parts`` what changed since the stream's last event (a
-    payment's, by default), ``None`` when the server cannot tell."""
+    payment's: ``paid(game)``), ``None`` when the server cannot tell."""
     data = {"version": version, "parts": list(parts) if parts is not None else None}
     return b"id: %d\nevent: version\ndata: %s\n\n" % (version, json.dumps(data).encode())
 
@@ -115,7 +121,7 @@ def test_a_stream_opens_where_the_game_stands_and_hears_the_next_version(live_se
         assert stream.status() == 200
         stream.until(b"retry: 1000\nid: %d\n\n" % now)
         pay(live_server, game)
-        stream.until(event(now + 1))
+        stream.until(event(now + 1, paid(game)))
         assert b"content-length" not in stream.data.lower()  # held open, sent chunk by chunk
     finally:
         stream.close()
@@ -131,10 +137,10 @@ def test_a_late_older_version_neither_ends_nor_repeats_a_held_stream(live_server
         stream.until(b"id: %d\n" % now)
         pay(live_server, game)
         pay(live_server, game)
-        stream.until(event(now + 2))
+        stream.until(event(now + 2, paid(game)))
         live_server.app.extensions["banco"]["broker"].publish(game["id"], now + 1)
         pay(live_server, game)
-        data = stream.until(event(now + 3))
+        data = stream.until(event(now + 3, paid(game)))
         assert data.count(b"id: %d\n" % (now + 1)) <= 1 and data.count(b"retry:") == 1
     finally:
         stream.close()
@@ -155,9 +161,10 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
         assert time.monotonic() - opened > 0.8  # not before the game was quiet for a beat
         for extra in range(1, 6):  # an event every 0.3 s: never quiet for a beat
             pay(live_server, game)
-            stream.until(event(now + extra))
+            stream.until(event(now + extra, paid(game)))
             time.sleep(0.3)
-        flowing = stream.data[stream.data.index(event(now + 1)):stream.data.index(event(now + 5))]
+        first, last = event(now + 1, paid(game)), event(now + 5, paid(game))
+        flowing = stream.data[stream.data.index(first):stream.data.index(last)]
         assert b"keep-alive" not in flowing
         stream.until(b"\r\n0\r\n\r\n", 5)  # the chunked answer's end
         assert time.monotonic() - opened < 4.5
@@ -207,9 +214,9 @@ def test_phones_catch_up_from_their_last_event_id_after_a_restart(live_server, t
         pay(again, game)  # while the phone was away
         back = Stream(again.port, stream_path(game), {**bearer(game), "Last-Event-ID": str(seen)})
         try:
-            back.until(event(seen + 1))  # at once, from the journal's version, not at the next payment
+            back.until(event(seen + 1, paid(game)))  # at once, from the journal's version, not at the next payment
             pay(again, game)
-            back.until(event(seen + 2))
+            back.until(event(seen + 2, paid(game)))
         finally:
             back.close()
     finally:
@@ -227,8 +234,8 @@ def test_a_page_that_missed_events_recovers_from_the_version_it_has(live_server)
     pay(live_server, game)
     stream = Stream(live_server.port, f"{stream_path(game)}?since={shown}", bearer(game))
     try:
-        data = stream.until(event(shown + 2))
-        assert event(shown + 1) not in data  # one event says where the game is now
+        data = stream.until(event(shown + 2, paid(game)))
+        assert event(shown + 1, paid(game)) not in data  # one event says where the game is now
     finally:
         stream.close()
 
@@ -260,7 +267,7 @@ def test_one_address_past_its_cap_is_refused_while_another_is_served(capped_serv
         other = Stream(server.port, stream_path(game), bearer(game), source="127.0.0.2")
         other.until(b"retry: 1000\n")
         pay(server, game)
-        other.until(event(version(server, game)))
+        other.until(event(version(server, game), paid(game)))
         other.close()
         # A stream of the first address closes: the address may open one again.
         held.pop().close()
@@ -327,7 +334,7 @@ def test_a_thousand_idle_streams_are_held_while_a_payment_is_answered(tmp_path):
             stream.until(b"id: %d\n" % now, seconds=60)
         pay(server, game)  # answered, with every stream held
         for stream in streams[:: count // 10]:
-            stream.until(event(now + 1))
+            stream.until(event(now + 1, paid(game)))
         assert all(not stream.closed for stream in streams)
     finally:
         for stream in streams:

@@ -43,15 +43,22 @@ def test_every_field_and_document_the_rules_change_has_parts():
 
 
 def test_an_entry_names_what_it_changed():
-    assert parts.of_entry("transfer", True, ()) == {"cash", "feed"}
-    assert parts.of_entry("bid", False, [("auction", "state")]) == {"auction", "feed"}
-    assert parts.of_entry("build", True, [("deed", "houses"), ("game", "bank_small")]) == {"cash", "deeds", "feed"}
-    assert parts.of_entry("end", False, [("game", "status")]) == {"status", "clock", "feed"}
-    assert parts.of_entry("join", False, ()) == {"players", "feed"}
-    assert parts.of_entry("request", False, [("pending", "state")]) == {"requests", "feed"}
+    assert parts.of_entry("transfer", ["anna", "bruno"], ()) == {"cash", "cash:anna", "cash:bruno", "feed"}
+    assert parts.of_entry("bid", (), [("auction", "state")]) == {"auction", "feed"}
+    assert parts.of_entry("build", ["anna", "bank"], [("deed", "houses"), ("game", "bank_small")]) == {
+        "cash", "cash:anna", "cash:bank", "deeds", "feed"}
+    assert parts.of_entry("end", (), [("game", "status")]) == {"status", "clock", "feed"}
+    assert parts.of_entry("join", (), ()) == {"players", "feed"}
+    assert parts.of_entry("request", (), [("pending", "state")]) == {"requests", "feed"}
+
+
+def test_one_accounts_cash_is_a_part():
+    assert parts.cash_of("x7k2m9pq") == "cash:x7k2m9pq" and parts.is_part("cash:free_parking")
+    assert parts.is_part("deeds") and not parts.is_part("cash:") and not parts.is_part("money")
+    assert not parts.is_part("cash:a b") and not parts.is_part("cash:a,b")
 
 
 def test_what_is_not_declared_changes_everything():
-    assert parts.of_entry("a_kind_from_tomorrow", False, ()) == parts.ALL
-    assert parts.of_entry("transfer", False, [("game", "a_field_from_tomorrow")]) == parts.ALL
-    assert parts.of_entry("transfer", False, [("a_document_from_tomorrow", "state")]) == parts.ALL
+    assert parts.of_entry("a_kind_from_tomorrow", (), ()) == parts.ALL
+    assert parts.of_entry("transfer", (), [("game", "a_field_from_tomorrow")]) == parts.ALL
+    assert parts.of_entry("transfer", (), [("a_document_from_tomorrow", "state")]) == parts.ALL

@@ -32,6 +32,8 @@ def _asked(urls: list[str]) -> list[set[str]]:
 
 
 def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_whole_page(live_server, phone):
+    """Carla's wallet fetches the players and the feed of a payment between Anna and Bruno, but
+    not her balance, her forms or what her cash limits; the Bank, the players and its history."""
     host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
     expect(carla.locator("#feed")).to_contain_text("Anna", timeout=5000)
     wallet = _fetches(carla, "/me")
@@ -48,6 +50,8 @@ def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_wh
     assert bank and all("regions=" in u for u in bank), bank
     for asked in _asked(wallet):
         assert {"players-region", "feed-region"} <= asked and not asked & {"forms", "jail", "links"}, asked
+        # Carla's own cash did not move: her balance, and what is computed from it, stay.
+        assert not asked & {"balance-region", "play", "squares-region", "danger"}, asked
     for asked in _asked(bank):
         assert {"players-region", "history"} <= asked and not asked & {"banker", "phones", "bank-start"}, asked
     assert carla.locator("#pay-reason").input_value() == "half typed"
