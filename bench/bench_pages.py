@@ -62,6 +62,30 @@ def session_cookie(secret_key: str, games: dict) -> str:
     return SecureCookieSessionInterface().get_signing_serializer(app).dumps({"games": games, "_permanent": True})
 
 
+def client_cpu() -> float:
+    """User + system CPU seconds of this benchmark's own process so far (its pages and players)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def postgres_cpu() -> float:
+    """User + system CPU seconds of every PostgreSQL process of this machine so far (the
+    database's share of the work when ``--database-url`` is given)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            head, _, rest = Path(f"/proc/{entry}/stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.split("(", 1)[-1] == "postgres":
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def server_cpu(pid: int) -> float:
     """User + system CPU seconds of the server process and its children so far."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -81,12 +105,14 @@ def server_cpu(pid: int) -> float:
 class Page:
     """One open tab: its stream on a socket of its own, its fetches on a keep-alive connection."""
 
-    def __init__(self, port: int, path: str, stream_path: str, cookie: str | None, mode: str, stop: threading.Event):
+    def __init__(self, port: int, path: str, stream_path: str, cookie: str | None, mode: str, stop: threading.Event,
+                 source: str = HOST):
         self.port, self.path, self.stream_path, self.mode, self.stop = port, path, stream_path, mode, stop
+        self.source = source  # the address it connects from (the server caps streams per address)
         self.headers = {"X-Banco-Live": "1"}
         if cookie:
             self.headers["Cookie"] = f"session={cookie}"
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
         self.regions: dict[str, set[str]] = {}
         self.has_regions = False
         self.version = 0
@@ -120,7 +146,7 @@ class Page:
         self.version = int(re.search(r'data-version="(\d+)"', html).group(1))
 
     def run(self) -> None:
-        sock = socket.create_connection((HOST, self.port), timeout=30)
+        sock = socket.create_connection((HOST, self.port), timeout=30, source_address=(self.source, 0))
         head = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items() if k == "Cookie")
         sock.sendall(f"GET {self.stream_path}?since={self.version} HTTP/1.1\r\nHost: {HOST}\r\n{head}"
                      f"Accept: text/event-stream\r\n\r\n".encode())
@@ -180,16 +206,20 @@ def run(args) -> int:
         api = Api(server.port)
         secret = server.env["SECRET_KEY"]
         games, pages = [], []
-        for _ in range(args.games):
+        for number in range(args.games):
             game = new_game(api, [f"P{i + 1}" for i in range(args.seats)])
             games.append(game)
             gid = game["id"]
+            # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
+            # Linux), well under the server's cap of streams per address, as a club's phones.
+            source = f"127.0.{number // 200}.{2 + number % 200}"
             for player in game["players"]:
                 pages.append(Page(server.port, f"/g/{gid}/me", f"/g/{gid}/stream",
-                                  session_cookie(secret, {gid: {"p": player["token"]}}), args.mode, stop))
+                                  session_cookie(secret, {gid: {"p": player["token"]}}), args.mode, stop, source))
             pages.append(Page(server.port, f"/g/{gid}/table", f"/g/{gid}/stream",
-                              session_cookie(secret, {gid: {"b": game["banker_token"]}}), args.mode, stop))
-            pages.append(Page(server.port, f"/g/{gid}/screen", f"/g/{gid}/screen/stream", None, args.mode, stop))
+                              session_cookie(secret, {gid: {"b": game["banker_token"]}}), args.mode, stop, source))
+            pages.append(Page(server.port, f"/g/{gid}/screen", f"/g/{gid}/screen/stream", None, args.mode, stop,
+                              source))
         for page in pages:
             page.open()
         threads = [threading.Thread(target=page.run, daemon=True) for page in pages]
@@ -225,6 +255,7 @@ def run(args) -> int:
             phone.close()
 
         cpu0, t_start = server_cpu(server.proc.pid), time.perf_counter()
+        client0, database0 = client_cpu(), postgres_cpu()
         players = [threading.Thread(target=play, args=(g, i)) for i, g in enumerate(games)]
         for thread in players:
             thread.start()
@@ -237,10 +268,13 @@ def run(args) -> int:
             time.sleep(0.05)
         elapsed = time.perf_counter() - t_start
         cpu = server_cpu(server.proc.pid) - cpu0
+        others = {"this benchmark (the pages and players)": client_cpu() - client0}
+        if args.database_url:
+            others["PostgreSQL"] = postgres_cpu() - database0
         stop.set()
         for thread in threads:
             thread.join(5)
-        report(args, games, pages, sent, latencies, refused[0], cpu, elapsed)
+        report(args, games, pages, sent, latencies, refused[0], cpu, elapsed, others)
         if args.per_fetch:
             per_fetch(server, pages, args.per_fetch)
     finally:
@@ -280,7 +314,7 @@ def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | 
     return None
 
 
-def report(args, games, pages, sent, latencies, refused, cpu, elapsed) -> None:
+def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -> None:
     actions = len(sent)
     delivery, update, missed = [], [], 0
     for page in pages:
@@ -304,7 +338,8 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed) -> None:
     print(f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
           f"latency p50 {ms(percentile(latencies, 50))} ms, p95 {ms(percentile(latencies, 95))} ms")
     print(f"  server CPU: {cpu:.2f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-          f"{1000 * cpu / max(actions, 1):.1f} ms per action")
+          f"{1000 * cpu / max(actions, 1):.1f} ms per action; the machine's other work: " + ", ".join(
+              f"{name} {100 * spent / elapsed:.0f}% of one core" for name, spent in others.items()))
     print(f"  page fetches: {fetches} ({fetches / max(actions, 1):.2f} per action), "
           f"{fetched / max(actions, 1) / 1024:.1f} KB per action; by page: " + ", ".join(
               f"{name} {sum(p.bytes for p in group) / max(sum(p.fetches for p in group), 1) / 1024:.1f} KB a fetch"

@@ -204,12 +204,16 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
     return record(game, state, outcome, actor, reverses=target)
 
 
-def take_back_offer(game: Game, player_id: str, now) -> dict | None:
+def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None = None) -> dict | None:
     """What the player's wallet offers to take back now: ``{"version", "kind", "params",
-    "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it."""
-    newest = db.session.execute(
-        select(Entry.kind).where(Entry.game_id == game.id, Entry.actor == player_id)
-        .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+    "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it.
+    ``recent``: the game's newest lines at this version (``recent_lines``), where the player's
+    newest entry is looked for before the journal is asked."""
+    newest = next((line.kind for line in recent or () if line.actor == player_id), None)
+    if newest is None:
+        newest = db.session.execute(
+            select(Entry.kind).where(Entry.game_id == game.id, Entry.actor == player_id)
+            .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
     if newest not in taking_back.TAKE_BACK_KINDS:
         return None  # the common case, answered from one column, without the entry or the board
     mine = _my_newest(game, player_id)

@@ -7,6 +7,7 @@ from flask import request
 
 from .. import services
 from .feed import take_back_parts
+from .notices import LOOKBACK, recent_entries
 from .regions import Lazy
 
 
@@ -25,7 +26,7 @@ def wallet_view(game, player) -> dict:
 
 
 def _take_back(game, player) -> dict | None:
-    offer = services.take_back_offer(game, player.id, services.now_utc())
+    offer = services.take_back_offer(game, player.id, services.now_utc(), recent_entries(game, LOOKBACK))
     if offer is not None:
         what, signed = take_back_parts(offer["kind"], offer["params"], services.edition_of(game))
         offer = {**offer, "what": what, "amount": signed}

@@ -85,32 +85,35 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
     """One entry as a notice for player ``me``, or ``(None, "")`` when it does not concern them."""
     who = lambda account: account_name(account, names)  # noqa: E731
     kind = entry.kind
-    amount = money(p.get("amount", 0), edition)
+
+    def amount() -> str:  # written only for an entry that concerns the player: most do not
+        return money(p.get("amount", 0), edition)
+
     # Outcomes of an auction concern every bidder, whoever closed it.
     if kind == "auction_won":
         what = deed_name(p.get("deed"), edition) if p.get("deed") and not p.get("building") else _("the building")
         if p.get("player") == me:
-            return _("You won %(what)s for %(amount)s.", what=what, amount=amount), "minus"
+            return _("You won %(what)s for %(amount)s.", what=what, amount=amount()), "minus"
         if me in bidders:
             return _("%(name)s won %(what)s for %(amount)s.", name=who(p.get("player")), what=what,
-                     amount=amount), "info"
+                     amount=amount()), "info"
         return None, ""
     if by_me or kind == "start":
         return None, ""
     if kind == "bid":
         if high_bidder == me and p.get("player") != me:
-            return _("%(name)s outbid you: %(amount)s.", name=who(p.get("player")), amount=amount), "info"
+            return _("%(name)s outbid you: %(amount)s.", name=who(p.get("player")), amount=amount()), "info"
         return None, ""
     if kind == "request" and p.get("from") == me:
-        line = _("%(name)s asks you for %(amount)s.", name=who(p.get("to")), amount=amount)
+        line = _("%(name)s asks you for %(amount)s.", name=who(p.get("to")), amount=amount())
         return (f"{line} ({p['reason']})" if p.get("reason") else line), "info"
     if kind == "rent_request" and p.get("from") == me:
-        return _("%(name)s asks you for %(amount)s rent on %(deed)s.", name=who(p.get("to")), amount=amount,
+        return _("%(name)s asks you for %(amount)s rent on %(deed)s.", name=who(p.get("to")), amount=amount(),
                  deed=deed_name(p.get("deed"), edition)), "info"
     if kind == "pending_declined" and p.get("to") == me:
         if p.get("from") == services.BANK:
-            return _("The banker declined your %(amount)s from the bank.", amount=amount), "info"
-        return _("%(name)s declined to pay you %(amount)s.", name=who(p.get("from")), amount=amount), "info"
+            return _("The banker declined your %(amount)s from the bank.", amount=amount()), "info"
+        return _("%(name)s declined to pay you %(amount)s.", name=who(p.get("from")), amount=amount()), "info"
     if kind == "trade_propose" and p.get("to") == me:
         return _("%(name)s offers you a trade: %(give)s for %(get)s.", name=who(p.get("from")),
                  give=trade_side(p.get("give"), edition), get=trade_side(p.get("get"), edition)), "info"

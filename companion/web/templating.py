@@ -6,12 +6,24 @@ import uuid
 from functools import lru_cache
 
 from babel.numbers import format_decimal
-from flask import request
+from flask import has_request_context, request
 from flask_babel import get_locale
 
 
 def lang() -> str:
-    return str(get_locale() or "en")
+    """The reader's language (``"it"``, ``"en"``); kept on the request once asked, for a page
+    writes dozens of amounts and names, each asking (Babel's own lookup goes through several of
+    Flask's context proxies at every call)."""
+    if not has_request_context():
+        return str(get_locale() or "en")
+    environ = request.environ
+    found = environ.get(_LANG)
+    if found is None:
+        found = environ[_LANG] = str(get_locale() or "en")
+    return found
+
+
+_LANG = "banco.lang"
 
 
 def money(amount, edition) -> str:

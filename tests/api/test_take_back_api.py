@@ -68,3 +68,22 @@ def test_take_back_is_in_the_openapi_document(api):
     status, body = api.get("/api/openapi.json")
     assert status == 200
     assert "take_back" in body["components"]["schemas"]["Action"]["properties"]["type"]["enum"]
+
+
+def test_the_wallets_offer_is_the_same_read_from_the_newest_lines_or_from_the_journal(app, api):
+    """The wallet looks for the player's newest entry in the game's newest lines (read once per
+    version for every page) before it asks the journal; both say the same."""
+    game = api.new_game().start()
+    ok(game.act("Bruno", {"type": "transfer", "to": game.ids["Anna"], "amount": 5}))
+    ok(game.act("Anna", {"type": "pass_go"}))
+    with app.app_context():
+        row = services.get_game(game.id)
+        now = services.now_utc()
+        lines = services.recent_lines(row, 40)
+        anna, bruno = game.ids["Anna"], game.ids["Bruno"]
+        offer = services.take_back_offer(row, anna, now)
+        assert offer is not None and offer["kind"] == "pass_go"
+        assert services.take_back_offer(row, anna, now, lines) == offer
+        assert services.take_back_offer(row, anna, now, []) == offer  # not among the lines: the journal
+        # Bruno's newest is a payment, found among the lines: nothing to take back.
+        assert services.take_back_offer(row, bruno, now, lines) is None is services.take_back_offer(row, bruno, now)
