@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from .. import services
 from ..core.errors import BancoError
@@ -57,10 +58,15 @@ def game_view(game, caller) -> dict:
     names = {p.id: p.name for p in game.players}
     state = once(lambda: services.state_of(game, deeds=False))
     me = caller.player_id if caller else None
+    feed = once(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
+        {"version": e.version, "text": describe(e, names, edition), "at": e.at,
+         "reversed": e.reversed_by is not None, "kind": e.kind} for e in recent_entries(game, FEED_LINES)]))
     return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
-            "feed": Lazy(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
-                {"version": e.version, "text": describe(e, names, edition), "at": e.at,
-                 "reversed": e.reversed_by is not None, "kind": e.kind} for e in recent_entries(game, FEED_LINES)])),
+            "feed": Lazy(feed),
+            # The feed as the wallets and the Bank draw it: the same for every reader of a
+            # language, so drawn once a version for all of them (``_feed.html``).
+            "feed_html": Lazy(lambda: versioned.once(("feed_html", game.id, game.version, lang()), lambda: Markup(
+                current_app.jinja_env.get_template("_feed.html").render(feed=feed())))),
             "clock": Lazy(lambda: services.clock_view(game)),
             "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
             "pending": Lazy(lambda: services.waiting(state())), "pots": Lazy(lambda: state().pots),
