@@ -5,7 +5,9 @@ Starts ``python app.py`` (a temporary SQLite database unless ``--database-url`` 
 free port on 127.0.0.1), opens ``--games`` games of ``--seats`` players and, in each, the
 pages a table has open: every player's wallet (``/g/<id>/me``), the Bank (``/g/<id>/table``)
 and the table screen (``/g/<id>/screen``), each signed in by its own session cookie and
-holding its own live stream, as a browser tab does. Then, for ``--seconds``, the players pay
+holding its own live stream, as a browser tab does (each table's pages connect from an address
+of their own, 127.0.0.2 and on, all loopback on Linux: the server caps the streams of one
+address, as a club's phones each have their own). Then, for ``--seconds``, the players pay
 each other small amounts through the API at ``--rate`` actions a second in all (spread evenly
 over the games), and every page does on each event what ``static/js/banco.js`` does:
 
@@ -18,7 +20,8 @@ over the games), and every page does on each event what ``static/js/banco.js`` d
   their events alone, to subtract from the others).
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
-its process, from /proc) per action, page fetches and bytes per action, event delivery (the
+its processes, from /proc) per action beside this benchmark's own CPU and, with
+``--database-url``, PostgreSQL's, page fetches and bytes per action, event delivery (the
 action sent -> the event of its version, or a later one, read on each page) and page update
 (the action sent -> the page's fetch covering it answered) p50/p95/p99. The client runs on the
 same machine: its own CPU competes with the server's.
@@ -29,6 +32,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode whole --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 10 --rate 80 --seconds 30
+    /work/venv/bin/python bench/bench_pages.py --mode regions --games 50 --rate 17 --seconds 30   # a club
 """
 from __future__ import annotations
 
