@@ -13,6 +13,7 @@ import printables
 
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
+from ..core.parts import cash_of
 from . import calculator, forms, seats
 from .dice import roll_total_for
 from .feed import trade_side
@@ -235,7 +236,7 @@ def _deed_page(game_id, deed_key):
                   expropriation=Lazy(lambda: state().expropriation), settings=Lazy(lambda: state().settings),
                   wallet_bar=Lazy(lambda: wallet_bar(game, viewer)), rent_now=Lazy(lambda: services.rent_line(state(), deed.key)),
                   caller=caller, actions=Lazy(lambda: _actions(game, caller, deed, holding, state(), names)),
-                  acting_for=acting_for,
+                  acting_for=acting_for, deed_cash_parts=_cash_parts(caller.player_id, holding.owner_id),
                   players=[p for p in game.players if not p.bankrupt],
                   group=edition.group(deed.group), lift=Lazy(lambda: _lift(edition, deed)), others=others,
                   can_request_rent=edition.rent.request.enabled,
@@ -243,6 +244,13 @@ def _deed_page(game_id, deed_key):
                   # The last roll, offered as the dice of a utility's rent.
                   last_roll=Lazy(lambda: state().last_roll),
                   roll_total=Lazy(lambda: roll_total_for(state(), caller.player_id)))
+
+
+def _cash_parts(acting: str | None, owner: str | None) -> str:
+    """The parts (``core.parts``) of the cash the deed's actions are previewed from: the acting
+    player's (what they can afford) and the owner's, each followed by a space; none when nobody
+    acts here (a banker who does not play, acting for nobody, is shown no actions)."""
+    return "".join(f"{cash_of(account)} " for account in dict.fromkeys((acting, owner)) if account)
 
 
 def _laps_left(game, deed) -> int | None:
