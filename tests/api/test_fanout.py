@@ -25,7 +25,7 @@ from companion.services import fanout
 from companion.core import parts
 from companion.store import db
 from tests.api.test_concurrency import new_game
-from tests.api.test_live_layer import Stream, bearer, event, pay, stream_path, version
+from tests.api.test_live_layer import Stream, bearer, event, paid, pay, stream_path, version
 from tests.conftest import PG_URL, LiveServer, app_py, database_url, empty_database, free_port, make_app, wait_for_app_py
 
 needs_postgresql = pytest.mark.skipif(not PG_URL, reason="fan-out across processes needs PostgreSQL")
@@ -137,10 +137,10 @@ def test_a_payment_through_one_server_reaches_a_phone_held_by_another(pg_databas
             here.until(b"id: %d\n" % now)
             there.until(b"id: %d\n" % now)
             pay(server_at(first), game)
-            there.until(event(now + 1))  # the other process heard it from PostgreSQL
-            here.until(event(now + 1))
+            there.until(event(now + 1, paid(game)))  # the other process heard it from PostgreSQL
+            here.until(event(now + 1, paid(game)))
             pay(server_at(second), game)  # and the other way round
-            here.until(event(now + 2))
+            here.until(event(now + 2, paid(game)))
         finally:
             here.close()
             there.close()
@@ -222,14 +222,14 @@ def test_two_workers_serve_replace_a_dead_one_and_all_stop_on_ctrl_c(pg_database
         for step in range(1, 4):  # whichever worker takes the payment, both phones hear it
             pay(server_at(port), game)
             for stream in streams.values():
-                stream.until(event(now + step))
+                stream.until(event(now + step, paid(game)))
 
         os.kill(pids[1], signal.SIGKILL)  # a worker dies: another takes its place
         replaced = output.wait_for(lambda text: worker_pids(text).get(1) != pids[1] and worker_pids(text))
         assert f"Worker 1 (pid {pids[1]}) stopped unexpectedly" in output.text
         assert streams["1"].until_closed()  # its phone lost the stream (and will reconnect)
         pay(server_at(port), game)
-        streams["2"].until(event(now + 4))
+        streams["2"].until(event(now + 4, paid(game)))
 
         proc.send_signal(signal.SIGINT)
         assert streams["2"].until_closed(20).endswith(b"0\r\n\r\n")  # ended, not cut
@@ -341,7 +341,7 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
         stream.until(event(now + 1, None))
         assert listener.connections == 2
         pay(server, game)  # and it hears the next ones as before
-        stream.until(event(now + 2))
+        stream.until(event(now + 2, paid(game)))
     finally:
         if stream is not None:
             stream.close()
