@@ -61,6 +61,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"  # the only address this benchmark ever contacts
+
+
+def _app_threads() -> int:
+    """The app's default ``BANCO_THREADS``, read from companion/config.py (the package itself,
+    Flask and all, is not imported here)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("banco_config", ROOT / "companion" / "config.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.THREADS
+
+
+APP_THREADS = _app_threads()
 EDITION = "classic-it"
 MAX_PLAYERS = 8  # classic-it seats at most 8: more phones are spread over several games
 LISTENER_ADDRESSES = 200  # listeners connect from 127.0.0.2 .. 127.0.0.201 in turn
@@ -111,7 +124,7 @@ class Server:
             self.env["BANCO_THREADS"] = str(threads)
         if connection_limit is not None:
             self.env["BANCO_CONNECTION_LIMIT"] = str(connection_limit)
-        self.threads = threads if threads is not None else 32  # the app's default
+        self.threads = threads if threads is not None else APP_THREADS  # the app's default
         self.proc: subprocess.Popen | None = None
         self._log = None
 
@@ -893,7 +906,7 @@ def main(argv=None) -> int:
     parser.add_argument("--database-url", default=None,
                         help="e.g. postgresql://postgres@127.0.0.1:5432/banco_bench (the app creates its "
                              "tables there: use a database of its own); default a temporary SQLite file")
-    parser.add_argument("--threads", type=int, default=None, help="BANCO_THREADS for the server (app default 32)")
+    parser.add_argument("--threads", type=int, default=None, help=f"BANCO_THREADS for the server (app default {APP_THREADS})")
     parser.add_argument("--connection-limit", type=int, default=None, help="BANCO_CONNECTION_LIMIT for the server")
     parser.add_argument("--think-ms", type=float, default=0.0,
                         help="pause of each phone between its actions (0: act again at once)")
