@@ -9,6 +9,8 @@ from babel.numbers import format_decimal
 from flask import has_request_context, request
 from flask_babel import get_locale
 
+_LANG = "banco.lang"  # where ``lang`` keeps the reader's language in the request's environ
+
 
 def lang() -> str:
     """The reader's language (``"it"``, ``"en"``); kept on the request once asked, for a page
@@ -21,9 +23,6 @@ def lang() -> str:
     if found is None:
         found = environ[_LANG] = str(get_locale() or "en")
     return found
-
-
-_LANG = "banco.lang"
 
 
 def money(amount, edition) -> str:
