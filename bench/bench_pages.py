@@ -72,9 +72,9 @@ def client_cpu() -> float:
     return times.user + times.system
 
 
-def postgres_cpu() -> float:
-    """User + system CPU seconds of every PostgreSQL process of this machine so far (the
-    database's share of the work when ``--database-url`` is given)."""
+def _cpu_of(counted) -> float:
+    """User + system CPU seconds so far of every process for which ``counted(pid, name,
+    parent)`` is true (read from /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for entry in os.listdir("/proc"):
@@ -84,26 +84,21 @@ def postgres_cpu() -> float:
             head, _, rest = Path(f"/proc/{entry}/stat").read_text().rpartition(")")
         except OSError:
             continue
-        if head.split("(", 1)[-1] == "postgres":
-            fields = rest.split()
+        fields = rest.split()  # fields[1] is the parent's id
+        if counted(int(entry), head.split("(", 1)[-1], int(fields[1])):
             total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def postgres_cpu() -> float:
+    """User + system CPU seconds of every PostgreSQL process of this machine so far (the
+    database's share of the work when ``--database-url`` is given)."""
+    return _cpu_of(lambda _pid, name, _parent: name == "postgres")
 
 
 def server_cpu(pid: int) -> float:
     """User + system CPU seconds of the server process and its children so far."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry) == pid or int(fields[1]) == pid:  # fields[1] is the parent's id
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    return _cpu_of(lambda entry, _name, parent: pid in (entry, parent))
 
 
 class Page:
