@@ -37,6 +37,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
 from ..store import Game, db
+from ..store.rows import GameRow, read_game
 from ..store.statements import Prepared
 from . import fanout
 
@@ -57,6 +58,7 @@ _LOCK_GAME_ROW = Prepared(select(*(prop.columns[0] for prop in Game.__mapper__.c
 _VERSION = _GAME_ATTRIBUTES.index("version")
 _UNLOADED = object()
 _DATABASE_KEY = "_banco_database_key"
+_READ = "banco.read_games"  # session.info: the games read as rows in this snapshot, by id
 _KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
 
@@ -103,6 +105,7 @@ def reading():
         yield
         return
     db.session.rollback()  # whatever the request read so far came from an earlier instant
+    db.session.info.pop(_READ, None)
     if db.engine.dialect.name == "postgresql":
         # Before the transaction's first statement: PostgreSQL takes the snapshot at it.
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
@@ -111,6 +114,7 @@ def reading():
         yield
     finally:
         _SNAPSHOT.reset(token)
+        db.session.info.pop(_READ, None)
         db.session.rollback()
 
 
@@ -266,8 +270,18 @@ def plausible_id(value) -> bool:
     return isinstance(value, str) and _SAFE_ID.match(value) is not None
 
 
-def find_game(game_id) -> Game | None:
-    return db.session.get(Game, game_id) if plausible_id(game_id) else None
+def find_game(game_id) -> Game | GameRow | None:
+    """The game with this id, or ``None``. Inside a read snapshot (``reading``) it is read as
+    plain rows (``store.rows``: the same attributes, read-only, one object per snapshot);
+    anywhere else it is the ORM's ``Game``, to write."""
+    if not plausible_id(game_id):
+        return None
+    if not in_snapshot():
+        return db.session.get(Game, game_id)
+    read = db.session.info.setdefault(_READ, {})
+    if game_id not in read:
+        read[game_id] = read_game(db.session.connection, game_id)
+    return read[game_id]
 
 
 def get_game(game_id) -> Game:

@@ -65,8 +65,12 @@ class _Form:
 
     def row(self, cursor) -> tuple | None:
         raw = cursor.fetchone()
-        if raw is None:
-            return None
+        return None if raw is None else self._processed(raw, cursor)
+
+    def rows(self, cursor) -> list[tuple]:
+        return [self._processed(raw, cursor) for raw in cursor.fetchall()]
+
+    def _processed(self, raw, cursor) -> tuple:
         if self.results is None:
             # A processor may depend on the type the driver reports (PostgreSQL's numbers).
             self.results = [column.type.dialect_impl(self.dialect).result_processor(self.dialect, described[1])
@@ -108,6 +112,10 @@ class Prepared:
         """The first row the statement (a SELECT) gives, processed as SQLAlchemy would (JSON
         read, datetimes parsed); ``None`` when there is none."""
         return self._once(connection, params, lambda form, cursor: form.row(cursor))
+
+    def all(self, connection: Connection, params: dict[str, Any]) -> list[tuple]:
+        """Every row the statement (a SELECT) gives, processed as ``first`` processes one."""
+        return self._once(connection, params, lambda form, cursor: form.rows(cursor))
 
     def _once(self, connection: Connection, params: dict[str, Any], read):
         """Runs the statement once with ``params``; answers what ``read(form, cursor)`` takes

@@ -1,0 +1,87 @@
+"""A game read as plain rows: what a read snapshot (``services.reading``: the pages, the API's
+reads) is given in place of the ORM's ``Game``.
+
+After an event every open page of a game asks for its regions again, each in a request of its
+own, and each first reads the game and its players. Through the ORM that was about half of
+what a region's request cost beyond the HTTP request itself (an identity map, instrumented
+attributes, a lazy load for the players), for rows that a read never changes. Here the same
+rows come through ``Prepared`` statements on the snapshot's own connection, as plain objects
+with the models' attribute names: ``game.players`` (by seat), ``game.holdings`` (by position,
+read when first asked for, in the same snapshot), ``player.game``, ``player.claimed``.
+
+They are read-only by contract: code that writes gets its game outside a snapshot, through the
+ORM (``services.tx``); a value set on one of these is written nowhere.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from .models import Game, Holding, Player
+from .statements import Prepared
+
+
+def _columns(model) -> tuple[str, ...]:
+    return tuple(prop.key for prop in model.__mapper__.column_attrs)
+
+
+def _select(model, order):
+    table = model.__table__
+    key = table.c.id if model is Game else table.c.game_id
+    return Prepared(select(*(prop.columns[0] for prop in model.__mapper__.column_attrs))
+                    .where(key == bindparam("game_id")).order_by(order))
+
+
+_GAME, _PLAYERS, _HOLDINGS = (_select(Game, Game.__table__.c.id), _select(Player, Player.__table__.c.seat),
+                              _select(Holding, Holding.__table__.c.position))
+_GAME_COLUMNS, _PLAYER_COLUMNS, _HOLDING_COLUMNS = _columns(Game), _columns(Player), _columns(Holding)
+
+
+class _Row:
+    def __init__(self, columns: tuple[str, ...], values: tuple) -> None:
+        self.__dict__.update(zip(columns, values))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.__dict__.get('id') or self.__dict__.get('deed_key')}>"
+
+
+class PlayerRow(_Row):
+    """A ``Player`` as read: its columns, ``game`` and ``claimed``."""
+
+    @property
+    def claimed(self) -> bool:
+        return self.token_hash is not None
+
+
+class HoldingRow(_Row):
+    """A ``Holding`` as read: its columns."""
+
+
+class GameRow(_Row):
+    """A ``Game`` as read: its columns, ``players`` by seat, ``holdings`` by position."""
+
+    def __init__(self, values: tuple, players: list[tuple], holdings: Callable[[], list[tuple]]) -> None:
+        super().__init__(_GAME_COLUMNS, values)
+        self.players = [PlayerRow(_PLAYER_COLUMNS, row) for row in players]
+        for player in self.players:
+            player.game = self
+        self._read_holdings = holdings
+
+    @property
+    def holdings(self) -> list[HoldingRow]:
+        held = self.__dict__.get("_holdings")
+        if held is None:
+            held = self.__dict__["_holdings"] = [HoldingRow(_HOLDING_COLUMNS, row) for row in self._read_holdings()]
+        return held
+
+
+def read_game(connection: Callable[[], Connection], game_id: str) -> GameRow | None:
+    """The game ``game_id`` and its players, read on ``connection()`` (the snapshot's); its
+    deeds are read there when first asked for. ``None`` for an unknown id."""
+    params = {"game_id": game_id}
+    values = _GAME.first(connection(), params)
+    if values is None:
+        return None
+    return GameRow(values, _PLAYERS.all(connection(), params), lambda: _HOLDINGS.all(connection(), params))
