@@ -21,7 +21,7 @@ over the games), and every page does on each event what ``static/js/banco.js`` d
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
 its processes, from /proc) per action beside this benchmark's own CPU and, with
-``--database-url``, PostgreSQL's, page fetches and bytes per action, event delivery (the
+``--database-url``, PostgreSQL's, page fetches and bytes (as sent: compressed, as for a browser) per action, event delivery (the
 action sent -> the event of its version, or a later one, read on each page) and page update
 (the action sent -> the page's fetch covering it answered) p50/p95/p99. The client runs on the
 same machine: its own CPU competes with the server's.
@@ -37,6 +37,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -108,7 +109,9 @@ class Page:
                  source: str = HOST):
         self.port, self.path, self.stream_path, self.mode, self.stop = port, path, stream_path, mode, stop
         self.source = source  # the address it connects from (the server caps streams per address)
-        self.headers = {"X-Banco-Live": "1"}
+        # What Chromium sends over plain http: the server compresses what it answers, as it does
+        # for every phone (brotli only over https).
+        self.headers = {"X-Banco-Live": "1", "Accept-Encoding": "gzip, deflate"}
         if cookie:
             self.headers["Cookie"] = f"session={cookie}"
         self.conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
@@ -122,7 +125,8 @@ class Page:
         self.errors = 0
 
     def get(self, path: str) -> bytes:
-        """The answer's body; a keep-alive connection the server let go idle is opened again."""
+        """The answer's body as sent (compressed, when the server compressed it); a keep-alive
+        connection the server let go idle is opened again."""
         for attempt in range(2):
             try:
                 self.conn.request("GET", path, headers=self.headers)
@@ -139,7 +143,8 @@ class Page:
         return body
 
     def open(self) -> None:
-        html = self.get(self.path).decode()
+        body = self.get(self.path)
+        html = (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).decode()
         self.has_regions = "data-regions" in html.split("<body", 1)[1].split(">", 1)[0]
         self.regions = {name: set(parts.split()) for name, parts in REGION.findall(html)}
         self.version = int(re.search(r'data-version="(\d+)"', html).group(1))
