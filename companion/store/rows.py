@@ -10,7 +10,9 @@ with the models' attribute names: ``game.players`` (by seat), ``game.holdings`` 
 read when first asked for, in the same snapshot), ``player.game``, ``player.claimed``.
 
 They are read-only by contract: code that writes gets its game outside a snapshot, through the
-ORM (``services.tx``); a value set on one of these is written nowhere.
+ORM (``services.tx``); a value set on one of these is written nowhere. Their JSON values (the
+game's ``extra``, a player's) are shared with every other reader of the same row (a row that
+did not change is not decoded again), so nothing may change them in place.
 """
 from __future__ import annotations
 
@@ -23,6 +25,11 @@ from .models import Game, Holding, Player
 from .statements import Prepared
 
 
+# Rows kept decoded by each statement (``Prepared``'s memo): a club's games and players, and a
+# few tables' deeds; a row that changed is a new key, and the memo empties when full.
+MEMO = 4096
+
+
 def _columns(model) -> tuple[str, ...]:
     return tuple(prop.key for prop in model.__mapper__.column_attrs)
 
@@ -31,7 +38,7 @@ def _select(model, order):
     table = model.__table__
     key = table.c.id if model is Game else table.c.game_id
     return Prepared(select(*(prop.columns[0] for prop in model.__mapper__.column_attrs))
-                    .where(key == bindparam("game_id")).order_by(order))
+                    .where(key == bindparam("game_id")).order_by(order), memo=MEMO)
 
 
 _GAME, _PLAYERS, _HOLDINGS = (_select(Game, Game.__table__.c.id), _select(Player, Player.__table__.c.seat),

@@ -29,9 +29,10 @@ from sqlalchemy.sql import Executable
 class _Form:
     """A statement compiled for one dialect and one set of parameter names."""
 
-    __slots__ = ("sql", "names", "processors", "named", "dialect", "columns", "results", "returns_key")
+    __slots__ = ("sql", "names", "processors", "named", "dialect", "columns", "results", "returns_key", "memo",
+                 "memo_size")
 
-    def __init__(self, statement, dialect, keys: frozenset[str], many: bool, key_column=None) -> None:
+    def __init__(self, statement, dialect, keys: frozenset[str], many: bool, key_column=None, memo: int = 0) -> None:
         # The generated key of an INSERT as SQLAlchemy finds it: the driver's lastrowid where
         # the dialect reads it so (SQLite), else the INSERT returns it (PostgreSQL).
         self.returns_key = key_column is not None and not dialect.postfetch_lastrowid
@@ -53,6 +54,8 @@ class _Form:
         self.dialect = dialect
         self.columns = getattr(statement, "selected_columns", None)  # a SELECT's, read by ``row``
         self.results = None  # their processors, once the driver has said what it sends
+        self.memo = {} if memo else None  # a row as the driver sent it: the row processed
+        self.memo_size = memo
 
     def parameters(self, params: dict[str, Any]):
         """``params`` as the driver takes them: processed, in the order of the placeholders
@@ -71,11 +74,24 @@ class _Form:
         return [self._processed(raw, cursor) for raw in cursor.fetchall()]
 
     def _processed(self, raw, cursor) -> tuple:
+        memo = self.memo
+        if memo is not None:
+            try:
+                return memo[raw]
+            except KeyError:
+                pass
+            except TypeError:  # the driver decodes JSON itself (psycopg): its rows cannot be keys
+                self.memo = memo = None
         if self.results is None:
             # A processor may depend on the type the driver reports (PostgreSQL's numbers).
             self.results = [column.type.dialect_impl(self.dialect).result_processor(self.dialect, described[1])
                             for column, described in zip(self.columns, cursor.description)]
-        return tuple(value if process is None else process(value) for value, process in zip(raw, self.results))
+        row = tuple(value if process is None else process(value) for value, process in zip(raw, self.results))
+        if memo is not None:
+            if len(memo) >= self.memo_size:
+                memo.clear()
+            memo[raw] = row
+        return row
 
 
 class Prepared:
@@ -83,9 +99,15 @@ class Prepared:
     SQLAlchemy ``Connection`` already in its transaction. Refuses (``ValueError``) parameters
     that leave out one the statement names."""
 
-    def __init__(self, statement: Executable, key_column=None) -> None:
+    def __init__(self, statement: Executable, key_column=None, memo: int = 0) -> None:
         self.statement = statement
         self.key_column = key_column  # an INSERT's generated key, which ``insert`` answers
+        # A SELECT whose rows are read again and again unchanged (a game's, at every page's
+        # request) keeps the last ``memo`` rows it processed, by the driver's row: the same
+        # row is not decoded twice (its JSON above all). The values are then shared between
+        # readers, which must not change them. Where the driver hands out rows that cannot be
+        # keys (psycopg decodes JSON itself), nothing is kept.
+        self.memo = memo
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _form(self, connection: Connection, keys: Iterable[str], many: bool = False) -> _Form:
@@ -96,7 +118,7 @@ class Prepared:
         shape = (frozenset(keys), many)
         form = forms.get(shape)
         if form is None:
-            form = forms[shape] = _Form(self.statement, dialect, shape[0], many, self.key_column)
+            form = forms[shape] = _Form(self.statement, dialect, shape[0], many, self.key_column, self.memo)
         return form
 
     def execute(self, connection: Connection, params: dict[str, Any]) -> None:

@@ -120,3 +120,32 @@ def test_a_lost_connection_is_dropped_as_sqlalchemy_drops_it(app, game, monkeypa
         monkeypatch.undo()
         db.session.rollback()  # the session goes on, on a new connection
         assert db.session.get(Player, game.ids["Anna"]).cash == 1500
+
+
+def test_a_memo_decodes_a_row_once_and_a_changed_row_again(app, game):
+    """A row read again unchanged is the row processed the first time (on SQLite, whose driver
+    sends JSON as text); a row that changed is processed anew; the memo keeps at most its size.
+    On PostgreSQL the driver decodes JSON itself and nothing is kept: the values are the same."""
+    one = select(_GAME.c.id, _GAME.c.extra).where(_GAME.c.id == bindparam("game_id"))
+    every = select(_GAME.c.id, _GAME.c.extra)
+    with app.app_context():
+        connection = db.session.connection()
+        connection.execute(update(_GAME).where(_GAME.c.id == game.id).values(extra={"pots": {"centre": 5}}))
+        read = Prepared(one, memo=4)
+        first = read.first(connection, {"game_id": game.id})
+        again = read.first(connection, {"game_id": game.id})
+        assert first == again == (game.id, {"pots": {"centre": 5}})
+        kept = db.engine.dialect.name == "sqlite"
+        assert (again[1] is first[1]) is kept
+        connection.execute(update(_GAME).where(_GAME.c.id == game.id).values(extra={"pots": {"centre": 7}}))
+        assert read.first(connection, {"game_id": game.id}) == (game.id, {"pots": {"centre": 7}})
+        for number in range(6):
+            connection.execute(insert(_GAME).values(
+                id=f"memo{number}", edition_id="classic-it", join_code=f"MEMO{number}",
+                banker_token_hash=f"memo{number}", extra={"n": number}))
+        small = Prepared(every, memo=4)
+        rows = small.all(connection, {})
+        assert {row[0]: row[1] for row in rows}[f"memo{5}"] == {"n": 5} and len(rows) == 7
+        memo = small._form(connection, {}).memo
+        assert (memo is not None and 0 < len(memo) <= 4) is kept and (memo is None) is not kept
+        db.session.rollback()
