@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, literal_column, select, update
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -272,18 +272,43 @@ class Line:
 
 
 def recent_lines(game: Game, count: int) -> list[Line]:
-    """The newest ``count`` entries with their postings, newest first, in two queries."""
-    rows = db.session.execute(
-        select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
-        .where(Entry.game_id == game.id).order_by(Entry.version.desc()).limit(count)).all()
+    """The newest ``count`` entries with their postings, newest first, in two statements.
+    Refuses (``ValueError``) a ``count`` outside 1 to ``RECENT_MOST``."""
+    entries, postings = _recent_statements(count)
+    connection = db.session.connection()
+    rows = entries.all(connection, {"game_id": game.id})
     moved: dict[int, list[CorePosting]] = {}
     if rows:
-        for entry_id, account, amount in db.session.execute(
-                select(Posting.entry_id, Posting.account, Posting.amount)
-                .where(Posting.entry_id.in_([row.id for row in rows])).order_by(Posting.id)):
+        ids = [row[0] for row in rows]
+        ids += [ids[-1]] * (count - len(ids))  # the statement names ``count`` ids
+        for entry_id, account, amount in postings.all(connection, {f"e{i}": v for i, v in enumerate(ids)}):
             moved.setdefault(entry_id, []).append(CorePosting(account, amount))
-    return [Line(row.version, row.kind, row.actor, row.params or {}, row.at, row.reversed_by,
-                 tuple(moved.get(row.id, ()))) for row in rows]
+    return [Line(version, kind, actor, params or {}, at, reversed_by, tuple(moved.get(entry_id, ())))
+            for entry_id, version, kind, actor, params, at, reversed_by in rows]
+
+
+# The feed and the notices read the same newest entries of a game at every version, each
+# unchanged but for the one newest (and one an undo reverses): kept decoded (``Prepared``'s memo).
+RECENT_MOST = 200
+_RECENT_MEMO = 4096
+_recent: dict[int, tuple[Prepared, Prepared]] = {}
+
+
+def _recent_statements(count: int) -> tuple[Prepared, Prepared]:
+    if not (isinstance(count, int) and 0 < count <= RECENT_MOST):
+        raise ValueError(f"recent_lines reads 1 to {RECENT_MOST} entries, not {count!r}")
+    made = _recent.get(count)
+    if made is None:
+        # The count written into the statement (SQLite's compiler adds an OFFSET of its own).
+        newest = (select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
+                  .where(Entry.game_id == bindparam("game_id")).order_by(Entry.version.desc())
+                  .limit(literal_column(str(count))).offset(literal_column("0")))
+        entries = Prepared(newest, memo=_RECENT_MEMO)
+        postings = Prepared(select(Posting.entry_id, Posting.account, Posting.amount)
+                            .where(Posting.entry_id.in_([bindparam(f"e{i}") for i in range(count)]))
+                            .order_by(Posting.id))
+        made = _recent.setdefault(count, (entries, postings))
+    return made
 
 
 def journal_balances(game: Game) -> dict[str, int]:

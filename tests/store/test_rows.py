@@ -89,3 +89,38 @@ def test_a_read_does_not_see_a_write_made_after_its_snapshot_began(app, game):
                 db.session.execute(update(Holding).where(Holding.game_id == game.id).values(houses=4))
                 db.session.commit()
             assert {h.houses for h in read.holdings} == {0}
+
+
+def test_the_newest_lines_are_the_journals_and_an_undo_shows_at_once(app, api):
+    """``recent_lines`` (two prepared statements, their rows kept decoded) gives what the
+    journal's mapped entries say, newest first with their postings; the entry an undo reverses
+    is a changed row, read anew, and a count it cannot read is refused."""
+    from companion.store import Entry
+    game = api.new_game().start()
+    anna, bruno = game.ids["Anna"], game.ids["Bruno"]
+    for amount in (5, 6, 7):
+        status, body = game.act("Bruno", {"type": "transfer", "to": anna, "amount": amount})
+        assert status == 200, body
+
+    def journal(count):
+        db.session.rollback()
+        entries = db.session.query(Entry).filter_by(game_id=game.id).order_by(Entry.version.desc()).limit(count)
+        return [(e.version, e.kind, e.actor, e.params or {}, e.at, e.reversed_by,
+                 [(p.account, p.amount) for p in e.postings]) for e in entries]
+
+    def lines(count):
+        db.session.rollback()
+        return [(line.version, line.kind, line.actor, line.params, line.at, line.reversed_by,
+                 [(p.account, p.amount) for p in line.postings])
+                for line in services.recent_lines(services.get_game(game.id), count)]
+
+    with app.app_context():
+        assert lines(3) == journal(3) and lines(40) == journal(40) and len(lines(40)) == 5
+        assert sorted(lines(1)[0][6]) == sorted([(bruno, -7), (anna, 7)])
+    status, body = game.act("banker", {"type": "undo"})
+    assert status == 200, body
+    with app.app_context():
+        undone = lines(40)
+        assert undone == journal(40) and undone[1][5] is not None  # the payment of 7, reversed
+        with pytest.raises(ValueError):
+            services.recent_lines(services.get_game(game.id), 0)
