@@ -2,8 +2,12 @@
 player and banker secrets, so a phone stays signed in without any account."""
 from __future__ import annotations
 
+import copy
+import time
+
 from flask import request, session
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 
 from .. import services
 from ..core.errors import BancoError
@@ -16,7 +20,37 @@ SCREEN = "s"
 class SeatCookie(SecureCookieSessionInterface):
     """Flask's signed cookie, not signed and sent again on a live page's own fetches (``banco.js``
     marks them ``X-Banco-Live``) unless they changed it: a table's pages fetch after every
-    action, and the cookie's 30 days are renewed by any page the phone opens."""
+    action, and the cookie's 30 days are renewed by any page the phone opens.
+
+    The same cookie then comes back at every fetch: the last ``KEPT`` cookies whose signature
+    held are kept read, with the moment they were signed, so a cookie read again is not checked
+    and decoded again (a twentieth of a live fetch). Only a cookie that passed the check is
+    kept, under the key that checked it, and one older than the session's lifetime is refused
+    as Flask refuses it. Each request gets its own copy to change."""
+
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self._read: dict[tuple, tuple[dict, float]] = {}
+
+    def open_session(self, app, request):
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, request)
+        key = (app.secret_key, value)
+        held = self._read.get(key)
+        lifetime = app.permanent_session_lifetime.total_seconds()
+        if held is not None and time.time() - held[1] <= lifetime:
+            return self.session_class(copy.deepcopy(held[0]))
+        serializer = self.get_signing_serializer(app)
+        try:
+            data, signed = serializer.loads(value, max_age=int(lifetime), return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if len(self._read) >= self.KEPT:
+            self._read.clear()
+        self._read[key] = (copy.deepcopy(data), signed.timestamp())
+        return self.session_class(data)
 
     def should_set_cookie(self, app, session) -> bool:
         if not session.modified and request.headers.get("X-Banco-Live"):
