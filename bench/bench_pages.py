@@ -49,6 +49,7 @@ import tempfile
 import threading
 import time
 import uuid
+from http.cookies import SimpleCookie
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -126,7 +127,8 @@ class Page:
 
     def get(self, path: str) -> bytes:
         """The answer's body as sent (compressed, when the server compressed it); a keep-alive
-        connection the server let go idle is opened again."""
+        connection the server let go idle is opened again. A new session cookie is kept, as a
+        browser keeps it (the first page drawn adds the forms' CSRF secret to it)."""
         for attempt in range(2):
             try:
                 self.conn.request("GET", path, headers=self.headers)
@@ -138,6 +140,10 @@ class Page:
                 if attempt:
                     self.errors += 1
                     return b""
+        for header in response.headers.get_all("Set-Cookie") or ():
+            cookie = SimpleCookie(header).get("session")
+            if cookie is not None and cookie.value:
+                self.headers["Cookie"] = f"session={cookie.value}"
         if response.status != 200:
             self.errors += 1
         return body

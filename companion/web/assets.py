@@ -33,6 +33,9 @@ def init_app(app: Flask) -> None:
     # What every browser reads; over plain http browsers offer gzip and deflate only.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "deflate"])
+    # No answer of the app carries an ETag, and static files answer conditional requests
+    # themselves (``send_file``): checking each compressed answer again only cost time.
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     compress.init_app(app)
     digests: dict[str, tuple[float, str]] = {}
     folder = Path(app.static_folder)

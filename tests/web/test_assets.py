@@ -84,3 +84,14 @@ def test_the_live_stream_is_never_compressed(client, api):
         assert next(response.response).startswith(b"retry:")
     finally:
         response.close()
+
+
+def test_a_file_the_browser_holds_is_answered_not_modified_compressed_or_not(client):
+    """Static files answer a conditional request themselves (``send_file``), so the compressor
+    is not asked to check every answer again (``COMPRESS_EVALUATE_CONDITIONAL_REQUEST``)."""
+    for accepted in ("gzip, deflate", "identity"):
+        first = client.get("/static/js/banco.js", headers={"Accept-Encoding": accepted})
+        assert first.status_code == 200 and first.headers.get("Last-Modified")
+        again = client.get("/static/js/banco.js", headers={"Accept-Encoding": accepted,
+                                                            "If-Modified-Since": first.headers["Last-Modified"]})
+        assert again.status_code == 304 and not again.get_data()
