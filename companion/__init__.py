@@ -6,6 +6,7 @@ against forged forms, the live broker, then the pages and the API.
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from pathlib import Path
 
 from flask import Flask, request
@@ -223,4 +224,13 @@ def _tune_database(engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection):
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if WRITE_INTENT.get() else "BEGIN")
+        if WRITE_INTENT.get():
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            return
+        # A read's BEGIN takes no lock and cannot wait: the driver's own call, without
+        # SQLAlchemy's execution around it (every page's fetch begins one). Should it fail,
+        # SQLAlchemy's call says why in its own words.
+        try:
+            connection.connection.driver_connection.execute("BEGIN")
+        except sqlite3.Error:
+            connection.exec_driver_sql("BEGIN")

@@ -207,10 +207,12 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
 def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None = None) -> dict | None:
     """What the player's wallet offers to take back now: ``{"version", "kind", "params",
     "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it.
-    ``recent``: the game's newest lines at this version (``recent_lines``), where the player's
-    newest entry is looked for before the journal is asked."""
-    newest = next((line.kind for line in recent or () if line.actor == player_id), None)
-    if newest is None:
+    ``recent``: the game's newest lines at this version (``recent_lines``), newest first: take
+    back refuses any entry but the game's newest, so when that one is not the player's nothing
+    more is read. Without them the journal is asked."""
+    if recent and recent[0].version == game.version:
+        newest = recent[0].kind if recent[0].actor == player_id else None
+    else:
         newest = db.session.execute(
             select(Entry.kind).where(Entry.game_id == game.id, Entry.actor == player_id)
             .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()

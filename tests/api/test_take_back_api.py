@@ -87,3 +87,11 @@ def test_the_wallets_offer_is_the_same_read_from_the_newest_lines_or_from_the_jo
         assert services.take_back_offer(row, anna, now, []) == offer  # not among the lines: the journal
         # Bruno's newest is a payment, found among the lines: nothing to take back.
         assert services.take_back_offer(row, bruno, now, lines) is None is services.take_back_offer(row, bruno, now)
+    ok(game.act("Bruno", {"type": "transfer", "to": game.ids["Carla"], "amount": 1}))
+    with app.app_context():
+        row = services.get_game(game.id)
+        lines = services.recent_lines(row, 40)
+        # Anna's GO is no longer the game's newest entry: the rules refuse it, the lines say so
+        # without reading further, and the journal agrees.
+        assert services.take_back_offer(row, anna, now, lines) is None
+        assert services.take_back_offer(row, anna, now, []) is None is services.take_back_offer(row, anna, now)
