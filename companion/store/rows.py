@@ -25,24 +25,27 @@ from .models import Game, Holding, Player
 from .statements import Prepared
 
 
-# Rows kept decoded by each statement (``Prepared``'s memo): a club's games and players, and a
-# few tables' deeds; a row that changed is a new key, and the memo empties when full.
-MEMO = 4096
+# Rows kept decoded by each statement (``Prepared``'s memo), enough for a club (50 tables): a
+# game's row changes at every version, so a few versions of each (its pages all read the newest
+# one); players and deeds change far less often. A row that changed is a new key, and a memo
+# empties when full.
+GAME_MEMO, PLAYER_MEMO, HOLDING_MEMO = 256, 2048, 4096
 
 
 def _columns(model) -> tuple[str, ...]:
     return tuple(prop.key for prop in model.__mapper__.column_attrs)
 
 
-def _select(model, order):
+def _select(model, order, memo: int) -> Prepared:
     table = model.__table__
     key = table.c.id if model is Game else table.c.game_id
     return Prepared(select(*(prop.columns[0] for prop in model.__mapper__.column_attrs))
-                    .where(key == bindparam("game_id")).order_by(order), memo=MEMO)
+                    .where(key == bindparam("game_id")).order_by(order), memo=memo)
 
 
-_GAME, _PLAYERS, _HOLDINGS = (_select(Game, Game.__table__.c.id), _select(Player, Player.__table__.c.seat),
-                              _select(Holding, Holding.__table__.c.position))
+_GAME = _select(Game, Game.__table__.c.id, GAME_MEMO)
+_PLAYERS = _select(Player, Player.__table__.c.seat, PLAYER_MEMO)
+_HOLDINGS = _select(Holding, Holding.__table__.c.position, HOLDING_MEMO)
 _GAME_COLUMNS, _PLAYER_COLUMNS, _HOLDING_COLUMNS = _columns(Game), _columns(Player), _columns(Holding)
 
 
