@@ -37,7 +37,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
 from ..store import Game, db
-from ..store.rows import GameRow, read_game
+from ..store.rows import GameRow, attributes, read_game, row_select
 from ..store.statements import Prepared
 from . import fanout
 
@@ -52,9 +52,8 @@ _SNAPSHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_snapshot
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update()  # built once
-_GAME_ATTRIBUTES = [prop.key for prop in Game.__mapper__.column_attrs]
-_LOCK_GAME_ROW = Prepared(select(*(prop.columns[0] for prop in Game.__mapper__.column_attrs)).where(
-    Game.__table__.c.id == bindparam("game_id")).with_for_update())
+_GAME_ATTRIBUTES = attributes(Game)
+_LOCK_GAME_ROW = Prepared(row_select(Game).where(Game.__table__.c.id == bindparam("game_id")).with_for_update())
 _VERSION = _GAME_ATTRIBUTES.index("version")
 _UNLOADED = object()
 _DATABASE_KEY = "_banco_database_key"

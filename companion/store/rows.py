@@ -16,6 +16,7 @@ did not change is not decoded again), so nothing may change them in place.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Callable
 
 from sqlalchemy import bindparam, select
@@ -32,21 +33,27 @@ from .statements import Prepared
 GAME_MEMO, PLAYER_MEMO, HOLDING_MEMO = 256, 2048, 4096
 
 
-def _columns(model) -> tuple[str, ...]:
+def attributes(model) -> tuple[str, ...]:
+    """The names of ``model``'s mapped columns, in the order ``row_select`` reads them."""
     return tuple(prop.key for prop in model.__mapper__.column_attrs)
 
 
-def _select(model, order, memo: int) -> Prepared:
+def row_select(model):
+    """A SELECT of every mapped column of ``model``, as plain values (no ORM object)."""
+    return select(*(prop.columns[0] for prop in model.__mapper__.column_attrs))
+
+
+def _of_game(model, memo: int, order=None) -> Prepared:
     table = model.__table__
     key = table.c.id if model is Game else table.c.game_id
-    return Prepared(select(*(prop.columns[0] for prop in model.__mapper__.column_attrs))
-                    .where(key == bindparam("game_id")).order_by(order), memo=memo)
+    statement = row_select(model).where(key == bindparam("game_id"))
+    return Prepared(statement if order is None else statement.order_by(order), memo=memo)
 
 
-_GAME = _select(Game, Game.__table__.c.id, GAME_MEMO)
-_PLAYERS = _select(Player, Player.__table__.c.seat, PLAYER_MEMO)
-_HOLDINGS = _select(Holding, Holding.__table__.c.position, HOLDING_MEMO)
-_GAME_COLUMNS, _PLAYER_COLUMNS, _HOLDING_COLUMNS = _columns(Game), _columns(Player), _columns(Holding)
+_GAME = _of_game(Game, GAME_MEMO)
+_PLAYERS = _of_game(Player, PLAYER_MEMO, Player.__table__.c.seat)
+_HOLDINGS = _of_game(Holding, HOLDING_MEMO, Holding.__table__.c.position)
+_GAME_COLUMNS, _PLAYER_COLUMNS, _HOLDING_COLUMNS = attributes(Game), attributes(Player), attributes(Holding)
 
 
 class _Row:
@@ -79,12 +86,9 @@ class GameRow(_Row):
             player.game = self
         self._read_holdings = holdings
 
-    @property
+    @cached_property
     def holdings(self) -> list[HoldingRow]:
-        held = self.__dict__.get("_holdings")
-        if held is None:
-            held = self.__dict__["_holdings"] = [HoldingRow(_HOLDING_COLUMNS, row) for row in self._read_holdings()]
-        return held
+        return [HoldingRow(_HOLDING_COLUMNS, row) for row in self._read_holdings()]
 
 
 def read_game(connection: Callable[[], Connection], game_id: str) -> GameRow | None:
