@@ -9,12 +9,14 @@ PostgreSQL) it binds the address once and serves it with that many worker proces
 The app is made on import, which also brings the database's tables up to date, so the Flask
 command line works from here too: ``flask --app app banco verify``, ``flask --app app db ...``.
 """
+
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 
-from companion import SchemaMismatch, create_app, config
+from companion import SchemaMismatch, config, create_app
 
 try:
     app = create_app()
@@ -33,9 +35,11 @@ def main() -> None:
     except ValueError as error:
         sys.exit(f"Banco cannot start: {error}")
     if workers > 1 and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        sys.exit(f"Banco cannot start: BANCO_WORKERS={workers} needs PostgreSQL (DATABASE_URL=postgresql://...). "
-                 "On SQLite a live update made in one worker process could not reach the phones of the "
-                 "others. Leave BANCO_WORKERS unset (one process serves a home table), or use PostgreSQL.")
+        sys.exit(
+            f"Banco cannot start: BANCO_WORKERS={workers} needs PostgreSQL (DATABASE_URL=postgresql://...). "
+            "On SQLite a live update made in one worker process could not reach the phones of the "
+            "others. Leave BANCO_WORKERS unset (one process serves a home table), or use PostgreSQL."
+        )
     url = app.config["PUBLIC_URL"] + "/"
     print(f"\nBanco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n")
     print(qr_terminal(url))
@@ -45,21 +49,23 @@ def main() -> None:
     serving = f"Serving on http://{app.config['HOST']}:{app.config['PORT']}"
     if workers > 1:
         from companion.serve.workers import bind, serve_workers
+
         try:
             sock = bind(app.config["HOST"], app.config["PORT"])
         except OSError as error:
-            sys.exit(f"Banco cannot start: it cannot listen on {app.config['HOST']}:{app.config['PORT']} "
-                     f"({error.strerror or error}). Is another server using that port?")
+            sys.exit(
+                f"Banco cannot start: it cannot listen on {app.config['HOST']}:{app.config['PORT']} "
+                f"({error.strerror or error}). Is another server using that port?"
+            )
         print(f"{serving} with {workers} worker processes", flush=True)
         failed = serve_workers(workers, sock, serve_worker, say=lambda line: print(line, flush=True))
         print("Banco has stopped.", flush=True)
         sys.exit(failed)
     server = create_server(app, app.config["HOST"], app.config["PORT"])
     print(serving, flush=True)
-    try:
+    # uvicorn stops gracefully on Ctrl+C, then passes the signal on
+    with contextlib.suppress(KeyboardInterrupt):
         server.run()
-    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
-        pass
     print("Banco has stopped.")
 
 
@@ -72,10 +78,8 @@ def serve_worker(sock, number: int, count: int, on_started) -> None:
     raise_file_limit()
     app.config["WORKER"] = number  # named on each stream's answer (X-Banco-Worker)
     server = create_server(app, app.config["HOST"], app.config["PORT"], workers=count, on_started=on_started)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

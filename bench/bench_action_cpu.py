@@ -12,6 +12,7 @@ answered, with no Flask request cycle and no HTTP server.
     /work/venv/bin/python bench/bench_action_cpu.py --batch 4
     /work/venv/bin/python bench/bench_action_cpu.py --actions 2000 --profile cumulative
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,22 +28,34 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import create_app  # noqa: E402
+from companion import create_app
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--profile", choices=("cumulative", "tottime"), default=None)
-    parser.add_argument("--batch", type=int, default=None,
-                        help="run the requests N at a time as the server's writer does (no Flask request cycle)")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="run the requests N at a time as the server's writer does (no Flask request cycle)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="banco-cpu-") as tmp:
-        app = create_app({"TESTING": True, "SECRET_KEY": "bench", "PUBLIC_URL": "http://127.0.0.1",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3", "THREADS": 8})
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "bench",
+                "PUBLIC_URL": "http://127.0.0.1",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3",
+                "THREADS": 8,
+            }
+        )
         client = app.test_client()
-        game = client.post("/api/v1/games", json={"edition": "classic-it", "players": [f"P{i}" for i in range(8)],
-                                                  "seed": 1}).get_json()
+        game = client.post(
+            "/api/v1/games", json={"edition": "classic-it", "players": [f"P{i}" for i in range(8)], "seed": 1}
+        ).get_json()
         path = f"/api/v1/games/{game['id']}/actions"
         client.post(path, json={"type": "start"}, headers={"Authorization": f"Bearer {game['banker_token']}"})
         players, rng = game["players"], random.Random(1)
@@ -54,8 +67,9 @@ def main(argv=None) -> int:
                 batch = []
                 for i in range(start, min(count, start + args.batch)):
                     me, to = players[i % 8], players[(i + 1 + rng.randrange(7)) % 8]
-                    body = json.dumps({"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20),
-                                       "key": uuid.uuid4().hex}).encode()
+                    body = json.dumps(
+                        {"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
+                    ).encode()
                     batch.append(direct.take(path, f"Bearer {me['token']}".encode(), body))
                 direct.run(batch)
                 for work in batch:
@@ -68,9 +82,11 @@ def main(argv=None) -> int:
                 return
             for i in range(count):
                 me, to = players[i % 8], players[(i + 1 + rng.randrange(7)) % 8]
-                answer = client.post(path, json={"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20),
-                                                 "key": uuid.uuid4().hex},
-                                     headers={"Authorization": f"Bearer {me['token']}"})
+                answer = client.post(
+                    path,
+                    json={"type": "transfer", "to": to["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex},
+                    headers={"Authorization": f"Bearer {me['token']}"},
+                )
                 if answer.status_code != 200:
                     raise RuntimeError(f"a transfer failed: {answer.status_code} {answer.get_json()}")
 
@@ -78,10 +94,15 @@ def main(argv=None) -> int:
         cpu, wall = time.process_time(), time.perf_counter()
         pay(args.actions)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        how = (f"run {args.batch} at a time as the server's writer does" if args.batch
-               else "through the Flask test client, one thread")
-        print(f"{args.actions} transfers {how}, SQLite (synchronous=FULL): "
-              f"CPU {cpu * 1000 / args.actions:.2f} ms per action, wall {wall * 1000 / args.actions:.2f} ms")
+        how = (
+            f"run {args.batch} at a time as the server's writer does"
+            if args.batch
+            else "through the Flask test client, one thread"
+        )
+        print(
+            f"{args.actions} transfers {how}, SQLite (synchronous=FULL): "
+            f"CPU {cpu * 1000 / args.actions:.2f} ms per action, wall {wall * 1000 / args.actions:.2f} ms"
+        )
         if args.profile:
             profile = cProfile.Profile()
             profile.enable()

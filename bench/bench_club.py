@@ -30,6 +30,7 @@ Only 127.0.0.0/8 is contacted; every loop is bounded in count and time.
     /work/venv/bin/python bench/bench_club.py                      # 2 workers, 60 s
     /work/venv/bin/python bench/bench_club.py --workers 1 --duration 60
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,7 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import HOST, Api, Server, Stream, StreamPool, ms, new_game, now, percentile  # noqa: E402
+from bench_server import HOST, Api, Server, Stream, StreamPool, ms, new_game, now, percentile
 
 WORKER = re.compile(rb"\r\nx-banco-worker: *(\d+)", re.IGNORECASE)
 
@@ -104,6 +105,7 @@ class ClubStream(Stream):
 
 def create_database(server_url: str) -> str:
     import psycopg
+
     name = f"banco_bench_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -112,6 +114,7 @@ def create_database(server_url: str) -> str:
 
 def drop_database(server_url: str, url: str) -> None:
     import psycopg
+
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
 
@@ -149,8 +152,10 @@ def run(port: int, args) -> dict:
     setup.close()
     seats = [(t, p) for t, game in enumerate(games) for p in game["players"]]
     phones = [Phone(port, phone_address(i)) for i in range(len(seats))]
-    streams = [ClubStream(p["name"], games[t]["id"], p["token"], games[t]["version"], phone_address(i))
-               for i, (t, p) in enumerate(seats)]
+    streams = [
+        ClubStream(p["name"], games[t]["id"], p["token"], games[t]["version"], phone_address(i))
+        for i, (t, p) in enumerate(seats)
+    ]
     by_table: dict[int, list[int]] = {}
     for i, (t, _) in enumerate(seats):
         by_table.setdefault(t, []).append(i)
@@ -172,11 +177,16 @@ def run(port: int, args) -> dict:
         phone = phones[i]
         with phone.lock:
             lag.append(max(0.0, time.perf_counter() - due))
-            body = {"type": "transfer", "to": random.choice(others), "amount": random.randint(1, 20),
-                    "key": uuid.uuid4().hex}
+            body = {
+                "type": "transfer",
+                "to": random.choice(others),
+                "amount": random.randint(1, 20),
+                "key": uuid.uuid4().hex,
+            }
             try:
-                status, data, took, t0, _t1 = phone.call("POST", f"/api/v1/games/{games[t]['id']}/actions",
-                                                         body, me["token"])
+                status, data, took, t0, _t1 = phone.call(
+                    "POST", f"/api/v1/games/{games[t]['id']}/actions", body, me["token"]
+                )
             except (http.client.HTTPException, OSError) as error:
                 with lock:
                     errors.append(f"{error.__class__.__name__}: {error}")
@@ -221,7 +231,8 @@ def run(port: int, args) -> dict:
         last[t] = max(last.get(t, 0), version)
     deadline = time.monotonic() + args.grace
     while time.monotonic() < deadline and not all(
-            s.last_version >= last.get(seats[i][0], 0) for i, s in enumerate(streams)):
+        s.last_version >= last.get(seats[i][0], 0) for i, s in enumerate(streams)
+    ):
         time.sleep(0.05)
     streams_pool.stop()
     for phone in phones:
@@ -242,14 +253,23 @@ def run(port: int, args) -> dict:
             where = "unknown" if worker is None or holder is None else ("same" if worker == holder else "across")
             delivery[where].append(arrival - t0)
     return {
-        "phones": len(phones), "tables": len(games), "opened": opened, "held": held_samples,
+        "phones": len(phones),
+        "tables": len(games),
+        "opened": opened,
+        "held": held_samples,
         "stream_refused": sum(1 for s in streams if s.refusals),
         "refusal_examples": sorted({r for s in streams for r in s.refusals})[:5],
         "reconnects": sum(s.attempts - 1 for s in streams),
         "workers_seen": sorted({w for s in streams for w in s.workers.values()}),
-        "elapsed": elapsed, "latencies": latencies, "ok": len(sent), "refused": refused[0], "errors": errors,
-        "phone_reconnects": sum(p.reconnects for p in phones), "lag": lag,
-        "delivery": delivery, "missed": missed,
+        "elapsed": elapsed,
+        "latencies": latencies,
+        "ok": len(sent),
+        "refused": refused[0],
+        "errors": errors,
+        "phone_reconnects": sum(p.reconnects for p in phones),
+        "lag": lag,
+        "delivery": delivery,
+        "missed": missed,
     }
 
 
@@ -258,30 +278,49 @@ def report(args, server: Server, r: dict, wall: float) -> None:
     delivered = [d for part in r["delivery"].values() for d in part]
     known = len(r["delivery"]["same"]) + len(r["delivery"]["across"])
     print()
-    print(f"Banco club benchmark: {r['tables']} tables, {r['phones']} phones, {args.workers} worker process(es), "
-          f"PostgreSQL; {args.duration:g} s")
-    print(f"  machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python "
-          f"{platform.python_version()}; load average at the end {os.getloadavg()[0]:.2f}")
-    print(f"  pace: one action per table every {args.table_seconds:g} s on average; a burst of {args.seats} "
-          f"every {args.burst_seconds:g} s")
+    print(
+        f"Banco club benchmark: {r['tables']} tables, {r['phones']} phones, {args.workers} worker process(es), "
+        f"PostgreSQL; {args.duration:g} s"
+    )
+    print(
+        f"  machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; load average at the end {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"  pace: one action per table every {args.table_seconds:g} s on average; a burst of {args.seats} "
+        f"every {args.burst_seconds:g} s"
+    )
     rows = [
-        ("actions answered 200 / refused 409 / errors", f"{r['ok']} / "
-                                                        f"{r['refused']} / {len(r['errors'])}"),
+        ("actions answered 200 / refused 409 / errors", f"{r['ok']} / {r['refused']} / {len(r['errors'])}"),
         ("throughput", f"{len(every) / r['elapsed']:.1f} actions/s"),
-        ("action p50 / p95 / p99 (all)", f"{ms(percentile(every, 50))} / {ms(percentile(every, 95))} / "
-                                         f"{ms(percentile(every, 99))} ms"),
-        ("action p95 at pace / in bursts", f"{ms(percentile(r['latencies']['pace'], 95))} / "
-                                           f"{ms(percentile(r['latencies']['burst'], 95))} ms"),
-        ("delivery p50 / p95 / p99 (send -> other phones)",
-         f"{ms(percentile(delivered, 50))} / {ms(percentile(delivered, 95))} / {ms(percentile(delivered, 99))} ms"),
+        (
+            "action p50 / p95 / p99 (all)",
+            f"{ms(percentile(every, 50))} / {ms(percentile(every, 95))} / {ms(percentile(every, 99))} ms",
+        ),
+        (
+            "action p95 at pace / in bursts",
+            f"{ms(percentile(r['latencies']['pace'], 95))} / {ms(percentile(r['latencies']['burst'], 95))} ms",
+        ),
+        (
+            "delivery p50 / p95 / p99 (send -> other phones)",
+            f"{ms(percentile(delivered, 50))} / {ms(percentile(delivered, 95))} / {ms(percentile(delivered, 99))} ms",
+        ),
         ("delivery pairs / missed", f"{len(delivered) + r['missed']} / {r['missed']}"),
-        ("delivered across processes", f"{len(r['delivery']['across'])} of {known} known "
-                                       f"({100 * len(r['delivery']['across']) / known:.0f}%)" if known else "-"),
-        ("delivery p95 across / same process", f"{ms(percentile(r['delivery']['across'], 95))} / "
-                                               f"{ms(percentile(r['delivery']['same'], 95))} ms"),
+        (
+            "delivered across processes",
+            f"{len(r['delivery']['across'])} of {known} known ({100 * len(r['delivery']['across']) / known:.0f}%)"
+            if known
+            else "-",
+        ),
+        (
+            "delivery p95 across / same process",
+            f"{ms(percentile(r['delivery']['across'], 95))} / {ms(percentile(r['delivery']['same'], 95))} ms",
+        ),
         ("streams opened / refused", f"{r['opened']} / {r['stream_refused']}"),
-        ("streams held during play: median / least", f"{percentile(r['held'], 50):.0f} / {min(r['held'])}"
-                                                     if r["held"] else "-"),
+        (
+            "streams held during play: median / least",
+            f"{percentile(r['held'], 50):.0f} / {min(r['held'])}" if r["held"] else "-",
+        ),
         ("stream reconnections (the server ends each after 60 s)", str(r["reconnects"])),
         ("workers holding streams", ", ".join(map(str, r["workers_seen"])) or "-"),
         ("client lag p95 (late sends of the benchmark itself)", f"{ms(percentile(r['lag'], 95))} ms"),
@@ -299,16 +338,20 @@ def report(args, server: Server, r: dict, wall: float) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--workers", type=int, default=2, help="BANCO_WORKERS for the server")
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seats", type=int, default=8, help="phones at each table (2 to 8)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (at most 300)")
     parser.add_argument("--table-seconds", type=float, default=3.0, help="mean gap between a table's actions")
     parser.add_argument("--burst-seconds", type=float, default=5.0, help="a table's burst every so many seconds")
-    parser.add_argument("--database-server", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="a PostgreSQL server (on 127.0.0.0/8) where a database of the run is made and dropped")
+    parser.add_argument(
+        "--database-server",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL server (on 127.0.0.0/8) where a database of the run is made and dropped",
+    )
     parser.add_argument("--client-threads", type=int, default=64, help="the benchmark's threads sending actions")
     parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for late deliveries")
     parser.add_argument("--seed", type=int, default=1)
@@ -320,6 +363,7 @@ def main(argv=None) -> int:
     args.duration = min(args.duration, 300.0)
     try:  # 400 streams and 400 action connections: open files on this side too
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 10240), hard))
     except (ImportError, ValueError, OSError):
@@ -327,7 +371,7 @@ def main(argv=None) -> int:
     wall = now()
     try:
         url = create_database(args.database_server)
-    except Exception as error:  # noqa: BLE001 - a benchmark says what it could not do
+    except Exception as error:
         print(f"benchmark cannot run: no PostgreSQL at {args.database_server}: {error}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="banco-club-") as tmp:
@@ -339,7 +383,7 @@ def main(argv=None) -> int:
             wait_for_workers(server, args.workers)
             print(f"{args.tables} tables x {args.seats} phones for {args.duration:g} s ...", flush=True)
             result = run(server.port, args)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             print(f"benchmark failed: {error.__class__.__name__}: {error}", file=sys.stderr)
             print(server.log_tail(), file=sys.stderr)
             return 2

@@ -24,6 +24,7 @@ every loop is bounded in count and time. It prints figures and exits 0 whatever 
     /work/venv/bin/python bench/bench_delivery.py                      # 80 actions/s over 10 games, 30 s
     /work/venv/bin/python bench/bench_delivery.py --rate 160 --duration 20
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_server import HOST, Api, Server, new_game, percentile  # noqa: E402
+from bench_server import HOST, Api, Server, new_game, percentile
 
 
 class Phone:
@@ -71,17 +72,24 @@ class Phone:
         """The live stream, opened (again) from the last version seen, as EventSource does."""
         self.stream = self.connect()
         self.stream_buffer = b""
-        self.stream.sendall((f"GET /api/v1/games/{self.game['id']}/stream HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
-                             f"Accept: text/event-stream\r\nAuthorization: Bearer {self.token}\r\n"
-                             f"Last-Event-ID: {self.arrivals[-1][0]}\r\n\r\n").encode())
+        self.stream.sendall(
+            (
+                f"GET /api/v1/games/{self.game['id']}/stream HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+                f"Accept: text/event-stream\r\nAuthorization: Bearer {self.token}\r\n"
+                f"Last-Event-ID: {self.arrivals[-1][0]}\r\n\r\n"
+            ).encode()
+        )
         return self.stream
 
     def request(self, rng: random.Random) -> bytes:
-        body = json.dumps({"type": "transfer", "to": rng.choice(self.others), "amount": rng.randint(1, 20),
-                           "key": uuid.uuid4().hex}).encode()
-        return (f"POST /api/v1/games/{self.game['id']}/actions HTTP/1.1\r\nHost: {HOST}\r\n"
-                f"Authorization: Bearer {self.token}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        body = json.dumps(
+            {"type": "transfer", "to": rng.choice(self.others), "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
+        ).encode()
+        return (
+            f"POST /api/v1/games/{self.game['id']}/actions HTTP/1.1\r\nHost: {HOST}\r\n"
+            f"Authorization: Bearer {self.token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
 
     def answer(self) -> tuple[int, dict] | None:
         """The whole answer read so far, if it is whole: (status, body)."""
@@ -111,8 +119,11 @@ def measure(args, server: Server) -> int:
     api = Api(server.port)
     games = [new_game(api, [f"P{g}-{s}" for s in range(args.seats)]) for g in range(args.games)]
     api.close()
-    phones = [Phone(game, seat, server.port, f"127.0.1.{g * args.seats + seat + 1}")
-              for g, game in enumerate(games) for seat in range(args.seats)]
+    phones = [
+        Phone(game, seat, server.port, f"127.0.1.{g * args.seats + seat + 1}")
+        for g, game in enumerate(games)
+        for seat in range(args.seats)
+    ]
     rng = random.Random(args.seed)
     plan, at = [], 0.0
     while at < args.duration:
@@ -189,8 +200,11 @@ def measure(args, server: Server) -> int:
             if phone.queued:
                 phone.queued -= 1
                 send(phone)
-        if nxt >= len(plan) and all(p.sent_at is None and not p.queued for p in phones) \
-                and time.perf_counter() > start + args.duration:
+        if (
+            nxt >= len(plan)
+            and all(p.sent_at is None and not p.queued for p in phones)
+            and time.perf_counter() > start + args.duration
+        ):
             deadline = min(deadline, time.perf_counter() + args.grace)
             if _all_delivered(phones, sent):
                 break
@@ -208,19 +222,29 @@ def measure(args, server: Server) -> int:
         return "-" if value is None else f"{value * 1000:.1f}"
 
     print()
-    print(f"Banco delivery benchmark: {args.games} games x {args.seats} phones, {args.rate:g} actions/s planned, "
-          f"{args.duration:g} s, database {'SQLite (temporary file)' if args.database_url is None else 'given'}")
-    print(f"  actions answered 200 / refused / late (the phone's previous one unanswered)   "
-          f"{answered} / {refused} / {late}")
+    print(
+        f"Banco delivery benchmark: {args.games} games x {args.seats} phones, {args.rate:g} actions/s planned, "
+        f"{args.duration:g} s, database {'SQLite (temporary file)' if args.database_url is None else 'given'}"
+    )
+    print(
+        f"  actions answered 200 / refused / late (the phone's previous one unanswered)   "
+        f"{answered} / {refused} / {late}"
+    )
     print(f"  throughput                                  {answered / args.duration:.1f} actions/s")
-    print(f"  action p50 / p95 / p99 / max                {ms(latencies, 50)} / {ms(latencies, 95)} / "
-          f"{ms(latencies, 99)} / {ms(latencies, 100)} ms")
-    print(f"  delivery p50 / p95 / p99 / max (send -> other phones)  {ms(delays, 50)} / {ms(delays, 95)} / "
-          f"{ms(delays, 99)} / {ms(delays, 100)} ms   target p95 < 10 ms")
+    print(
+        f"  action p50 / p95 / p99 / max                {ms(latencies, 50)} / {ms(latencies, 95)} / "
+        f"{ms(latencies, 99)} / {ms(latencies, 100)} ms"
+    )
+    print(
+        f"  delivery p50 / p95 / p99 / max (send -> other phones)  {ms(delays, 50)} / {ms(delays, 95)} / "
+        f"{ms(delays, 99)} / {ms(delays, 100)} ms   target p95 < 10 ms"
+    )
     print(f"  delivery pairs / missed                     {len(delays) + missed} / {missed}")
     if cpu_server is not None and answered:
-        print(f"  server CPU per action                       {cpu_server * 1000 / answered:.2f} ms "
-              f"({cpu_server / acting * 100:.0f}% of one core)")
+        print(
+            f"  server CPU per action                       {cpu_server * 1000 / answered:.2f} ms "
+            f"({cpu_server / acting * 100:.0f}% of one core)"
+        )
     print(f"  action connections reopened (the server lets one idle for 5 s go)  {sum(p.reopened for p in phones)}")
     print(f"  the client's own CPU                        {cpu_client / acting * 100:.0f}% of one core")
     return 0
@@ -251,8 +275,9 @@ def _all_delivered(phones: list[Phone], sent: dict) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=10, help="games (at most 30: a phone's address each)")
     parser.add_argument("--seats", type=int, default=8, help="phones per game (2 to 8)")
     parser.add_argument("--rate", type=float, default=80.0, help="actions per second, over all games")

@@ -34,6 +34,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 10 --rate 80 --seconds 30
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 50 --rate 17 --seconds 30   # a club
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import HOST, Api, Server, ms, new_game, percentile  # noqa: E402
+from bench_server import HOST, Api, Server, ms, new_game, percentile
 
 EVENT = re.compile(rb"data: (\{[^\n]*\})\n\n")
 REGION = re.compile(r'id="([\w-]+)"[^>]*?\bdata-parts="([^"]*)"')
@@ -63,6 +64,7 @@ def session_cookie(secret_key: str, games: dict) -> str:
     """The signed session cookie a phone holds after joining (``companion.web.seats``)."""
     from flask import Flask
     from flask.sessions import SecureCookieSessionInterface
+
     app = Flask("bench")
     app.secret_key = secret_key
     return SecureCookieSessionInterface().get_signing_serializer(app).dumps({"games": games, "_permanent": True})
@@ -106,8 +108,16 @@ def server_cpu(pid: int) -> float:
 class Page:
     """One open tab: its stream on a socket of its own, its fetches on a keep-alive connection."""
 
-    def __init__(self, port: int, path: str, stream_path: str, cookie: str | None, mode: str, stop: threading.Event,
-                 source: str = HOST):
+    def __init__(
+        self,
+        port: int,
+        path: str,
+        stream_path: str,
+        cookie: str | None,
+        mode: str,
+        stop: threading.Event,
+        source: str = HOST,
+    ):
         self.port, self.path, self.stream_path, self.mode, self.stop = port, path, stream_path, mode, stop
         self.source = source  # the address it connects from (the server caps streams per address)
         # What Chromium sends over plain http: the server compresses what it answers, as it does
@@ -119,8 +129,8 @@ class Page:
         self.regions: dict[str, set[str]] = {}
         self.has_regions = False
         self.version = 0
-        self.arrivals: list[tuple[int, float]] = []   # (version, when its event was read)
-        self.updates: list[tuple[int, float]] = []    # (version covered, when the fetch answered)
+        self.arrivals: list[tuple[int, float]] = []  # (version, when its event was read)
+        self.updates: list[tuple[int, float]] = []  # (version covered, when the fetch answered)
         self.fetches = 0
         self.bytes = 0
         self.errors = 0
@@ -158,15 +168,17 @@ class Page:
     def run(self) -> None:
         sock = socket.create_connection((HOST, self.port), timeout=30, source_address=(self.source, 0))
         head = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items() if k == "Cookie")
-        sock.sendall(f"GET {self.stream_path}?since={self.version} HTTP/1.1\r\nHost: {HOST}\r\n{head}"
-                     f"Accept: text/event-stream\r\n\r\n".encode())
+        sock.sendall(
+            f"GET {self.stream_path}?since={self.version} HTTP/1.1\r\nHost: {HOST}\r\n{head}"
+            f"Accept: text/event-stream\r\n\r\n".encode()
+        )
         sock.settimeout(0.2)
         buffer = b""
         try:
             while not self.stop.is_set():
                 try:
                     data = sock.recv(65536)
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 if not data:
                     break
@@ -174,7 +186,7 @@ class Page:
                 owed: set[str] | None = set()
                 newest = 0
                 while (match := EVENT.search(buffer)) is not None:
-                    buffer = buffer[match.end():]
+                    buffer = buffer[match.end() :]
                     event = json.loads(match.group(1))
                     arrived = time.perf_counter()
                     self.arrivals.append((event["version"], arrived))
@@ -224,12 +236,31 @@ def run(args) -> int:
             # Linux), well under the server's cap of streams per address, as a club's phones.
             source = f"127.0.{number // 200}.{2 + number % 200}"
             for player in game["players"]:
-                pages.append(Page(server.port, f"/g/{gid}/me", f"/g/{gid}/stream",
-                                  session_cookie(secret, {gid: {"p": player["token"]}}), args.mode, stop, source))
-            pages.append(Page(server.port, f"/g/{gid}/table", f"/g/{gid}/stream",
-                              session_cookie(secret, {gid: {"b": game["banker_token"]}}), args.mode, stop, source))
-            pages.append(Page(server.port, f"/g/{gid}/screen", f"/g/{gid}/screen/stream", None, args.mode, stop,
-                              source))
+                pages.append(
+                    Page(
+                        server.port,
+                        f"/g/{gid}/me",
+                        f"/g/{gid}/stream",
+                        session_cookie(secret, {gid: {"p": player["token"]}}),
+                        args.mode,
+                        stop,
+                        source,
+                    )
+                )
+            pages.append(
+                Page(
+                    server.port,
+                    f"/g/{gid}/table",
+                    f"/g/{gid}/stream",
+                    session_cookie(secret, {gid: {"b": game["banker_token"]}}),
+                    args.mode,
+                    stop,
+                    source,
+                )
+            )
+            pages.append(
+                Page(server.port, f"/g/{gid}/screen", f"/g/{gid}/screen/stream", None, args.mode, stop, source)
+            )
         for page in pages:
             page.open()
         threads = [threading.Thread(target=page.run, daemon=True) for page in pages]
@@ -252,9 +283,11 @@ def run(args) -> int:
                 time.sleep(max(0.0, due - time.perf_counter()))
                 payer, payee = rng.sample(game["players"], 2)
                 status, body, took, t0, _t1 = phone.call(
-                    "POST", f"/api/v1/games/{game['id']}/actions",
+                    "POST",
+                    f"/api/v1/games/{game['id']}/actions",
                     {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex},
-                    payer["token"])
+                    payer["token"],
+                )
                 with lock:
                     if status == 200:
                         sent[(game["id"], body["version"])] = t0
@@ -312,9 +345,11 @@ def per_fetch(server, pages, count: int) -> None:
                     page.get(path)
                 spent[mode] += server_cpu(server.proc.pid) - before
         done = max(1, count // 20) * 20
-        print(f"    {page.path.rsplit('/', 1)[1]}: whole {1000 * spent['whole'] / done:.1f} ms, "
-              f"{size['whole'] / 1000:.1f} KB; regions of a payment ({len(names)} of {len(page.regions)}) "
-              f"{1000 * spent['regions'] / done:.1f} ms, {size['regions'] / 1000:.1f} KB")
+        print(
+            f"    {page.path.rsplit('/', 1)[1]}: whole {1000 * spent['whole'] / done:.1f} ms, "
+            f"{size['whole'] / 1000:.1f} KB; regions of a payment ({len(names)} of {len(page.regions)}) "
+            f"{1000 * spent['regions'] / done:.1f} ms, {size['regions'] / 1000:.1f} KB"
+        )
 
 
 def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | None:
@@ -341,23 +376,38 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
             update.append(done - t0)
     fetches = sum(p.fetches for p in pages)
     fetched = sum(p.bytes for p in pages)
-    kinds = {"wallet": [p for p in pages if p.path.endswith("/me")], "bank": [p for p in pages if p.path.endswith("/table")],
-             "screen": [p for p in pages if p.path.endswith("/screen")]}
-    print(f"mode {args.mode}: {args.games} game(s) x ({args.seats} wallets + Bank + screen) = {len(pages)} pages, "
-          f"{args.rate:g} actions/s asked for {args.seconds:g} s")
-    print(f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
-          f"latency p50 {ms(percentile(latencies, 50))} ms, p95 {ms(percentile(latencies, 95))} ms")
-    print(f"  server CPU: {cpu:.2f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-          f"{1000 * cpu / max(actions, 1):.1f} ms per action; the machine's other work: " + ", ".join(
-              f"{name} {100 * spent / elapsed:.0f}% of one core" for name, spent in others.items()))
-    print(f"  page fetches: {fetches} ({fetches / max(actions, 1):.2f} per action), "
-          f"{fetched / max(actions, 1) / 1024:.1f} KB per action; by page: " + ", ".join(
-              f"{name} {sum(p.bytes for p in group) / max(sum(p.fetches for p in group), 1) / 1024:.1f} KB a fetch"
-              for name, group in kinds.items()))
-    print(f"  delivery p50/p95/p99: {ms(percentile(delivery, 50))} / {ms(percentile(delivery, 95))} / "
-          f"{ms(percentile(delivery, 99))} ms; page updated p50/p95/p99: {ms(percentile(update, 50))} / "
-          f"{ms(percentile(update, 95))} / {ms(percentile(update, 99))} ms; {missed} (action, page) pairs missed; "
-          f"{sum(p.errors for p in pages)} errors")
+    kinds = {
+        "wallet": [p for p in pages if p.path.endswith("/me")],
+        "bank": [p for p in pages if p.path.endswith("/table")],
+        "screen": [p for p in pages if p.path.endswith("/screen")],
+    }
+    print(
+        f"mode {args.mode}: {args.games} game(s) x ({args.seats} wallets + Bank + screen) = {len(pages)} pages, "
+        f"{args.rate:g} actions/s asked for {args.seconds:g} s"
+    )
+    print(
+        f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
+        f"latency p50 {ms(percentile(latencies, 50))} ms, p95 {ms(percentile(latencies, 95))} ms"
+    )
+    print(
+        f"  server CPU: {cpu:.2f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
+        f"{1000 * cpu / max(actions, 1):.1f} ms per action; the machine's other work: "
+        + ", ".join(f"{name} {100 * spent / elapsed:.0f}% of one core" for name, spent in others.items())
+    )
+    print(
+        f"  page fetches: {fetches} ({fetches / max(actions, 1):.2f} per action), "
+        f"{fetched / max(actions, 1) / 1024:.1f} KB per action; by page: "
+        + ", ".join(
+            f"{name} {sum(p.bytes for p in group) / max(sum(p.fetches for p in group), 1) / 1024:.1f} KB a fetch"
+            for name, group in kinds.items()
+        )
+    )
+    print(
+        f"  delivery p50/p95/p99: {ms(percentile(delivery, 50))} / {ms(percentile(delivery, 95))} / "
+        f"{ms(percentile(delivery, 99))} ms; page updated p50/p95/p99: {ms(percentile(update, 50))} / "
+        f"{ms(percentile(update, 95))} / {ms(percentile(update, 99))} ms; {missed} (action, page) pairs missed; "
+        f"{sum(p.errors for p in pages)} errors"
+    )
 
 
 def main(argv=None) -> int:
@@ -369,8 +419,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play (at most 300)")
     parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for the pages to catch up")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
-    parser.add_argument("--per-fetch", type=int, default=0,
-                        help="then this many fetches of a wallet, the Bank and the screen, whole and as regions, one at a time")
+    parser.add_argument(
+        "--per-fetch",
+        type=int,
+        default=0,
+        help="then this many fetches of a wallet, the Bank and the screen, whole and as regions, one at a time",
+    )
     args = parser.parse_args(argv)
     if not 2 <= args.seats <= 8 or not 1 <= args.games <= 50 or not 0 < args.rate <= 500 or not 0 < args.seconds <= 300:
         parser.error("seats 2-8, games 1-50, rate above 0 up to 500, seconds up to 300")

@@ -11,13 +11,13 @@ CPU time of the same calls is printed too, since on a busy machine the wall cloc
 for other processes (``uptime`` shows the load the figures were taken under).
 Targets: deeds under 0.5 s cold and 300 KB; money for 8 players under 1 s cold and 500 KB.
 """
+
 from __future__ import annotations
 
 import json
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,11 +68,13 @@ def main(repetitions: int = 6) -> int:
             ok = cold < limit_s and result["size"] < limit_bytes
             missed += not ok
             cpu_cold, cpu_warm = result["cpu"][0], result["cpu"][1:] or result["cpu"]
-            print(f"{sheet:5} {paper:6} ({result['label']}): import {result['import']:.2f} s | cold {cold:.3f} s | "
-                  f"warm min {min(warm):.3f} s, median {statistics.median(warm):.3f} s | "
-                  f"CPU cold {cpu_cold:.3f} s, warm median {statistics.median(cpu_warm):.3f} s | "
-                  f"PDF {result['size'] / 1000:.0f} KB | target {limit_s} s, {limit_bytes // 1000} KB: "
-                  f"{'met' if ok else 'MISSED'}")
+            print(
+                f"{sheet:5} {paper:6} ({result['label']}): import {result['import']:.2f} s | cold {cold:.3f} s | "
+                f"warm min {min(warm):.3f} s, median {statistics.median(warm):.3f} s | "
+                f"CPU cold {cpu_cold:.3f} s, warm median {statistics.median(cpu_warm):.3f} s | "
+                f"PDF {result['size'] / 1000:.0f} KB | target {limit_s} s, {limit_bytes // 1000} KB: "
+                f"{'met' if ok else 'MISSED'}"
+            )
     return 1 if missed else 0
 
 

@@ -14,6 +14,7 @@ contacted; every loop is bounded; the server is always stopped.
 
     /work/venv/bin/python bench/bench_requests.py
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pages import server_cpu  # noqa: E402
-from bench_server import HOST, Server  # noqa: E402
+from bench_pages import server_cpu
+from bench_server import HOST, Server
 
 ADDRESSES = ("/api/v1/editions", "/static/favicon.svg")
 

@@ -39,10 +39,12 @@ always terminated.
     /work/venv/bin/python bench/bench_server.py --listeners 0 --idle-connections 1000
     /work/venv/bin/python bench/bench_server.py --database-url postgresql://postgres@127.0.0.1:5432/banco_bench
 """
+
 from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import datetime as dt
 import http.client
 import json
@@ -67,6 +69,7 @@ def _app_threads() -> int:
     """The app's default ``BANCO_THREADS``, read from companion/config.py (the package itself,
     Flask and all, is not imported here)."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("banco_config", ROOT / "companion" / "config.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -107,19 +110,32 @@ def free_port() -> int:
 
 # --- the server ------------------------------------------------------------------------------
 
+
 class Server:
     """``python app.py`` in a subprocess, on a free loopback port, logging to a file."""
 
-    def __init__(self, workdir: Path, database_url: str | None, threads: int | None,
-                 connection_limit: int | None, script: str = "app.py") -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        database_url: str | None,
+        threads: int | None,
+        connection_limit: int | None,
+        script: str = "app.py",
+    ) -> None:
         self.port = free_port()
         self.script = script
         name = Path(script).stem
         self.database_url = database_url or f"sqlite:///{workdir / (name + '.sqlite3')}"
         self.log_path = workdir / f"{name}.log"
-        self.env = {**os.environ, "HOST": HOST, "PORT": str(self.port), "DATABASE_URL": self.database_url,
-                    "SECRET_KEY": "bench-" + uuid.uuid4().hex, "BANCO_PUBLIC_URL": f"http://{HOST}:{self.port}",
-                    "PYTHONUNBUFFERED": "1"}
+        self.env = {
+            **os.environ,
+            "HOST": HOST,
+            "PORT": str(self.port),
+            "DATABASE_URL": self.database_url,
+            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "BANCO_PUBLIC_URL": f"http://{HOST}:{self.port}",
+            "PYTHONUNBUFFERED": "1",
+        }
         if threads is not None:
             self.env["BANCO_THREADS"] = str(threads)
         if connection_limit is not None:
@@ -129,9 +145,15 @@ class Server:
         self._log = None
 
     def start(self, timeout: float = 30.0) -> None:
-        self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([sys.executable, self.script], cwd=ROOT, env=self.env,
-                                     stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 (held for the server's life, closed by stop)
+        self.proc = subprocess.Popen(
+            [sys.executable, self.script],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -185,11 +207,11 @@ class Server:
             text = self.log_path.read_text(errors="replace")
         except OSError:
             return []
-        return [line for line in text.splitlines() if " WARNING " in line or " ERROR " in line
-                or "Traceback" in line]
+        return [line for line in text.splitlines() if " WARNING " in line or " ERROR " in line or "Traceback" in line]
 
 
 # --- the JSON API ----------------------------------------------------------------------------
+
 
 class Api:
     """One persistent (keep-alive) HTTP connection to the server, like one phone's browser."""
@@ -244,8 +266,9 @@ def new_game(api: Api, names: list[str]) -> dict:
     status, body, *_ = api.call("POST", "/api/v1/games", {"edition": EDITION, "players": names, "seed": 1})
     if status != 201:
         raise RuntimeError(f"creating a game failed: {status} {body}")
-    status, started, *_ = api.call("POST", f"/api/v1/games/{body['id']}/actions",
-                                   {"type": "start", "key": uuid.uuid4().hex}, body["banker_token"])
+    status, started, *_ = api.call(
+        "POST", f"/api/v1/games/{body['id']}/actions", {"type": "start", "key": uuid.uuid4().hex}, body["banker_token"]
+    )
     if status != 200:
         raise RuntimeError(f"starting the game failed: {status} {started}")
     body["version"] = started["version"]
@@ -253,6 +276,7 @@ def new_game(api: Api, names: list[str]) -> dict:
 
 
 # --- live streams ----------------------------------------------------------------------------
+
 
 class Stream:
     """One EventSource-like client of ``/api/v1/games/{id}/stream`` driven by a ``StreamPool``.
@@ -262,8 +286,7 @@ class Stream:
     starts with ``last_id`` set to the version its owner already knows (a page knows the
     version it was drawn at), so nothing that happens before its first stream is lost."""
 
-    def __init__(self, name: str, game_id: str, token: str, last_id: int | None,
-                 source: str = HOST) -> None:
+    def __init__(self, name: str, game_id: str, token: str, last_id: int | None, source: str = HOST) -> None:
         self.name = name
         self.source = source  # the address it connects from
         self.game_id = game_id
@@ -271,16 +294,16 @@ class Stream:
         self.last_id = str(last_id) if last_id is not None else None
         self.retry_ms = 3000  # EventSource's own default until the server says otherwise
         self.sock: socket.socket | None = None
-        self.attempts = 0           # connections opened
-        self.busy_answers = 0       # streams the server answered with retry 3000 and closed at once
-        self.ended = 0              # streams that ended normally (the 60 s limit or a busy answer)
-        self.refusals: list[str] = []   # non-200 answers and connection errors
-        self.failed = False         # a non-200 answer: EventSource gives up for good
-        self.first_retry: dict[int, int] = {}   # attempt -> value of its first retry: line
+        self.attempts = 0  # connections opened
+        self.busy_answers = 0  # streams the server answered with retry 3000 and closed at once
+        self.ended = 0  # streams that ended normally (the 60 s limit or a busy answer)
+        self.refusals: list[str] = []  # non-200 answers and connection errors
+        self.failed = False  # a non-200 answer: EventSource gives up for good
+        self.first_retry: dict[int, int] = {}  # attempt -> value of its first retry: line
         self.first_retry_at: float | None = None
         self.opened_at: float | None = None
-        self.versions: list[int] = []       # versions received, in order (ascending)
-        self.arrivals: list[float] = []     # and when
+        self.versions: list[int] = []  # versions received, in order (ascending)
+        self.arrivals: list[float] = []  # and when
         self.version_attempt: list[int] = []  # on which connection each came
         self.reconnect_at: float | None = None
         self._reset_parser()
@@ -292,15 +315,20 @@ class Stream:
         self.status: int | None = None
         self.chunked = False
         self.body_left: int | None = None
-        self.chunk_left: int | None = None   # bytes left in the current chunk (+2 for its CRLF)
+        self.chunk_left: int | None = None  # bytes left in the current chunk (+2 for its CRLF)
         self.text = ""
         self.ev_id: str | None = None
         self.ev_type = ""
         self.ev_data: list[str] = []
 
     def request_bytes(self, port: int) -> bytes:
-        lines = [f"GET /api/v1/games/{self.game_id}/stream HTTP/1.1", f"Host: {HOST}:{port}",
-                 "Accept: text/event-stream", "Cache-Control: no-cache", f"Authorization: Bearer {self.token}"]
+        lines = [
+            f"GET /api/v1/games/{self.game_id}/stream HTTP/1.1",
+            f"Host: {HOST}:{port}",
+            "Accept: text/event-stream",
+            "Cache-Control: no-cache",
+            f"Authorization: Bearer {self.token}",
+        ]
         if self.last_id is not None:
             lines.append(f"Last-Event-ID: {self.last_id}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode()
@@ -324,7 +352,7 @@ class Stream:
             if end < 0:
                 return True
             head = self.raw[:end].decode("latin-1").split("\r\n")
-            self.raw = self.raw[end + 4:]
+            self.raw = self.raw[end + 4 :]
             self.headers_done = True
             parts = head[0].split(" ", 2)
             self.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
@@ -338,7 +366,7 @@ class Stream:
                 return False
             self.opened_at = t
         if not self.chunked:  # a body of Content-Length bytes (the busy answer), else the rest of the connection
-            body = self.raw if self.body_left is None else self.raw[:self.body_left]
+            body = self.raw if self.body_left is None else self.raw[: self.body_left]
             self._text(body.decode("utf-8", "replace"), t)
             self.raw = b""
             if self.body_left is not None:
@@ -351,19 +379,19 @@ class Stream:
                 if end < 0:
                     return True
                 size = int(self.raw[:end].split(b";")[0] or b"0", 16)
-                self.raw = self.raw[end + 2:]
+                self.raw = self.raw[end + 2 :]
                 if size == 0:
                     return False  # the last chunk: the stream is over
                 self.chunk_left = size + 2
-            take = self.raw[:max(0, self.chunk_left - 2)]
+            take = self.raw[: max(0, self.chunk_left - 2)]
             if len(self.raw) < self.chunk_left:
                 if take:
                     self._text(take.decode("utf-8", "replace"), t)
                     self.chunk_left -= len(take)
-                    self.raw = self.raw[len(take):]
+                    self.raw = self.raw[len(take) :]
                 return True
             self._text(take.decode("utf-8", "replace"), t)
-            self.raw = self.raw[self.chunk_left:]
+            self.raw = self.raw[self.chunk_left :]
             self.chunk_left = None
 
     def _text(self, text: str, t: float) -> None:
@@ -424,7 +452,7 @@ class StreamPool:
         self.waiting: set[Stream] = set()
         self.reconnect = True
 
-    def start(self) -> "StreamPool":
+    def start(self) -> StreamPool:
         for s in self.streams:
             self._open(s)
         self.thread.start()
@@ -457,10 +485,8 @@ class StreamPool:
 
     def _close(self, s: Stream) -> None:
         if s.sock is not None:
-            try:
+            with contextlib.suppress(KeyError, ValueError):
                 self.sel.unregister(s.sock)
-            except (KeyError, ValueError):
-                pass
             s.sock.close()
             s.sock = None
 
@@ -527,6 +553,7 @@ class StreamPool:
 
 # --- 1 and 2: phones paying each other, with their live streams --------------------------------
 
+
 def run_phones(server: Server, args, live: bool = True) -> dict:
     """Phases 1 and 2; ``live=False`` skips the streams (the floor has none)."""
     port = server.port
@@ -552,9 +579,14 @@ def run_phones(server: Server, args, live: bool = True) -> dict:
     if args.background_listeners and live:
         # Pages of another table left open: they hear nothing of this game, but share the server.
         other = new_game(setup, ["Idle1", "Idle2"])
-        background = StreamPool(port, [Stream(f"B{i}", other["id"], other["banker_token"], other["version"],
-                                              listener_address(i))
-                                       for i in range(args.background_listeners)], max_seconds=args.max_seconds)
+        background = StreamPool(
+            port,
+            [
+                Stream(f"B{i}", other["id"], other["banker_token"], other["version"], listener_address(i))
+                for i in range(args.background_listeners)
+            ],
+            max_seconds=args.max_seconds,
+        )
         background.start()
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline and not all(s.first_retry or s.failed for s in streams):
@@ -591,8 +623,7 @@ def run_phones(server: Server, args, live: bool = True) -> dict:
         for _ in range(limit):
             if time.monotonic() >= stop_at[0]:
                 break
-            body = {"type": "transfer", "to": rng.choice(others), "amount": rng.randint(1, 20),
-                    "key": uuid.uuid4().hex}
+            body = {"type": "transfer", "to": rng.choice(others), "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
             try:
                 status, data, took, t0, t1 = api.call("POST", path, body, me["token"])
             except (http.client.HTTPException, OSError) as e:
@@ -633,7 +664,7 @@ def run_phones(server: Server, args, live: bool = True) -> dict:
 
     # Let the streams catch up with the last version of each game (bounded wait).
     last = {}
-    for (g, version) in sent:
+    for g, version in sent:
         last[g] = max(last.get(g, 0), version)
     deadline = time.monotonic() + (args.grace if live else 0)
     while time.monotonic() < deadline:
@@ -650,7 +681,7 @@ def run_phones(server: Server, args, live: bool = True) -> dict:
 
     from_send, from_answer = [], []
     missed = exact = coalesced = 0
-    for (g, version), (t0, t1, actor) in (sent.items() if live else ()):
+    for (g, version), (t0, t1, actor) in sent.items() if live else ():
         for i, (pg, _) in enumerate(phones):
             if pg != g or i == actor:
                 continue
@@ -664,18 +695,34 @@ def run_phones(server: Server, args, live: bool = True) -> dict:
             exact += is_exact
             coalesced += not is_exact
     return {
-        "background": args.background_listeners, "think_ms": args.think_ms, "background_ok": background_ok,
-        "background_refused": background_refused, "background_reconnects": background_reconnects,
-        "games": len(games), "phones": len(phones), "streams_ok": streams_ok,
+        "background": args.background_listeners,
+        "think_ms": args.think_ms,
+        "background_ok": background_ok,
+        "background_refused": background_refused,
+        "background_reconnects": background_reconnects,
+        "games": len(games),
+        "phones": len(phones),
+        "streams_ok": streams_ok,
         "stream_refusals": sum(len(s.refusals) for s in streams),
-        "actions": len(latencies), "ok": len(sent), "refused": refused[0], "errors": errors,
-        "reconnects": reconnects[0], "elapsed": elapsed, "latencies": latencies, "server_cpu": cpu,
-        "delivery_from_send": from_send, "delivery_from_answer": from_answer,
-        "pairs": len(from_send) + missed, "missed": missed, "exact": exact, "coalesced": coalesced,
+        "actions": len(latencies),
+        "ok": len(sent),
+        "refused": refused[0],
+        "errors": errors,
+        "reconnects": reconnects[0],
+        "elapsed": elapsed,
+        "latencies": latencies,
+        "server_cpu": cpu,
+        "delivery_from_send": from_send,
+        "delivery_from_answer": from_answer,
+        "pairs": len(from_send) + missed,
+        "missed": missed,
+        "exact": exact,
+        "coalesced": coalesced,
     }
 
 
 # --- 3: many listeners on one game ------------------------------------------------------------
+
 
 def listener_address(i: int) -> str:
     return f"127.0.0.{2 + i % LISTENER_ADDRESSES}"
@@ -686,8 +733,9 @@ def run_listeners(port: int, args) -> dict:
     game = new_game(api, ["Host", "Guest"])
     host = game["players"][0]
     known = game["version"] if args.listener_last_id == "known" else None
-    streams = [Stream(f"L{i}", game["id"], game["banker_token"], known, listener_address(i))
-               for i in range(args.listeners)]
+    streams = [
+        Stream(f"L{i}", game["id"], game["banker_token"], known, listener_address(i)) for i in range(args.listeners)
+    ]
     t_open = now()
     pool = StreamPool(port, streams, max_seconds=args.max_seconds).start()
     # Every listener must first answer 200 with its retry: line (held or busy).
@@ -700,9 +748,12 @@ def run_listeners(port: int, args) -> dict:
     busy_first = sum(1 for s in streams if s.first_retry.get(1) == 3000)
     time.sleep(0.5)  # let every held stream reach the wait for the next version
 
-    status, body, took, t0, t1 = api.call("POST", f"/api/v1/games/{game['id']}/actions",
-                                          {"type": "transfer", "from": "bank", "to": host["id"], "amount": 1,
-                                           "key": uuid.uuid4().hex}, game["banker_token"])
+    status, body, took, t0, _t1 = api.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/actions",
+        {"type": "transfer", "from": "bank", "to": host["id"], "amount": 1, "key": uuid.uuid4().hex},
+        game["banker_token"],
+    )
     version = body.get("version") if status == 200 and isinstance(body, dict) else None
     if version is not None:
         # The reconnect of a busy listener comes after its 3 s retry (plus a queue to get in).
@@ -726,17 +777,27 @@ def run_listeners(port: int, args) -> dict:
             reconnected += 1
     refused_streams = [s for s in streams if s.refusals]
     return {
-        "listeners": len(streams), "answered": answered, "held_at_start": held_before,
-        "busy_at_start": busy_first, "open_time": opened,
+        "listeners": len(streams),
+        "answered": answered,
+        "held_at_start": held_before,
+        "busy_at_start": busy_first,
+        "open_time": opened,
         "refused": len(refused_streams),
         "refusal_examples": sorted({r for s in refused_streams for r in s.refusals})[:5],
-        "action_status": status, "action_latency": took, "version": version,
-        "delivered": len(delays), "held": held, "reconnected": reconnected, "missed": missed,
-        "delays": delays, "busy_answers": sum(s.busy_answers for s in streams),
+        "action_status": status,
+        "action_latency": took,
+        "version": version,
+        "delivered": len(delays),
+        "held": held,
+        "reconnected": reconnected,
+        "missed": missed,
+        "delays": delays,
+        "busy_answers": sum(s.busy_answers for s in streams),
     }
 
 
 # --- 4: idle connections ---------------------------------------------------------------------
+
 
 def run_idle(port: int, args) -> dict:
     """Opens ``--idle-connections`` connections that never send a byte, pays once with all of
@@ -758,9 +819,12 @@ def run_idle(port: int, args) -> dict:
             continue
         socks.append(sock)
     opened = now() - t_open
-    status, _body, took, _t0, _t1 = api.call("POST", f"/api/v1/games/{game['id']}/actions",
-                                             {"type": "transfer", "to": guest["id"], "amount": 1,
-                                              "key": uuid.uuid4().hex}, host["token"])
+    status, _body, took, _t0, _t1 = api.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/actions",
+        {"type": "transfer", "to": guest["id"], "amount": 1, "key": uuid.uuid4().hex},
+        host["token"],
+    )
     sel = selectors.DefaultSelector()
     for sock in socks:
         sock.setblocking(False)
@@ -780,22 +844,34 @@ def run_idle(port: int, args) -> dict:
         sock.close()
     alive = api.call("GET", "/api/v1/editions")[0] == 200
     api.close()
-    return {"asked": args.idle_connections, "open": len(socks), "failed": failed[:3], "open_time": opened,
-            "status": status, "latency": took, "let_go": len(let_go), "alive": alive}
+    return {
+        "asked": args.idle_connections,
+        "open": len(socks),
+        "failed": failed[:3],
+        "open_time": opened,
+        "status": status,
+        "latency": took,
+        "let_go": len(let_go),
+        "alive": alive,
+    }
 
 
 # --- report ----------------------------------------------------------------------------------
 
-def report(args, server: Server, phones: dict | None, listeners: dict | None, idle: dict | None,
-           wall: float) -> None:
+
+def report(args, server: Server, phones: dict | None, listeners: dict | None, idle: dict | None, wall: float) -> None:
     db = "PostgreSQL" if server.database_url.startswith("postgres") else "SQLite (temporary file)"
     print()
     print("Banco server benchmark")
-    print(f"  date {dt.datetime.now().isoformat(timespec='seconds')}   nproc {os.cpu_count()}   "
-          f"Python {platform.python_version()}   {platform.system()} {platform.release()}   "
-          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews figures)")
-    print(f"  server: python app.py (uvicorn, the Flask app mounted), app threads {server.threads}, "
-          f"database {db}, streams per address {server.env.get('BANCO_STREAMS_PER_ADDRESS', 64)}")
+    print(
+        f"  date {dt.datetime.now().isoformat(timespec='seconds')}   nproc {os.cpu_count()}   "
+        f"Python {platform.python_version()}   {platform.system()} {platform.release()}   "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews figures)"
+    )
+    print(
+        f"  server: python app.py (uvicorn, the Flask app mounted), app threads {server.threads}, "
+        f"database {db}, streams per address {server.env.get('BANCO_STREAMS_PER_ADDRESS', 64)}"
+    )
     print()
     rows = []
 
@@ -811,24 +887,41 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         if phones["background"]:
             extra += f", {phones['background']} idle streams on another game"
         row("1. phones acting at once", f"{phones['phones']} (in {phones['games']} game(s)){extra}")
-        row("   actions sent / ok / refused 409 / errors",
-            f"{phones['actions']} / {phones['ok']} / {phones['refused']} / {len(phones['errors'])}")
+        row(
+            "   actions sent / ok / refused 409 / errors",
+            f"{phones['actions']} / {phones['ok']} / {phones['refused']} / {len(phones['errors'])}",
+        )
         row("   throughput", f"{rate:.1f} actions/s over {phones['elapsed']:.2f} s")
         row("   server CPU per action (user + system)", _cpu_per_action(phones))
-        row("   action latency p50 / p95 / p99 / max (ms)",
+        row(
+            "   action latency p50 / p95 / p99 / max (ms)",
             f"{ms(percentile(lat, 50))} / {ms(percentile(lat, 95))} / {ms(percentile(lat, 99))} / "
-            f"{ms(max(lat) if lat else None)}", "p95 < 50 ms")
+            f"{ms(max(lat) if lat else None)}",
+            "p95 < 50 ms",
+        )
         if phones["background"]:
-            row("   idle streams held / refused / reconnects", f"{phones['background_ok']} / "
-                f"{phones['background_refused']} / {phones['background_reconnects']}", "all / 0 / 0")
+            row(
+                "   idle streams held / refused / reconnects",
+                f"{phones['background_ok']} / {phones['background_refused']} / {phones['background_reconnects']}",
+                "all / 0 / 0",
+            )
         row("2. phone streams open (200 + retry:)", f"{phones['streams_ok']} / {phones['phones']}")
-        row("   deliveries to the other phones", f"{phones['pairs']} pairs: {phones['exact']} exact, "
-            f"{phones['coalesced']} coalesced, {phones['missed']} missed", "0 missed")
-        row("   delay from send p50 / p95 / p99 / max (ms)",
+        row(
+            "   deliveries to the other phones",
+            f"{phones['pairs']} pairs: {phones['exact']} exact, "
+            f"{phones['coalesced']} coalesced, {phones['missed']} missed",
+            "0 missed",
+        )
+        row(
+            "   delay from send p50 / p95 / p99 / max (ms)",
             f"{ms(percentile(d, 50))} / {ms(percentile(d, 95))} / {ms(percentile(d, 99))} / "
-            f"{ms(max(d) if d else None)}", "p95 < 250 ms")
-        row("   delay from answer p50 / p95 / p99 (ms)",
-            f"{ms(percentile(a, 50))} / {ms(percentile(a, 95))} / {ms(percentile(a, 99))}")
+            f"{ms(max(d) if d else None)}",
+            "p95 < 250 ms",
+        )
+        row(
+            "   delay from answer p50 / p95 / p99 (ms)",
+            f"{ms(percentile(a, 50))} / {ms(percentile(a, 95))} / {ms(percentile(a, 99))}",
+        )
     if listeners:
         L = listeners
         o = L["open_time"]
@@ -836,19 +929,32 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         row("3. listeners opened at once", f"{L['listeners']}")
         row("   answered 200 + retry: / refused", f"{L['answered']} / {L['refused']}", "0 refused")
         row("   first answer: held stream / busy (retry 3000)", f"{L['held_at_start']} / {L['busy_at_start']}")
-        row("   time to retry: line p50 / p95 / max (ms)",
-            f"{ms(percentile(o, 50))} / {ms(percentile(o, 95))} / {ms(max(o) if o else None)}")
+        row(
+            "   time to retry: line p50 / p95 / max (ms)",
+            f"{ms(percentile(o, 50))} / {ms(percentile(o, 95))} / {ms(max(o) if o else None)}",
+        )
         row("   the action", f"HTTP {L['action_status']} in {ms(L['action_latency'])} ms, version {L['version']}")
-        row("   received it: held stream / after reconnect / missed",
-            f"{L['held']} / {L['reconnected']} / {L['missed']}", f"{L['listeners']} / 0 / 0")
-        row("   delay from send p50 / p95 / max (ms)",
-            f"{ms(percentile(dl, 50))} / {ms(percentile(dl, 95))} / {ms(max(dl) if dl else None)}")
+        row(
+            "   received it: held stream / after reconnect / missed",
+            f"{L['held']} / {L['reconnected']} / {L['missed']}",
+            f"{L['listeners']} / 0 / 0",
+        )
+        row(
+            "   delay from send p50 / p95 / max (ms)",
+            f"{ms(percentile(dl, 50))} / {ms(percentile(dl, 95))} / {ms(max(dl) if dl else None)}",
+        )
     if idle:
-        row("4. idle connections open / failed", f"{idle['open']} / {idle['asked'] - idle['open']} "
-            f"(opened in {idle['open_time']:.1f} s)", "all / 0")
+        row(
+            "4. idle connections open / failed",
+            f"{idle['open']} / {idle['asked'] - idle['open']} (opened in {idle['open_time']:.1f} s)",
+            "all / 0",
+        )
         row("   a payment with all of them open", f"HTTP {idle['status']} in {ms(idle['latency'])} ms")
-        row(f"   let go by the server within {HEAD_SECONDS + 5} s / alive after",
-            f"{idle['let_go']} / {'yes' if idle['alive'] else 'no'}", "all / yes")
+        row(
+            f"   let go by the server within {HEAD_SECONDS + 5} s / alive after",
+            f"{idle['let_go']} / {'yes' if idle['alive'] else 'no'}",
+            "all / yes",
+        )
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
     print(f"  {'measure'.ljust(width)}  {'figure'.ljust(vwidth)}  target")
@@ -880,58 +986,97 @@ def report_floor(rounds: list[tuple[dict, dict]], served: str) -> None:
     """Banco against the floor, round by round (each round ran Banco, then the floor, under the
     same load), and the ratio of the medians."""
     how = "waitress" if served == "waitress" else "uvicorn (httptools, uvloop) + a2wsgi"
-    print(f"Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
-          f"{how}), same phones and transfers, alternating")
-    print(f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
-          f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}")
+    print(
+        f"Banco against the floor (bench/floor_app.py: bare Flask + Flask-SQLAlchemy + SQLite, "
+        f"{how}), same phones and transfers, alternating"
+    )
+    print(
+        f"  {'round':<6} {'Banco actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} "
+        f"{'floor actions/s':>16} {'p95 ms':>8} {'CPU/action':>11} {'ratio':>6}"
+    )
     for n, (banco, floor) in enumerate(rounds, 1):
-        print(f"  {n:<6} {_rate(banco):>16.1f} {ms(percentile(banco['latencies'], 95)):>8} {_cpu_per_action(banco):>11} "
-              f"{_rate(floor):>16.1f} {ms(percentile(floor['latencies'], 95)):>8} {_cpu_per_action(floor):>11} "
-              f"{_rate(banco) / max(_rate(floor), 1e-9):>6.2f}")
+        print(
+            f"  {n:<6} {_rate(banco):>16.1f} {ms(percentile(banco['latencies'], 95)):>8} {_cpu_per_action(banco):>11} "
+            f"{_rate(floor):>16.1f} {ms(percentile(floor['latencies'], 95)):>8} {_cpu_per_action(floor):>11} "
+            f"{_rate(banco) / max(_rate(floor), 1e-9):>6.2f}"
+        )
     banco_rate = percentile([_rate(b) for b, _ in rounds], 50)
     floor_rate = percentile([_rate(f) for _, f in rounds], 50)
     errors = sum(len(b["errors"]) + len(f["errors"]) for b, f in rounds)
-    print(f"  median: Banco {banco_rate:.1f} actions/s, the floor {floor_rate:.1f} actions/s: "
-          f"Banco = {banco_rate / max(floor_rate, 1e-9):.2f} x the floor (target 3x); errors {errors}")
+    print(
+        f"  median: Banco {banco_rate:.1f} actions/s, the floor {floor_rate:.1f} actions/s: "
+        f"Banco = {banco_rate / max(floor_rate, 1e-9):.2f} x the floor (target 3x); errors {errors}"
+    )
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--phones", type=int, default=8, help="simulated phones paying each other at once")
     parser.add_argument("--actions", type=int, default=200, help="actions per phone")
-    parser.add_argument("--duration", type=float, default=None,
-                        help="act for this many seconds instead of a fixed number of actions")
+    parser.add_argument(
+        "--duration", type=float, default=None, help="act for this many seconds instead of a fixed number of actions"
+    )
     parser.add_argument("--listeners", type=int, default=300, help="extra live streams opened at once (0: skip)")
-    parser.add_argument("--database-url", default=None,
-                        help="e.g. postgresql://postgres@127.0.0.1:5432/banco_bench (the app creates its "
-                             "tables there: use a database of its own); default a temporary SQLite file")
-    parser.add_argument("--threads", type=int, default=None, help=f"BANCO_THREADS for the server (app default {APP_THREADS})")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="e.g. postgresql://postgres@127.0.0.1:5432/banco_bench (the app creates its "
+        "tables there: use a database of its own); default a temporary SQLite file",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help=f"BANCO_THREADS for the server (app default {APP_THREADS})"
+    )
     parser.add_argument("--connection-limit", type=int, default=None, help="BANCO_CONNECTION_LIMIT for the server")
-    parser.add_argument("--think-ms", type=float, default=0.0,
-                        help="pause of each phone between its actions (0: act again at once)")
-    parser.add_argument("--background-listeners", type=int, default=0,
-                        help="idle live streams held on another game while the phones act")
-    parser.add_argument("--listener-last-id", choices=("known", "none"), default="known",
-                        help="known: a listener's first request carries Last-Event-ID = the version it "
-                             "knows (as a page knows the version it was drawn at); none: like a bare "
-                             "EventSource, only ids it has received")
-    parser.add_argument("--idle-connections", type=int, default=0,
-                        help="connections opened and left silent, then one payment (0: skip)")
+    parser.add_argument(
+        "--think-ms", type=float, default=0.0, help="pause of each phone between its actions (0: act again at once)"
+    )
+    parser.add_argument(
+        "--background-listeners",
+        type=int,
+        default=0,
+        help="idle live streams held on another game while the phones act",
+    )
+    parser.add_argument(
+        "--listener-last-id",
+        choices=("known", "none"),
+        default="known",
+        help="known: a listener's first request carries Last-Event-ID = the version it "
+        "knows (as a page knows the version it was drawn at); none: like a bare "
+        "EventSource, only ids it has received",
+    )
+    parser.add_argument(
+        "--idle-connections", type=int, default=0, help="connections opened and left silent, then one payment (0: skip)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random payments")
     parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for late deliveries")
-    parser.add_argument("--listener-wait", type=float, default=15.0,
-                        help="seconds the listeners get to receive the version (a busy one retries after 3 s)")
+    parser.add_argument(
+        "--listener-wait",
+        type=float,
+        default=15.0,
+        help="seconds the listeners get to receive the version (a busy one retries after 3 s)",
+    )
     parser.add_argument("--max-seconds", type=float, default=120.0, help="hard limit of each phase")
-    parser.add_argument("--floor", action="store_true",
-                        help="also run the same phones against bench/floor_app.py (a bare Flask + SQLite "
-                             "transfer served the same way), alternating with Banco, and print the ratio")
-    parser.add_argument("--floor-queue", action="store_true",
-                        help="the floor's writers queue on one lock of the process (as Banco's do) instead of "
-                             "sleeping in SQLite's busy handler")
-    parser.add_argument("--floor-server", choices=("uvicorn", "waitress"), default="uvicorn",
-                        help="how the floor is served: as Banco is (uvicorn + a2wsgi), or under waitress, as "
-                             "issue 17 first measured it (needs waitress, in requirements-dev.txt)")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also run the same phones against bench/floor_app.py (a bare Flask + SQLite "
+        "transfer served the same way), alternating with Banco, and print the ratio",
+    )
+    parser.add_argument(
+        "--floor-queue",
+        action="store_true",
+        help="the floor's writers queue on one lock of the process (as Banco's do) instead of "
+        "sleeping in SQLite's busy handler",
+    )
+    parser.add_argument(
+        "--floor-server",
+        choices=("uvicorn", "waitress"),
+        default="uvicorn",
+        help="how the floor is served: as Banco is (uvicorn + a2wsgi), or under waitress, as "
+        "issue 17 first measured it (needs waitress, in requirements-dev.txt)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="with --floor: Banco then the floor, this many times")
     args = parser.parse_args(argv)
     if args.phones < 2 or args.actions < 1 or args.listeners < 0 or args.idle_connections < 0:
@@ -941,6 +1086,7 @@ def main(argv=None) -> int:
 
     try:  # thousands of listeners: one open file each on this side too
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 10240), hard))
     except (ImportError, ValueError, OSError):
@@ -967,8 +1113,11 @@ def main(argv=None) -> int:
                 print(f"starting the floor on {HOST}:{floor.port} ...", flush=True)
                 floor.start()
             for n in range(args.rounds if floor is not None else 1):
-                print(f"phase 1+2{f' (round {n + 1})' if floor else ''}: {args.phones} phones x "
-                      f"{args.actions if args.duration is None else f'{args.duration:g} s of'} actions ...", flush=True)
+                print(
+                    f"phase 1+2{f' (round {n + 1})' if floor else ''}: {args.phones} phones x "
+                    f"{args.actions if args.duration is None else f'{args.duration:g} s of'} actions ...",
+                    flush=True,
+                )
                 phones = run_phones(server, args)
                 if floor is not None:
                     print(f"the floor (round {n + 1}): the same phones, the same transfers ...", flush=True)

@@ -25,6 +25,7 @@ It speaks just enough of Banco's API for the benchmark's phones:
 first measured in issue 17, and as Banco itself was served before its event loop); on this
 machine that floor runs a little faster than the uvicorn one, so ratios are given against both.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -151,15 +152,21 @@ def main() -> None:
     if os.environ.get("FLOOR_SERVER") == "waitress":
         # The floor as issue 17 first measured it: waitress, a thread per request.
         from waitress import serve
-        serve(app, host=os.environ.get("HOST", "127.0.0.1"), port=int(os.environ["PORT"]), threads=threads,
-              _quiet=True)
+
+        serve(app, host=os.environ.get("HOST", "127.0.0.1"), port=int(os.environ["PORT"]), threads=threads, _quiet=True)
         return
     import uvicorn
     from a2wsgi import WSGIMiddleware
 
-    uvicorn.run(WSGIMiddleware(app, workers=threads), host=os.environ.get("HOST", "127.0.0.1"),
-                port=int(os.environ["PORT"]), access_log=False, log_level="warning", lifespan="off",
-                interface="asgi3")
+    uvicorn.run(
+        WSGIMiddleware(app, workers=threads),
+        host=os.environ.get("HOST", "127.0.0.1"),
+        port=int(os.environ["PORT"]),
+        access_log=False,
+        log_level="warning",
+        lifespan="off",
+        interface="asgi3",
+    )
 
 
 if __name__ == "__main__":

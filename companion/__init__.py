@@ -3,6 +3,7 @@
 ``create_app`` reads like a table of contents: settings, storage, languages, protection
 against forged forms, the live broker, then the pages and the API.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -39,9 +40,12 @@ def select_locale() -> str:
 
 # On every answer, the app's (``_security_headers``) and those the server writes itself.
 SECURITY_HEADERS = (
-    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                                "style-src-attr 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; "
-                                "form-action 'self'"),
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        "style-src-attr 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; "
+        "form-action 'self'",
+    ),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "same-origin"),
 )
@@ -49,14 +53,23 @@ SECURITY_HEADERS = (
 
 def create_app(test_config: dict | None = None) -> Flask:
     root = config.ROOT
-    app = Flask(__name__, template_folder=str(root / "templates"), static_folder=str(root / "static"),
-                instance_path=str(root / "instance"))
+    app = Flask(
+        __name__,
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+        instance_path=str(root / "instance"),
+    )
     if test_config is None:
         app.config.update(config.from_environment(Path(app.instance_path)))
     else:
-        app.config.update({"PUBLIC_URL": "http://localhost:5000", "THREADS": 16,
-                           "CONNECTION_LIMIT": config.CONNECTION_LIMIT,
-                           "STREAMS_PER_ADDRESS": config.STREAMS_PER_ADDRESS})
+        app.config.update(
+            {
+                "PUBLIC_URL": "http://localhost:5000",
+                "THREADS": 16,
+                "CONNECTION_LIMIT": config.CONNECTION_LIMIT,
+                "STREAMS_PER_ADDRESS": config.STREAMS_PER_ADDRESS,
+            }
+        )
         app.config.update(test_config)
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # every body is bounded, in tests too
         app.config["MAX_CONTENT_LENGTH"] = config.MAX_BODY_BYTES
@@ -93,13 +106,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
 
-    from .web import api, deeds, errors, live, pages, seats, templating
-    from .web import printing, results
-    from .web import calculator
-    from .web import scan as scan_pages
+    from .web import api, calculator, deeds, errors, live, pages, printing, results, seats, templating
     from .web import dice as dice_pages
+    from .web import scan as scan_pages
+
     templating.init_app(app)
     from .web import assets
+
     assets.init_app(app)  # versioned static addresses cached for good; compressed responses
     dice_pages.init_app(app)
     errors.init_app(app)
@@ -107,6 +120,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = seats.SeatCookie()
     app.register_blueprint(pages.bp)
     from .web import screen
+
     app.register_blueprint(screen.bp)  # the table screen, and the bank's hand-off to a phone
     app.register_blueprint(deeds.bp)
     app.register_blueprint(live.bp)
@@ -116,17 +130,22 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(calculator.bp)
     app.register_blueprint(scan_pages.bp)  # printed money checked by phone
     from .web import tournaments as tournament_pages
+
     app.register_blueprint(tournament_pages.bp)  # the tournament desk
     from .web import edition_files
+
     app.register_blueprint(edition_files.bp)  # editions as files: import, download
     edition_files.init_app(app)
     from .web import editor
+
     app.register_blueprint(editor.bp)  # the edition editor
     scan_pages.init_app(app)
     from .web import notices
+
     notices.init_app(app)  # what happened to me, on every page of a game
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
     from .cli import banco
+
     app.cli.add_command(banco)
 
     @app.after_request
@@ -138,6 +157,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         return response
 
     from .web.direct import DirectActions
+
     # The server answers the API's actions without Flask's request cycle (companion.serve).
     app.extensions["banco"]["direct"] = DirectActions(app, SECURITY_HEADERS)
 
@@ -147,10 +167,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 def _listener(database_url: str, broker):
     """On PostgreSQL, the ear on the other server processes' new versions; none on SQLite."""
     from sqlalchemy.engine import make_url
+
     url = make_url(database_url)
     if url.get_backend_name() != "postgresql":
         return None
     from .services.fanout import Listener
+
     return Listener(url.set(drivername="postgresql").render_as_string(hide_password=False), broker)
 
 
@@ -184,8 +206,11 @@ def prepare_schema() -> None:
                 migrations.stamp(connection, "head")
                 return
             else:
-                found = (connection.execute(text("SELECT max(version) FROM banco_schema")).scalar()
-                         if "banco_schema" in tables else None)
+                found = (
+                    connection.execute(text("SELECT max(version) FROM banco_schema")).scalar()
+                    if "banco_schema" in tables
+                    else None
+                )
                 if found != migrations.RELEASED_SCHEMA_VERSION:
                     raise _mismatch(f"tables version {found or 1}")
                 migrations.stamp(connection, migrations.RELEASED)
@@ -200,7 +225,8 @@ def _mismatch(found: str) -> SchemaMismatch:
     return SchemaMismatch(
         f"The database {url.render_as_string(hide_password=True)} was made by another version of Banco "
         f"({found}), which this one cannot upgrade. Start with a new database: {way_out}, or set "
-        f"DATABASE_URL to an empty one.")
+        f"DATABASE_URL to an empty one."
+    )
 
 
 def _tune_database(engine) -> None:

@@ -1,4 +1,5 @@
 """Banco's commands for whoever runs the server: ``flask --app app banco ...``."""
+
 from __future__ import annotations
 
 import click

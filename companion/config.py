@@ -3,6 +3,7 @@
 ``SECRET_KEY`` is generated once and kept under ``instance/`` when the environment does not
 set it, so signed-in phones stay signed in across restarts of the server.
 """
+
 from __future__ import annotations
 
 import os
@@ -81,9 +82,9 @@ def from_environment(instance: Path) -> dict:
     port = int(os.environ.get("PORT", "5000"))
     database = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'banco.sqlite3'}"
     if database.startswith("postgres://"):
-        database = "postgresql://" + database[len("postgres://"):]
+        database = "postgresql://" + database[len("postgres://") :]
     if database.startswith("postgresql://"):
-        database = "postgresql+psycopg://" + database[len("postgresql://"):]
+        database = "postgresql+psycopg://" + database[len("postgresql://") :]
     public = os.environ.get("BANCO_PUBLIC_URL") or f"http://{lan_address()}:{port}"
     return {
         "HOST": host,

@@ -9,9 +9,11 @@ shown with the latest one published here. A stream that starts after a restart r
 current version from the database once. With several server processes (PostgreSQL), each has
 its own broker, and each hears the others' versions through ``companion.services.fanout``.
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 
 # The parts (``core.parts``) of each game's last versions, kept so that a stream a few versions
@@ -53,10 +55,9 @@ class Broker:
             self._versions[game_id] = newest
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            try:
+            # The loop may close between the check and the call: then no stream is left.
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._wake, game_id)
-            except RuntimeError:  # the loop closed between the check and the call: no stream is left
-                pass
 
     def known(self) -> list[str]:
         """Every game this process has a version of (those its streams are on among them)."""
@@ -111,10 +112,8 @@ class Broker:
         self.closing = True
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            try:
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._wake_all)
-            except RuntimeError:
-                pass
 
     def _wake_all(self) -> None:
         for game_id in list(self._waiters):

@@ -13,17 +13,18 @@ Text is measured with the font's own advance widths (reportlab's metrics) for bo
 line that fits in the PDF fits in the preview. Nothing is drawn closer than ``SAFE_MM`` to
 the paper's edge, where a home inkjet cannot print.
 """
-from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from __future__ import annotations
 
 import io
 import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager as ContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Callable, ContextManager, Iterator, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 from reportlab import rl_config
@@ -97,7 +98,7 @@ def check_lang(lang: str) -> str:
 _FONT_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registered() -> bool:
     """Registers the shipped DejaVu fonts with reportlab once (never a system font)."""
     with _FONT_LOCK:
@@ -139,8 +140,9 @@ def fit_size(text: str, max_width: float, size: float, min_size: float, bold: bo
     return max(min_size, size * max_width / width)
 
 
-def wrap_to_fit(text: str, max_width: float, size: float, min_size: float, bold: bool = False,
-                max_lines: int = 2) -> tuple[list[str], float]:
+def wrap_to_fit(
+    text: str, max_width: float, size: float, min_size: float, bold: bool = False, max_lines: int = 2
+) -> tuple[list[str], float]:
     """Breaks ``text`` at spaces into at most ``max_lines`` lines that fit ``max_width`` mm.
 
     One line is kept while it fits at four fifths of ``size`` or more; otherwise the largest
@@ -156,7 +158,7 @@ def wrap_to_fit(text: str, max_width: float, size: float, min_size: float, bold:
         if len(lines) <= max_lines and all(text_width(line, current, bold) <= max_width for line in lines):
             return _balance(lines, max_width, current, bold), current
         if current <= min_size:
-            lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+            lines = lines[: max_lines - 1] + [" ".join(lines[max_lines - 1 :])]
             widest = max(text_width(line, current, bold) for line in lines)
             return lines, current * min(1.0, max_width / widest)
         current = max(min_size, current * 0.95)
@@ -189,6 +191,7 @@ def _balance(lines: list[str], max_width: float, size: float, bold: bool) -> lis
 
 # --- colour and money ----------------------------------------------------------------------
 
+
 def parse_colour(value: str) -> Colour:
     """``#rgb`` or ``#rrggbb`` to an RGB triple; refuses anything else with ``ValueError``."""
     text = value.strip().lstrip("#") if isinstance(value, str) else ""
@@ -197,13 +200,14 @@ def parse_colour(value: str) -> Colour:
     try:
         if len(text) != 6:
             raise ValueError
-        return tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
+        return tuple(int(text[i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
     except ValueError:
         raise ValueError(f"not a colour: {value!r} (expected #rrggbb)") from None
 
 
 def luminance(rgb: Colour) -> float:
     """The relative luminance of ``rgb`` (WCAG 2)."""
+
     def channel(c: int) -> float:
         s = c / 255
         return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
@@ -260,6 +264,7 @@ def format_money(amount: int, symbol: str, lang: str) -> str:
 
 # --- QR codes ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class QR:
     """A QR code laid out in a square of ``side`` mm, quiet zone included."""
@@ -272,14 +277,19 @@ class QR:
     def side(self) -> float:
         return (len(self.matrix) + 2 * self.quiet) * self.module
 
-    def draw(self, surface: "Surface", x: float, y: float) -> None:
+    def draw(self, surface: Surface, x: float, y: float) -> None:
         """Draws the code with its top-left quiet-zone corner at (``x``, ``y``) mm."""
         offset = self.quiet * self.module
         surface.qr(self.matrix, x + offset, y + offset, self.module)
 
 
-def qr_code(data: str, max_side: float, min_module: float = MIN_QR_MODULE_MM,
-            quiet_modules: int = QR_QUIET_MODULES, max_module: float | None = None) -> QR:
+def qr_code(
+    data: str,
+    max_side: float,
+    min_module: float = MIN_QR_MODULE_MM,
+    quiet_modules: int = QR_QUIET_MODULES,
+    max_module: float | None = None,
+) -> QR:
     """A QR code of ``data`` as large as fits a square of ``max_side`` mm (quiet zone included).
 
     Refuses (``ValueError``) data so long that a module would be smaller than
@@ -292,7 +302,8 @@ def qr_code(data: str, max_side: float, min_module: float = MIN_QR_MODULE_MM,
     if module < min_module - 1e-9:
         raise ValueError(
             f"the text to encode is too long ({len(data)} characters) for a scannable QR code of "
-            f"{max_side:.0f} mm: use a shorter public URL")
+            f"{max_side:.0f} mm: use a shorter public URL"
+        )
     return QR(matrix, module, quiet_modules)
 
 
@@ -314,6 +325,7 @@ def _qr_runs(matrix) -> list[tuple[int, int, int]]:
 
 # --- surfaces --------------------------------------------------------------------------------
 
+
 class Surface(ABC):
     """What a sheet draws on: millimetres from the top-left corner, y going down.
 
@@ -325,28 +337,59 @@ class Surface(ABC):
     height: float
 
     @abstractmethod
-    def rect(self, x: float, y: float, w: float, h: float, fill: Colour | None = None,
-             stroke: Colour | None = None, width: float = 0.2, radius: float = 0.0) -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: Colour | None = None,
+        stroke: Colour | None = None,
+        width: float = 0.2,
+        radius: float = 0.0,
+    ) -> None:
         """A rectangle, its corners rounded by ``radius``."""
 
     @abstractmethod
-    def line(self, x0: float, y0: float, x1: float, y1: float, stroke: Colour = BLACK, width: float = 0.2,
-             dash: tuple[float, float] | None = None) -> None:
+    def line(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        stroke: Colour = BLACK,
+        width: float = 0.2,
+        dash: tuple[float, float] | None = None,
+    ) -> None:
         """A straight line, dashed by ``dash`` (on, off)."""
 
     @abstractmethod
-    def ellipse(self, x: float, y: float, w: float, h: float, fill: Colour | None = None,
-                stroke: Colour | None = None, width: float = 0.2) -> None:
+    def ellipse(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: Colour | None = None,
+        stroke: Colour | None = None,
+        width: float = 0.2,
+    ) -> None:
         """An ellipse in the box."""
 
     @abstractmethod
-    def polygon(self, points: Sequence[tuple[float, float]], fill: Colour | None = None,
-                stroke: Colour | None = None, width: float = 0.2) -> None:
+    def polygon(
+        self,
+        points: Sequence[tuple[float, float]],
+        fill: Colour | None = None,
+        stroke: Colour | None = None,
+        width: float = 0.2,
+    ) -> None:
         """A closed polygon through ``points``."""
 
     @abstractmethod
-    def text(self, x: float, y: float, text: str, size: float, bold: bool = False, fill: Colour = BLACK,
-             align: str = "left") -> None:
+    def text(
+        self, x: float, y: float, text: str, size: float, bold: bool = False, fill: Colour = BLACK, align: str = "left"
+    ) -> None:
         """One line of text on the baseline ``y``."""
 
     @abstractmethod
@@ -354,11 +397,11 @@ class Surface(ABC):
         """A QR code from its module matrix, each module ``module`` wide."""
 
     @abstractmethod
-    def region(self, x: float, y: float, w: float, h: float, rotate: int = 0) -> ContextManager["Surface"]:
+    def region(self, x: float, y: float, w: float, h: float, rotate: int = 0) -> ContextManager[Surface]:
         """Draws in a box whose top-left corner is (``x``, ``y``), turned by ``rotate`` (0 or 180)
         degrees. A turned box must be drawn before anything else that overlaps it."""
 
-    def reuse(self, key, x: float, y: float, w: float, h: float, draw: Callable[["Surface"], None]) -> None:
+    def reuse(self, key, x: float, y: float, w: float, h: float, draw: Callable[[Surface], None]) -> None:
         """Draws ``draw`` (in a ``w``×``h`` box) at (``x``, ``y``); the same ``key`` again repeats
         the first drawing instead of drawing it anew (one PDF form, one painted image)."""
         with self.region(x, y, w, h) as box:
@@ -366,15 +409,32 @@ class Surface(ABC):
 
     # Helpers built on the primitives.
 
-    def text_top(self, x: float, top: float, text: str, size: float, bold: bool = False, fill: Colour = BLACK,
-                 align: str = "left") -> float:
+    def text_top(
+        self,
+        x: float,
+        top: float,
+        text: str,
+        size: float,
+        bold: bool = False,
+        fill: Colour = BLACK,
+        align: str = "left",
+    ) -> float:
         """Text whose capitals start at ``top``; returns the baseline's y."""
         baseline = top + cap_mm(size)
         self.text(x, baseline, text, size, bold, fill, align)
         return baseline
 
-    def lines(self, x: float, top: float, lines: Sequence[str], size: float, bold: bool = False,
-              fill: Colour = BLACK, align: str = "centre", leading: float = 1.2) -> float:
+    def lines(
+        self,
+        x: float,
+        top: float,
+        lines: Sequence[str],
+        size: float,
+        bold: bool = False,
+        fill: Colour = BLACK,
+        align: str = "centre",
+        leading: float = 1.2,
+    ) -> float:
         """Lines of text, the first one's capitals at ``top``, ``leading`` × the size apart;
         returns where a next line's capitals would start."""
         step = size * leading * MM_PER_PT
@@ -391,8 +451,14 @@ class PdfSurface(Surface):
         self._out = io.BytesIO()
         _registered()
         self.canvas = rl_canvas.Canvas(
-            self._out, pagesize=(self.width * PT_PER_MM, self.height * PT_PER_MM), pageCompression=1,
-            invariant=1, initialFontName=font_name(), initialFontSize=10, lang=lang)
+            self._out,
+            pagesize=(self.width * PT_PER_MM, self.height * PT_PER_MM),
+            pageCompression=1,
+            invariant=1,
+            initialFontName=font_name(),
+            initialFontSize=10,
+            lang=lang,
+        )
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Banco")
         self.canvas.setCreator("Banco")
@@ -436,8 +502,9 @@ class PdfSurface(Surface):
             return
         left, bottom = self._xy(x, y + h)
         if radius:
-            self.canvas.roundRect(left, bottom, w * PT_PER_MM, h * PT_PER_MM, radius * PT_PER_MM,
-                                  stroke=do_stroke, fill=do_fill)
+            self.canvas.roundRect(
+                left, bottom, w * PT_PER_MM, h * PT_PER_MM, radius * PT_PER_MM, stroke=do_stroke, fill=do_fill
+            )
         else:
             self.canvas.rect(left, bottom, w * PT_PER_MM, h * PT_PER_MM, stroke=do_stroke, fill=do_fill)
 
@@ -529,8 +596,9 @@ class ImageSurface(Surface):
 
     def __init__(self, width: float, height: float, dpi: float = DPI):
         self.width, self.height, self.dpi = width, height, dpi
-        self.image = Image.new("RGB", (max(1, round(width * dpi / MM_PER_INCH)),
-                                       max(1, round(height * dpi / MM_PER_INCH))), WHITE)
+        self.image = Image.new(
+            "RGB", (max(1, round(width * dpi / MM_PER_INCH)), max(1, round(height * dpi / MM_PER_INCH))), WHITE
+        )
         self.draw = ImageDraw.Draw(self.image)
         self._ox = self._oy = 0.0
         self._cache: dict = {}
@@ -572,8 +640,11 @@ class ImageSurface(Surface):
         while t < length:
             end = min(t + on, length)
             a, b = t / length, end / length
-            self.draw.line([self._px(x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
-                            self._px(x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)], fill=stroke, width=self._w(width))
+            self.draw.line(
+                [self._px(x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), self._px(x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)],
+                fill=stroke,
+                width=self._w(width),
+            )
             t += on + off
 
     def ellipse(self, x, y, w, h, fill=None, stroke=None, width=0.2):
@@ -603,9 +674,15 @@ class ImageSurface(Surface):
         left, top = self._px(x, y)
         step = self._p(module)
         for row, col, length in _qr_runs(matrix):
-            self.draw.rectangle([round(left + col * step), round(top + row * step),
-                                 round(left + (col + length) * step) - 1, round(top + (row + 1) * step) - 1],
-                                fill=fill)
+            self.draw.rectangle(
+                [
+                    round(left + col * step),
+                    round(top + row * step),
+                    round(left + (col + length) * step) - 1,
+                    round(top + (row + 1) * step) - 1,
+                ],
+                fill=fill,
+            )
 
     @contextmanager
     def region(self, x, y, w, h, rotate=0):
@@ -714,8 +791,9 @@ class Grid:
         left = (width - self.cols * self.cell_w) / 2
         top = (height - self.rows * self.cell_h) / 2
         if left < SAFE_MM + self.MARK_GAP or top < SAFE_MM + self.MARK_GAP:
-            raise ValueError(f"{self.cols}×{self.rows} cells of {self.cell_w}×{self.cell_h} mm "
-                             f"do not fit on {self.paper}")
+            raise ValueError(
+                f"{self.cols}×{self.rows} cells of {self.cell_w}×{self.cell_h} mm do not fit on {self.paper}"
+            )
         return left, top
 
     def x_edges(self) -> list[float]:
@@ -754,9 +832,9 @@ class Grid:
         mirrored for long-edge duplex."""
         out: list[Page] = []
         for start in range(0, len(cells), self.per_page):
-            out.append(self._page(cells[start:start + self.per_page], mirrored=False, marks=True))
+            out.append(self._page(cells[start : start + self.per_page], mirrored=False, marks=True))
             if backs is not None:
-                out.append(self._page(backs[start:start + self.per_page], mirrored=True, marks=False))
+                out.append(self._page(backs[start : start + self.per_page], mirrored=True, marks=False))
         return out
 
     def _page(self, chunk: Sequence[Page], mirrored: bool, marks: bool) -> Page:
@@ -767,6 +845,7 @@ class Grid:
                     cell(box)
             if marks:
                 self.draw_cut_marks(surface)
+
         return draw
 
 

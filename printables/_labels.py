@@ -3,6 +3,7 @@
 The sheets are drawn outside any request, so they carry their own two-language table
 instead of going through the web layer's translations.
 """
+
 from __future__ import annotations
 
 _LABELS: dict[str, dict[str, str]] = {
@@ -26,15 +27,15 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "double_on_unmortgaged_deeds": {
         "it": "Se possiedi tutto il gruppo di colore, la rendita raddoppia su ogni terreno senza edifici, "
-              "anche se un altro è ipotecato.",
+        "anche se un altro è ipotecato.",
         "en": "If you own the whole colour group, the rent doubles on each of its sites without buildings, "
-              "even if another is mortgaged.",
+        "even if another is mortgaged.",
     },
     "double_if_none_mortgaged": {
         "it": "Se possiedi tutto il gruppo di colore e nessun terreno è ipotecato, la rendita raddoppia sui "
-              "terreni senza edifici.",
+        "terreni senza edifici.",
         "en": "If you own the whole colour group and none of it is mortgaged, the rent doubles on its sites "
-              "without buildings.",
+        "without buildings.",
     },
     "double_if_none_mortgaged_or_built": {
         "it": "Se possiedi tutto il gruppo di colore, senza edifici né ipoteche, la rendita raddoppia.",
@@ -91,24 +92,24 @@ _LABELS: dict[str, dict[str, str]] = {
     "fake_title": {"it": "Banconote e carte Imprevisti della partita", "en": "This game's notes and Imprevisti cards"},
     "fake_intro": {
         "it": "Solo per la partita {game}. Alcune banconote e {fake} carte Imprevisti su {cards} sono false: "
-              "niente sulla carta lo dice. Inquadra il codice con il telefono di un giocatore della partita e "
-              "tocca «Controlla questa banconota»: il telefono dice VERA o FALSA e gira uno dei tuoi gettoni sul rosso.",
+        "niente sulla carta lo dice. Inquadra il codice con il telefono di un giocatore della partita e "
+        "tocca «Controlla questa banconota»: il telefono dice VERA o FALSA e gira uno dei tuoi gettoni sul rosso.",
         "en": "For game {game} only. Some notes, and {fake} of the {cards} Imprevisti cards, are fake: nothing "
-              "on the paper tells. Scan the code with the phone of a player in the game and tap «Check this note»: the "
-              "phone says GENUINE or FAKE and turns one of your chips red.",
+        "on the paper tells. Scan the code with the phone of a player in the game and tap «Check this note»: the "
+        "phone says GENUINE or FAKE and turns one of your chips red.",
     },
     "fake_rules": {
         "it": "Banconota falsa: chi controlla la tiene e chi paga paga di nuovo, a mano (il telefono non sposta "
-              "denaro). Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca e la carta torna nel "
-              "mazzo senza effetto.",
+        "denaro). Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca e la carta torna nel "
+        "mazzo senza effetto.",
         "en": "A fake note: the checker keeps it and the payer pays again, by hand (the phone moves no money). "
-              "A fake Imprevisti card: the checker gets {bounty} from the bank and the card goes back to the "
-              "pile unused.",
+        "A fake Imprevisti card: the checker gets {bounty} from the bank and the card goes back to the "
+        "pile unused.",
     },
     "fake_cards_row": {"it": "Carte Imprevisti", "en": "Imprevisti cards"},
     "fake_cards_hint": {
         "it": "Le carte Imprevisti hanno uno spazio bianco: scrivici il testo della carta o incollaci quella "
-              "della scatola.",
+        "della scatola.",
         "en": "The Imprevisti cards have a blank space: write the card's text there or stick the box's card on it.",
     },
     "imprevisti": {"it": "IMPREVISTI", "en": "IMPREVISTI (CHANCE)"},
@@ -116,21 +117,21 @@ _LABELS: dict[str, dict[str, str]] = {
     "chips_title": {"it": "Gettoni Decoder", "en": "Decoder chips"},
     "chips_intro": {
         "it": "{chips} gettoni per giocatore ({players} giocatori) e {spares} di scorta. Stampa fronte-retro, "
-              "capovolgendo sul lato lungo: il rosso finisce dietro il verde. Ritaglia i cerchi.",
+        "capovolgendo sul lato lungo: il rosso finisce dietro il verde. Ritaglia i cerchi.",
         "en": "{chips} chips per player ({players} players) and {spares} spares. Print both sides, flipping on "
-              "the long edge: red lands behind green. Cut out the circles.",
+        "the long edge: red lands behind green. Cut out the circles.",
     },
     "chips_rules": {
         "it": "Ogni giocatore inizia con {chips} gettoni sul verde.|Per controllare una banconota o una carta "
-              "Imprevisti, annuncialo prima che passi di mano e gira un gettone sul rosso.|Non si controllano il "
-              "proprio denaro né quello che paga la banca.|In prigione non si usa il decoder.|Al VIA, passando o "
-              "fermandosi, tutti i propri gettoni tornano sul verde.|Banconota falsa: chi controlla la tiene e "
-              "chi paga paga di nuovo. Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca.",
+        "Imprevisti, annuncialo prima che passi di mano e gira un gettone sul rosso.|Non si controllano il "
+        "proprio denaro né quello che paga la banca.|In prigione non si usa il decoder.|Al VIA, passando o "
+        "fermandosi, tutti i propri gettoni tornano sul verde.|Banconota falsa: chi controlla la tiene e "
+        "chi paga paga di nuovo. Carta Imprevisti falsa: chi controlla riceve {bounty} dalla banca.",
         "en": "Each player starts with {chips} chips green side up.|To check a note or an Imprevisti card, say "
-              "so before it changes hands and turn one chip red.|You cannot check your own money, nor money the "
-              "bank pays out.|In jail you cannot use the decoder.|At GO, passing or landing, all your chips turn "
-              "green again.|A fake note: the checker keeps it and the payer pays again. A fake Imprevisti card: "
-              "the checker gets {bounty} from the bank.",
+        "so before it changes hands and turn one chip red.|You cannot check your own money, nor money the "
+        "bank pays out.|In jail you cannot use the decoder.|At GO, passing or landing, all your chips turn "
+        "green again.|A fake note: the checker keeps it and the payer pays again. A fake Imprevisti card: "
+        "the checker gets {bounty} from the bank.",
     },
     "chip_green": {"it": "VERDE", "en": "GREEN"},
     "chip_red": {"it": "ROSSO", "en": "RED"},

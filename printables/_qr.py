@@ -8,10 +8,12 @@ the data modules flipped where the two masks differ, scored with whole rows at a
 penalty is qrcode's own (``qrcode.util.lost_point``, format bits light while testing), so
 the chosen mask, and the matrix, are exactly qrcode's: ``tests/printables`` checks it.
 """
+
 from __future__ import annotations
 
+import itertools
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import qrcode
 import qrcode.constants
@@ -41,14 +43,16 @@ def qr_matrix(data: str) -> tuple[tuple[bool, ...], ...]:
         if best_score is None or score < best_score:
             best, best_score = pattern, score
     # The chosen layout, with its format (and version) bits written in for real.
-    code.modules = [[v == "1" for v in format(row ^ flip, f"0{count}b")] for row, flip in zip(base, _flips(code.version)[best])]
+    code.modules = [
+        [v == "1" for v in format(row ^ flip, f"0{count}b")] for row, flip in zip(base, _flips(code.version)[best])
+    ]
     code.setup_type_info(False, best)
     if code.version >= 7:
         code.setup_type_number(False)
     return tuple(tuple(bool(v) for v in row) for row in code.modules)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _flips(version: int) -> tuple[tuple[int, ...], ...]:
     """For each mask, each row's data modules that differ from mask 0, as bits (column 0 the
     highest): XOR-ing them into a mask-0 layout gives that mask's layout."""
@@ -68,9 +72,12 @@ def _flips(version: int) -> tuple[tuple[int, ...], ...]:
     out = []
     for pattern in range(8):
         mask = qrcode.util.mask_func(pattern)
-        out.append(tuple(
-            sum(1 << (count - 1 - c) for c, value in enumerate(row) if value is None and mask(r, c) != mask0(r, c))
-            for r, row in enumerate(code.modules)))
+        out.append(
+            tuple(
+                sum(1 << (count - 1 - c) for c, value in enumerate(row) if value is None and mask(r, c) != mask0(r, c))
+                for r, row in enumerate(code.modules)
+            )
+        )
     return tuple(out)
 
 
@@ -81,14 +88,14 @@ def _penalty(rows: list[int], count: int) -> int:
     lines += ["".join(column) for column in zip(*lines)]
     every = "2".join(lines)  # rows, then columns, kept apart
     runs = _RUN.findall(every)
-    score = sum(map(len, runs)) - 2 * len(runs)                       # runs of five or more
-    score += 40 * len(_FINDER.findall(every))                         # finder-like patterns
+    score = sum(map(len, runs)) - 2 * len(runs)  # runs of five or more
+    score += 40 * len(_FINDER.findall(every))  # finder-like patterns
     full = (1 << count) - 1
     pairs = (1 << (count - 1)) - 1
-    for a, b in zip(rows, rows[1:]):                                  # 2×2 blocks of one colour
+    for a, b in itertools.pairwise(rows):  # 2×2 blocks of one colour
         dark = a & b
         light = ~(a | b) & full
         score += 3 * (((dark & (dark >> 1)) & pairs).bit_count() + ((light & (light >> 1)) & pairs).bit_count())
-    dark = sum(row.bit_count() for row in rows)                       # the share of dark modules
-    score += int(abs(dark / count ** 2 * 100 - 50) / 5) * 10
+    dark = sum(row.bit_count() for row in rows)  # the share of dark modules
+    score += int(abs(dark / count**2 * 100 - 50) / 5) * 10
     return score

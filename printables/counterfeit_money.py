@@ -9,6 +9,7 @@ genuine one, the serial and its QR code aside. Notes are the banknotes of ``prin
 Imprevisti cards are 63×88 mm, nine a page, with a blank space where the group writes the
 card's text or sticks the box's card (Banco does not know the cards' texts).
 """
+
 from __future__ import annotations
 
 from PIL import Image
@@ -35,15 +36,33 @@ def spaced_serial(serial: str) -> str:
     return f"{serial[:5]}-{serial[5:]}" if len(serial) == 10 else serial
 
 
-def counterfeit_money_pages(edition: dict, items: list[dict], base_url: str, game_label: str, paper: str = "a4",
-                            lang: str = "it", *, ink_saver: bool = True, dpi: int = d.DPI) -> list[Image.Image]:
+def counterfeit_money_pages(
+    edition: dict,
+    items: list[dict],
+    base_url: str,
+    game_label: str,
+    paper: str = "a4",
+    lang: str = "it",
+    *,
+    ink_saver: bool = True,
+    dpi: int = d.DPI,
+) -> list[Image.Image]:
     """The sheets (see ``counterfeit_money_pdf``) painted as Pillow images at ``dpi``."""
-    return [d.page_image(paper, page, dpi)
-            for page in _sheet(edition, items, base_url, game_label, paper, lang, ink_saver)]
+    return [
+        d.page_image(paper, page, dpi) for page in _sheet(edition, items, base_url, game_label, paper, lang, ink_saver)
+    ]
 
 
-def counterfeit_money_pdf(edition: dict, items: list[dict], base_url: str, game_label: str, paper: str = "a4",
-                          lang: str = "it", *, ink_saver: bool = True) -> bytes:
+def counterfeit_money_pdf(
+    edition: dict,
+    items: list[dict],
+    base_url: str,
+    game_label: str,
+    paper: str = "a4",
+    lang: str = "it",
+    *,
+    ink_saver: bool = True,
+) -> bytes:
     """A summary page (how many of each note, how to check one), then the notes ten a page and
     the Imprevisti cards nine a page, with cut marks, as a vector PDF (single-sided).
 
@@ -54,8 +73,17 @@ def counterfeit_money_pdf(edition: dict, items: list[dict], base_url: str, game_
     return d.pdf_bytes(paper, pages, f"Banco – {label('fake_title', lang)} – {game_label}", lang)
 
 
-def counterfeit_money_png(edition: dict, items: list[dict], base_url: str, game_label: str, paper: str = "a4",
-                          lang: str = "it", width: int = 600, *, ink_saver: bool = True) -> bytes:
+def counterfeit_money_png(
+    edition: dict,
+    items: list[dict],
+    base_url: str,
+    game_label: str,
+    paper: str = "a4",
+    lang: str = "it",
+    width: int = 600,
+    *,
+    ink_saver: bool = True,
+) -> bytes:
     """The first page of notes as a PNG ``width`` pixels wide."""
     pages = _sheet(edition, items, base_url, game_label, paper, lang, ink_saver)
     return d.preview_png(paper, pages[1] if len(pages) > 1 else pages[0], width)
@@ -76,8 +104,9 @@ def _check(items: list[dict], notes: list[int], base_url: str) -> None:
             raise ValueError(f"item {i} has no valid serial")
 
 
-def _sheet(edition: dict, items: list[dict], base_url: str, game_label: str, paper: str, lang: str,
-           ink_saver: bool) -> list[d.Page]:
+def _sheet(
+    edition: dict, items: list[dict], base_url: str, game_label: str, paper: str, lang: str, ink_saver: bool
+) -> list[d.Page]:
     d.check_lang(lang)
     d.paper_mm(paper)
     if not isinstance(ink_saver, bool):
@@ -86,8 +115,9 @@ def _sheet(edition: dict, items: list[dict], base_url: str, game_label: str, pap
     _check(items, notes, base_url)
     symbol, palette = _symbol(edition), _palette(notes)
     drawings = {face: _SerialNote(edition, face, symbol, palette[face], lang, ink_saver) for face in notes}
-    note_cells = [drawings[item["face"]].with_serial(item["serial"], base_url)
-                  for item in items if item["kind"] == "note"]
+    note_cells = [
+        drawings[item["face"]].with_serial(item["serial"], base_url) for item in items if item["kind"] == "note"
+    ]
     card = _Card(lang)
     card_cells = [card.with_serial(item["serial"], base_url) for item in items if item["kind"] == "card"]
     counts: dict[int, int] = {}
@@ -119,17 +149,21 @@ class _SerialNote(_Note):
         w, h = NOTE_MM
         accent = self.accent
         d.cut_outline(s, w, h)
-        s.rect(2.3, 2.3, w - 4.6, h - 4.6, fill=self.fill, stroke=accent, width=0.45 if self.ink_saver else 0.6,
-               radius=1.2)
+        s.rect(
+            2.3, 2.3, w - 4.6, h - 4.6, fill=self.fill, stroke=accent, width=0.45 if self.ink_saver else 0.6, radius=1.2
+        )
         s.rect(3.6, 3.6, w - 7.2, h - 7.2, stroke=accent, width=0.2, radius=0.6)
         left = self.MEDALLION_X
         s.ellipse(left, 9.5, w - left - 10, h - 19, fill=self.medallion, stroke=accent, width=0.35)
         centre = left + (w - left - 10) / 2
-        s.text(centre, h / 2 + d.cap_mm(self.size) / 2, self.text, self.size, bold=True, fill=d.BLACK,
-               align="centre")
+        s.text(centre, h / 2 + d.cap_mm(self.size) / 2, self.text, self.size, bold=True, fill=d.BLACK, align="centre")
         pad, cap = 5.2, d.cap_mm(self.corner_size)
-        for x, baseline, align in ((pad, pad + cap, "left"), (w - pad, pad + cap, "right"),
-                                   (pad, h - pad, "left"), (w - pad, h - pad, "right")):
+        for x, baseline, align in (
+            (pad, pad + cap, "left"),
+            (w - pad, pad + cap, "right"),
+            (pad, h - pad, "left"),
+            (w - pad, h - pad, "right"),
+        ):
             s.text(x, baseline, self.corner, self.corner_size, bold=True, fill=accent, align=align)
         s.text_top(w / 2, 5.4, self.name, self.name_size, fill=d.BLACK, align="centre")
         s.text(centre, h - 5.4, self.currency, self.currency_size, bold=True, fill=accent, align="centre")
@@ -144,6 +178,7 @@ class _SerialNote(_Note):
             s.reuse(("serial-note", self.value, self.ink_saver), 0, 0, *NOTE_MM, self.base)
             qr.draw(s, 4.6 + (_QR_SIDE - qr.side) / 2, 10.8)
             s.text(4.6 + _QR_SIDE / 2, 10.8 + _QR_SIDE + 3.0, text, _SERIAL_SIZE, fill=d.BLACK, align="centre")
+
         return draw
 
 
@@ -162,8 +197,15 @@ class _Card:
         d.cut_outline(s, w, h)
         s.rect(2.7, 2.7, w - 5.4, h - 5.4, stroke=_CARD_ORANGE, width=0.45, radius=1.0)
         s.rect(4, 4, w - 8, 10, fill=_CARD_ORANGE, radius=0.6)
-        s.text(w / 2, 9 + d.cap_mm(self.title_size) / 2, self.title, self.title_size, bold=True, fill=d.WHITE,
-               align="centre")
+        s.text(
+            w / 2,
+            9 + d.cap_mm(self.title_size) / 2,
+            self.title,
+            self.title_size,
+            bold=True,
+            fill=d.WHITE,
+            align="centre",
+        )
         s.rect(6, 17, w - 12, 35, stroke=d.CUT_GREY, width=0.2, radius=0.8)
         for y in (27, 35, 43):
             s.line(9, y, w - 9, y, stroke=d.CUT_GREY, width=0.15)
@@ -178,26 +220,30 @@ class _Card:
             s.reuse(("serial-card",), 0, 0, *CARD_MM, self.base)
             qr.draw(s, (w - qr.side) / 2, 54.5)
             s.text(w / 2, 54.5 + _CARD_QR_SIDE + 3.2, text, 7, bold=True, fill=d.BLACK, align="centre")
+
         return draw
 
 
 class _Summary:
     """The first page: the game, how many notes of each face and cards, how to check them."""
 
-    def __init__(self, edition: dict, counts: dict[int, int], cards: int, game_label: str, symbol: str, paper: str,
-                 lang: str):
+    def __init__(
+        self, edition: dict, counts: dict[int, int], cards: int, game_label: str, symbol: str, paper: str, lang: str
+    ):
         page_w, _ = d.paper_mm(paper)
         self.left, self.right = 20.0, page_w - 20.0
         width = self.right - self.left
-        self.money = lambda amount: d.format_money(amount, symbol, lang)  # noqa: E731
+        self.money = lambda amount: d.format_money(amount, symbol, lang)
         terms = edition.get("counterfeits") or {}
         self.title_lines, self.title_size = d.wrap_to_fit(
-            f"{label('fake_title', lang)} – {text_in(edition.get('name'), lang)}", width, 18, 11, bold=True)
+            f"{label('fake_title', lang)} – {text_in(edition.get('name'), lang)}", width, 18, 11, bold=True
+        )
         intro = label("fake_intro", lang, game=game_label, fake=terms.get("fake_chance_cards", 0), cards=cards)
         rules = label("fake_rules", lang, bounty=self.money(terms.get("chance_bounty", 0)))
-        self.paragraphs = [d.wrap_lines(text, width, 10.5)
-                           for text in (intro, rules, label("fake_cards_hint", lang),
-                                        label("money_print_hint", lang))]
+        self.paragraphs = [
+            d.wrap_lines(text, width, 10.5)
+            for text in (intro, rules, label("fake_cards_hint", lang), label("money_print_hint", lang))
+        ]
         self.rows = [(self.money(face), str(count)) for face, count in sorted(counts.items(), reverse=True)]
         if cards:
             self.rows.append((label("fake_cards_row", lang), str(cards)))

@@ -2,6 +2,7 @@
 the front page and red behind them on the back page (mirrored for long-edge duplex), the
 edition's chips for each player plus spares, under a summary of the decoder's rules.
 """
+
 from __future__ import annotations
 
 from PIL import Image
@@ -24,31 +25,38 @@ def chip_count(edition: dict, players: int, spares: int = DEFAULT_SPARES) -> int
     if not isinstance(terms, dict):
         raise ValueError(f"{edition.get('id')!r} has no decoder chips")
     limits = edition.get("players") or {}
-    if isinstance(players, bool) or not isinstance(players, int) \
-            or not limits.get("min", 1) <= players <= limits.get("max", players):
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not limits.get("min", 1) <= players <= limits.get("max", players)
+    ):
         raise ValueError(f"{edition.get('id')!r} is not played by {players!r} players")
     if isinstance(spares, bool) or not isinstance(spares, int) or not 0 <= spares <= 20:
         raise ValueError("spares must be 0 to 20")
     return int(terms.get("chips", 2)) * players + spares
 
 
-def decoder_chips_pages(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-                        spares: int = DEFAULT_SPARES, dpi: int = d.DPI) -> list[Image.Image]:
+def decoder_chips_pages(
+    edition: dict, players: int, paper: str = "a4", lang: str = "it", spares: int = DEFAULT_SPARES, dpi: int = d.DPI
+) -> list[Image.Image]:
     return [d.page_image(paper, page, dpi) for page in _sheet(edition, players, paper, lang, spares)]
 
 
-def decoder_chips_pdf(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-                      spares: int = DEFAULT_SPARES) -> bytes:
+def decoder_chips_pdf(
+    edition: dict, players: int, paper: str = "a4", lang: str = "it", spares: int = DEFAULT_SPARES
+) -> bytes:
     """The rules summary and the green chips, then the red backs (print duplex, flip on the
     long edge), as a vector PDF. Refuses what ``chip_count`` refuses, an unknown paper or
     language."""
     pages = _sheet(edition, players, paper, lang, spares)
-    return d.pdf_bytes(paper, pages, f"Banco – {label('chips_title', lang)} – {text_in(edition.get('name'), lang)}",
-                       lang)
+    return d.pdf_bytes(
+        paper, pages, f"Banco – {label('chips_title', lang)} – {text_in(edition.get('name'), lang)}", lang
+    )
 
 
-def decoder_chips_png(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-                      spares: int = DEFAULT_SPARES, width: int = 600) -> bytes:
+def decoder_chips_png(
+    edition: dict, players: int, paper: str = "a4", lang: str = "it", spares: int = DEFAULT_SPARES, width: int = 600
+) -> bytes:
     return d.preview_png(paper, _sheet(edition, players, paper, lang, spares)[0], width)
 
 
@@ -60,14 +68,21 @@ def _sheet(edition: dict, players: int, paper: str, lang: str, spares: int) -> l
     symbol = (edition.get("currency") or {}).get("symbol") or ""
     left, right = 20.0, page_w - 20.0
     width = right - left
-    title_lines, title_size = d.wrap_to_fit(f"{label('chips_title', lang)} – {text_in(edition.get('name'), lang)}",
-                                            width, 18, 11, bold=True)
-    intro = d.wrap_lines(label("chips_intro", lang, chips=terms.get("chips", 2), players=players, spares=spares),
-                         width, 10.5)
-    bounty = d.format_money(int(terms.get("chance_bounty", 0)), symbol, lang) if symbol else str(
-        terms.get("chance_bounty", 0))
-    rules = [d.wrap_lines("• " + line, width, 10.5)
-             for line in label("chips_rules", lang, chips=terms.get("chips", 2), bounty=bounty).split("|")]
+    title_lines, title_size = d.wrap_to_fit(
+        f"{label('chips_title', lang)} – {text_in(edition.get('name'), lang)}", width, 18, 11, bold=True
+    )
+    intro = d.wrap_lines(
+        label("chips_intro", lang, chips=terms.get("chips", 2), players=players, spares=spares), width, 10.5
+    )
+    bounty = (
+        d.format_money(int(terms.get("chance_bounty", 0)), symbol, lang)
+        if symbol
+        else str(terms.get("chance_bounty", 0))
+    )
+    rules = [
+        d.wrap_lines("• " + line, width, 10.5)
+        for line in label("chips_rules", lang, chips=terms.get("chips", 2), bounty=bounty).split("|")
+    ]
 
     def header(s: d.Surface) -> float:
         y = s.lines(left, 20, title_lines, title_size, bold=True, align="left") + 3
@@ -116,5 +131,6 @@ def _sheet(edition: dict, players: int, paper: str, lang: str, spares: int) -> l
         def back(s: d.Surface, n=n) -> None:
             for x, y in slots(n, True):
                 chip(s, x, y, _RED, label("chip_red", lang), "✗")
+
         pages += [front, back]
     return pages

@@ -4,6 +4,7 @@ The QR holds ``<public base URL>/card/<edition>/<deed key>``, nothing about a ga
 printed set serves every game of that edition. The short code under the QR is the same link
 for phones that cannot scan: it is derived from the edition and deed key alone.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,7 +43,7 @@ def deed_code(edition_id: str, deed_key: str) -> str:
     deed always gets the same code, on every printout and on every server. Uniqueness within
     an edition is checked by ``deed_codes``.
     """
-    digest = hashlib.sha256(f"{edition_id}\x00{deed_key}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{edition_id}\x00{deed_key}".encode()).digest()
     number = int.from_bytes(digest[:8], "big")
     chars = []
     for _ in range(CODE_LENGTH):
@@ -62,8 +63,10 @@ def deed_codes(edition: dict) -> dict[str, str]:
     for deed in _deeds(edition):
         code = deed_code(edition["id"], deed["key"])
         if code in seen:
-            raise ValueError(f"{edition['id']}: deeds {seen[code]!r} and {deed['key']!r} share the "
-                             f"short code {code}; rename one of the keys")
+            raise ValueError(
+                f"{edition['id']}: deeds {seen[code]!r} and {deed['key']!r} share the "
+                f"short code {code}; rename one of the keys"
+            )
         seen[code] = deed["key"]
         codes[deed["key"]] = code
     return codes
@@ -87,8 +90,9 @@ def lift_value(mortgage: int, interest_percent: int) -> int:
     return mortgage + -((-mortgage * interest_percent) // 100)
 
 
-def deed_card_image(edition: dict, deed_key: str, base_url: str, lang: str = "it",
-                    side: str = "front", dpi: int = d.DPI) -> Image.Image:
+def deed_card_image(
+    edition: dict, deed_key: str, base_url: str, lang: str = "it", side: str = "front", dpi: int = d.DPI
+) -> Image.Image:
     """One deed card, 63×88 mm, painted at ``dpi``: its ``"front"`` or its mortgaged ``"back"``.
 
     Refuses: an unknown deed key (``KeyError``), an unknown side or language, a bad base URL,
@@ -97,14 +101,14 @@ def deed_card_image(edition: dict, deed_key: str, base_url: str, lang: str = "it
     return d.box_image(*CARD_MM, _card_drawer(edition, deed_key, base_url, lang, side), dpi)
 
 
-def deed_card_png(edition: dict, deed_key: str, base_url: str, lang: str = "it",
-                  side: str = "front") -> bytes:
+def deed_card_png(edition: dict, deed_key: str, base_url: str, lang: str = "it", side: str = "front") -> bytes:
     """One deed card as PNG at 300 dpi, for the in-app preview; refuses what ``deed_card_image`` refuses."""
     return d.png_bytes(deed_card_image(edition, deed_key, base_url, lang, side), dpi=d.DPI)
 
 
-def deed_cards_pages(edition: dict, base_url: str, paper: str = "a4", lang: str = "it",
-                     dpi: int = d.DPI) -> list[Image.Image]:
+def deed_cards_pages(
+    edition: dict, base_url: str, paper: str = "a4", lang: str = "it", dpi: int = d.DPI
+) -> list[Image.Image]:
     """The deed sheets (see ``deed_cards_pdf``) painted as Pillow images at ``dpi``."""
     return [d.page_image(paper, page, dpi) for page in _sheet(edition, base_url, paper, lang)]
 
@@ -123,8 +127,7 @@ def deed_cards_pdf(edition: dict, base_url: str, paper: str = "a4", lang: str = 
     return d.pdf_bytes(paper, pages, title, lang)
 
 
-def deed_cards_png(edition: dict, base_url: str, paper: str = "a4", lang: str = "it",
-                   width: int = 600) -> bytes:
+def deed_cards_png(edition: dict, base_url: str, paper: str = "a4", lang: str = "it", width: int = 600) -> bytes:
     """The first deed sheet as a PNG ``width`` pixels wide; refuses what ``deed_cards_pdf`` refuses."""
     return d.preview_png(paper, _sheet(edition, base_url, paper, lang)[0], width)
 
@@ -153,6 +156,7 @@ def _card_drawer(edition: dict, deed_key: str, base_url: str, lang: str, side: s
 
 
 # --- the edition's data -----------------------------------------------------------------
+
 
 def _deeds(edition: dict) -> list[dict]:
     if not isinstance(edition, dict) or "id" not in edition:
@@ -199,12 +203,16 @@ def _rent_lines(edition: dict, deed: dict, group: dict, lang: str) -> list[tuple
     kind = group.get("kind", "street")
     if kind == "station":
         rents = edition.get("station_rents") or []
-        return [(label("rent", lang) if n == 1 else label("owned_n", lang, n=n), _money(edition, r, lang))
-                for n, r in enumerate(rents, start=1)]
+        return [
+            (label("rent", lang) if n == 1 else label("owned_n", lang, n=n), _money(edition, r, lang))
+            for n, r in enumerate(rents, start=1)
+        ]
     if kind == "utility":
         multipliers = edition.get("utility_multipliers") or []
-        return [(label("owned_1", lang) if n == 1 else label("owned_n", lang, n=n), label("times_dice", lang, k=k))
-                for n, k in enumerate(multipliers, start=1)]
+        return [
+            (label("owned_1", lang) if n == 1 else label("owned_n", lang, n=n), label("times_dice", lang, k=k))
+            for n, k in enumerate(multipliers, start=1)
+        ]
     words = _building_words(edition, lang)
     max_small = int((edition.get("buildings") or {}).get("max_small", 0))
     rows = []
@@ -281,18 +289,26 @@ def _sale_lines(edition: dict, deed: dict, lang: str) -> list[tuple[str, str]]:
 # Millimetres from the card's top-left corner (its cut line).
 
 _W, _H = CARD_MM
-_FRAME = 2.5                      # the black frame's outer edge
-_PAD = 6.0                        # the text column's left and right margin
+_FRAME = 2.5  # the black frame's outer edge
+_PAD = 6.0  # the text column's left and right margin
 _BAND_X, _BAND_Y, _BAND_W, _BAND_H = 4.0, 4.0, 55.0, 13.5
 _BAND_BOTTOM = _BAND_Y + _BAND_H
-_SYMBOL = 10.5                    # a station's or utility's drawing, left in its band
-_QR_SIDE = 20.5                   # the QR code with its quiet zone
+_SYMBOL = 10.5  # a station's or utility's drawing, left in its band
+_QR_SIDE = 20.5  # the QR code with its quiet zone
 _RULE = 0.17
 _BODY_W = _W - 2 * _PAD
 
 
-def _row(s: d.Surface, baseline: float, left: str, right: str, size: float, bold: bool = False,
-         x0: float = _PAD, x1: float = _W - _PAD) -> None:
+def _row(
+    s: d.Surface,
+    baseline: float,
+    left: str,
+    right: str,
+    size: float,
+    bold: bool = False,
+    x0: float = _PAD,
+    x1: float = _W - _PAD,
+) -> None:
     """A label flush left and an amount flush right on one line, shrunk together if they meet."""
     size = _row_size(left, right, size, x1 - x0, bold)
     s.text(x0, baseline, left, size, bold)
@@ -323,9 +339,14 @@ class _Card:
         self.provisional = _is_provisional(edition, deed)
         self.mortgage = int(deed.get("mortgage") or 0)
         interest = int((edition.get("mortgage") or {}).get("interest_percent", 0))
-        self.mortgage_rows = [(label("mortgage_value", lang), _money(edition, self.mortgage, lang)),
-                              (label("lift", lang), _money(edition, lift_value(self.mortgage, interest), lang))
-                              ] if self.mortgage else []
+        self.mortgage_rows = (
+            [
+                (label("mortgage_value", lang), _money(edition, self.mortgage, lang)),
+                (label("lift", lang), _money(edition, lift_value(self.mortgage, interest), lang)),
+            ]
+            if self.mortgage
+            else []
+        )
 
     # The coloured band (or the drawing) with the deed's name.
 
@@ -345,8 +366,7 @@ class _Card:
         step = size * 1.12 * d.MM_PER_PT
         block = d.cap_mm(size) + (len(lines) - 1) * step
         bottom = _BAND_BOTTOM - 1.1
-        s.lines(centre, top + max(0.0, (bottom - top - block) / 2), lines, size, bold=True, fill=self.ink,
-                leading=1.12)
+        s.lines(centre, top + max(0.0, (bottom - top - block) / 2), lines, size, bold=True, fill=self.ink, leading=1.12)
 
     def _frame(self, s: d.Surface) -> None:
         d.cut_outline(s, _W, _H)
@@ -372,8 +392,11 @@ class _Card:
         heading = label("title_deed", lang)
         price = (label("price", lang), _money(edition, int(deed["price"]), lang))
         rents = _rent_lines(edition, deed, self.group, lang)
-        costs = (_building_lines(edition, deed, self.group, lang) + _penalty_lines(edition, deed, lang)
-                 + _sale_lines(edition, deed, lang))
+        costs = (
+            _building_lines(edition, deed, self.group, lang)
+            + _penalty_lines(edition, deed, lang)
+            + _sale_lines(edition, deed, lang)
+        )
         note = _double_rent_note(edition, self.group, lang)
 
         # The QR and its typed code sit bottom right; the mortgage values beside them.
@@ -407,8 +430,7 @@ class _Card:
         col_right = qr_x - 0.6
         col_top = qr_y + quiet
         mark_top = _H - _FRAME - 9.3
-        note_lines, note_size = (d.wrap_to_fit(note, col_right - _PAD, 5.3, 4.6, max_lines=5)
-                                 if note else ([], 0.0))
+        note_lines, note_size = d.wrap_to_fit(note, col_right - _PAD, 5.3, 4.6, max_lines=5) if note else ([], 0.0)
 
         def draw(s: d.Surface) -> None:
             self._frame(s)
@@ -432,8 +454,14 @@ class _Card:
                         first = d.fit_size(text, _BODY_W, small, 4.5)
                         s.text(_PAD, y + (cost_step + d.cap_mm(first)) / 2, text, first)
                         second = d.fit_size(value, _BODY_W, small, 4.5, bold=True)
-                        s.text(_W - _PAD, y + cost_step + (cost_step + d.cap_mm(second)) / 2, value, second, True,
-                               align="right")
+                        s.text(
+                            _W - _PAD,
+                            y + cost_step + (cost_step + d.cap_mm(second)) / 2,
+                            value,
+                            second,
+                            True,
+                            align="right",
+                        )
                         y += 2 * cost_step
 
             qr.draw(s, qr_x, qr_y)
@@ -442,6 +470,7 @@ class _Card:
                 s.lines(_PAD, col_top + 0.3, note_lines, note_size, fill=d.GREY, align="left", leading=1.18)
             if self.provisional:
                 self._provisional(s, _PAD, col_right, mark_top)
+
         return draw
 
     def back(self) -> d.Page:
@@ -469,4 +498,5 @@ class _Card:
             s.lines(centre, 61.5, hint_lines, hint_size)
             if self.provisional:
                 self._provisional(s, _PAD + 6, _W - _PAD - 6, _H - _FRAME - 10)
+
         return draw

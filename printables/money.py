@@ -3,8 +3,10 @@
 Notes are 90×50 mm, three quarters of a real Monopoly note (120×62 mm), so ten fit a page
 in two columns of five on A4 and on US Letter with room for cut marks.
 """
+
 from __future__ import annotations
 
+import itertools
 from math import gcd
 
 from PIL import Image
@@ -20,9 +22,20 @@ DEFAULT_BANK_SETS = 2
 # 5 pink, 10 yellow, 20 green, 50 blue, 100 beige, 500 orange, then more for editions with
 # more notes; an edition with more still starts over): a light fill, light enough for black
 # print, and a strong accent for frames and corner figures.
-_NOTE_COLOURS = [("#f7f5ee", "#6d6d6d"), ("#f7c6d9", "#c2417a"), ("#fff0a0", "#a08400"), ("#c4e8bc", "#2e8b3e"),
-                 ("#bcd4f4", "#2f66b3"), ("#e8d6ad", "#98743a"), ("#f9b98a", "#cc5a14"), ("#a9e2dc", "#1f8a82"),
-                 ("#dcc7f0", "#7a4fb0"), ("#d6d6d6", "#555555"), ("#f0b8b8", "#b53838"), ("#d9e89c", "#6a8a12")]
+_NOTE_COLOURS = [
+    ("#f7f5ee", "#6d6d6d"),
+    ("#f7c6d9", "#c2417a"),
+    ("#fff0a0", "#a08400"),
+    ("#c4e8bc", "#2e8b3e"),
+    ("#bcd4f4", "#2f66b3"),
+    ("#e8d6ad", "#98743a"),
+    ("#f9b98a", "#cc5a14"),
+    ("#a9e2dc", "#1f8a82"),
+    ("#dcc7f0", "#7a4fb0"),
+    ("#d6d6d6", "#555555"),
+    ("#f0b8b8", "#b53838"),
+    ("#d9e89c", "#6a8a12"),
+]
 #: Ink saver: how far towards white a note's fill is lightened.
 _INK_SAVER_TINT = 0.8
 
@@ -73,10 +86,10 @@ def usable_split(cash: int, denominations: list[int]) -> dict[int, int]:
     notes = sorted({int(n) for n in denominations if int(n) > 0})
     if not notes:
         raise ValueError("an edition needs at least one banknote value")
-    counts = {n: 0 for n in notes}
+    counts = dict.fromkeys(notes, 0)
     unit = notes[0]
     held = 0
-    for small, big in zip(notes, notes[1:]):
+    for small, big in itertools.pairwise(notes):
         need = max(1, -(-(big - unit - held) // small))
         if held + need * small > cash // 2:
             break
@@ -115,11 +128,15 @@ def _fewest_notes(amount: int, notes: list[int]) -> dict[int, int] | None:
     last = [0] * (target + 1)
     for value in range(1, target + 1):
         for u in units:
-            if u <= value and best[value - u] is not None and (best[value] is None or best[value - u] + 1 < best[value]):
+            if (
+                u <= value
+                and best[value - u] is not None
+                and (best[value] is None or best[value - u] + 1 < best[value])
+            ):
                 best[value], last[value] = best[value - u] + 1, u
     if best[target] is None:
         return None
-    counts = {n: 0 for n in notes}
+    counts = dict.fromkeys(notes, 0)
     value = target
     while value:
         counts[last[value] * step] += 1
@@ -140,14 +157,29 @@ def note_counts(edition: dict, players: int, bank_sets: int = DEFAULT_BANK_SETS)
     return out
 
 
-def money_pages(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-                bank_sets: int = DEFAULT_BANK_SETS, *, ink_saver: bool = True, dpi: int = d.DPI) -> list[Image.Image]:
+def money_pages(
+    edition: dict,
+    players: int,
+    paper: str = "a4",
+    lang: str = "it",
+    bank_sets: int = DEFAULT_BANK_SETS,
+    *,
+    ink_saver: bool = True,
+    dpi: int = d.DPI,
+) -> list[Image.Image]:
     """The money sheets (see ``money_pdf``) painted as Pillow images at ``dpi``."""
     return [d.page_image(paper, page, dpi) for page in _sheet(edition, players, paper, lang, bank_sets, ink_saver)]
 
 
-def money_pdf(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-              bank_sets: int = DEFAULT_BANK_SETS, *, ink_saver: bool = True) -> bytes:
+def money_pdf(
+    edition: dict,
+    players: int,
+    paper: str = "a4",
+    lang: str = "it",
+    bank_sets: int = DEFAULT_BANK_SETS,
+    *,
+    ink_saver: bool = True,
+) -> bytes:
     """A summary page (each player's split, how many of each note to cut), then the notes, ten
     a page with cut marks, as a vector PDF (single-sided).
 
@@ -157,24 +189,33 @@ def money_pdf(edition: dict, players: int, paper: str = "a4", lang: str = "it",
     paper or language, a currency symbol missing from the edition.
     """
     pages = _sheet(edition, players, paper, lang, bank_sets, ink_saver)
-    return d.pdf_bytes(paper, pages, f"Banco – {label('money_title', lang)} – {text_in(edition.get('name'), lang)}",
-                       lang)
+    return d.pdf_bytes(
+        paper, pages, f"Banco – {label('money_title', lang)} – {text_in(edition.get('name'), lang)}", lang
+    )
 
 
-def money_png(edition: dict, players: int, paper: str = "a4", lang: str = "it",
-              bank_sets: int = DEFAULT_BANK_SETS, width: int = 600, *, ink_saver: bool = True) -> bytes:
+def money_png(
+    edition: dict,
+    players: int,
+    paper: str = "a4",
+    lang: str = "it",
+    bank_sets: int = DEFAULT_BANK_SETS,
+    width: int = 600,
+    *,
+    ink_saver: bool = True,
+) -> bytes:
     """The money summary page as a PNG ``width`` pixels wide; refuses what ``money_pdf`` refuses."""
     return d.preview_png(paper, _sheet(edition, players, paper, lang, bank_sets, ink_saver)[0], width)
 
 
-def note_image(edition: dict, value: int, lang: str = "it", *, ink_saver: bool = True,
-               dpi: int = d.DPI) -> Image.Image:
+def note_image(edition: dict, value: int, lang: str = "it", *, ink_saver: bool = True, dpi: int = d.DPI) -> Image.Image:
     """One banknote of ``value``, 90×50 mm, painted at ``dpi``; refuses a value the edition has no note of."""
     notes = _banknotes(edition)
     if value not in notes:
         raise ValueError(f"{edition.get('id')!r} has no note of {value}")
-    return d.box_image(*NOTE_MM, _Note(edition, value, _symbol(edition), _palette(notes)[value], lang, ink_saver).draw,
-                       dpi)
+    return d.box_image(
+        *NOTE_MM, _Note(edition, value, _symbol(edition), _palette(notes)[value], lang, ink_saver).draw, dpi
+    )
 
 
 def _sheet(edition: dict, players: int, paper: str, lang: str, bank_sets: int, ink_saver: bool) -> list[d.Page]:
@@ -190,7 +231,9 @@ def _sheet(edition: dict, players: int, paper: str, lang: str, bank_sets: int, i
     for note, row in counts.items():
         drawing = _Note(edition, note, symbol, palette[note], lang, ink_saver)
         cells.extend([drawing.reused] * row["total"])
-    swatches = {n: (d.tint(fill, _INK_SAVER_TINT) if ink_saver else fill, accent) for n, (fill, accent) in palette.items()}
+    swatches = {
+        n: (d.tint(fill, _INK_SAVER_TINT) if ink_saver else fill, accent) for n, (fill, accent) in palette.items()
+    }
     summary = _Summary(edition, players, counts, symbol, swatches, paper, lang, bank_sets)
     return [summary.draw] + grid.pages(cells)
 
@@ -213,16 +256,19 @@ def _banknotes(edition: dict) -> list[int]:
 
 def _palette(notes: list[int]) -> dict[int, tuple[d.Colour, d.Colour]]:
     """Each denomination's (fill, accent), from the smallest note up."""
-    return {n: tuple(d.parse_colour(c) for c in _NOTE_COLOURS[i % len(_NOTE_COLOURS)])  # type: ignore[misc]
-            for i, n in enumerate(sorted(notes))}
+    return {
+        n: tuple(d.parse_colour(c) for c in _NOTE_COLOURS[i % len(_NOTE_COLOURS)])  # type: ignore[misc]
+        for i, n in enumerate(sorted(notes))
+    }
 
 
 class _Note:
     """One banknote, 90×50 mm: its value big in an oval, in the corners, the edition's name
     and currency. Full colour fills it; the ink saver draws outlines on a light tint."""
 
-    def __init__(self, edition: dict, value: int, symbol: str, colours: tuple[d.Colour, d.Colour], lang: str,
-                 ink_saver: bool):
+    def __init__(
+        self, edition: dict, value: int, symbol: str, colours: tuple[d.Colour, d.Colour], lang: str, ink_saver: bool
+    ):
         self.value, self.ink_saver = value, ink_saver
         fill, self.accent = colours
         self.fill = d.tint(fill, _INK_SAVER_TINT) if ink_saver else fill
@@ -245,15 +291,20 @@ class _Note:
         w, h = NOTE_MM
         accent = self.accent
         d.cut_outline(s, w, h)
-        s.rect(2.3, 2.3, w - 4.6, h - 4.6, fill=self.fill, stroke=accent, width=0.45 if self.ink_saver else 0.6,
-               radius=1.2)
+        s.rect(
+            2.3, 2.3, w - 4.6, h - 4.6, fill=self.fill, stroke=accent, width=0.45 if self.ink_saver else 0.6, radius=1.2
+        )
         s.rect(3.6, 3.6, w - 7.2, h - 7.2, stroke=accent, width=0.2, radius=0.6)
         # An oval medallion behind the value, as on printed money.
         s.ellipse(17, 9.5, w - 34, h - 19, fill=self.medallion, stroke=accent, width=0.35)
         s.text(w / 2, h / 2 + d.cap_mm(self.size) / 2, self.text, self.size, bold=True, fill=d.BLACK, align="centre")
         pad, cap = 5.2, d.cap_mm(self.corner_size)
-        for x, baseline, align in ((pad, pad + cap, "left"), (w - pad, pad + cap, "right"),
-                                   (pad, h - pad, "left"), (w - pad, h - pad, "right")):
+        for x, baseline, align in (
+            (pad, pad + cap, "left"),
+            (w - pad, pad + cap, "right"),
+            (pad, h - pad, "left"),
+            (w - pad, h - pad, "right"),
+        ):
             s.text(x, baseline, self.corner, self.corner_size, bold=True, fill=accent, align=align)
         s.text_top(w / 2, 5.4, self.name, self.name_size, fill=d.BLACK, align="centre")
         s.text(w / 2, h - 5.4, self.currency, self.currency_size, bold=True, fill=accent, align="centre")
@@ -262,8 +313,17 @@ class _Note:
 class _Summary:
     """The first page: each player's split, and how many of each note to cut."""
 
-    def __init__(self, edition: dict, players: int, counts: dict, symbol: str, palette: dict, paper: str,
-                 lang: str, bank_sets: int):
+    def __init__(
+        self,
+        edition: dict,
+        players: int,
+        counts: dict,
+        symbol: str,
+        palette: dict,
+        paper: str,
+        lang: str,
+        bank_sets: int,
+    ):
         self.counts, self.palette, self.lang = counts, palette, lang
         page_w, _ = d.paper_mm(paper)
         self.left, self.right = 20.0, page_w - 20.0
@@ -271,18 +331,25 @@ class _Summary:
         money = lambda amount: d.format_money(amount, symbol, lang)  # noqa: E731
         self.money = money
         self.title_lines, self.title_size = d.wrap_to_fit(
-            f"{label('money_title', lang)} – {text_in(edition.get('name'), lang)}", width, 20, 11, bold=True)
+            f"{label('money_title', lang)} – {text_in(edition.get('name'), lang)}", width, 20, 11, bold=True
+        )
         self.cash = sum(n * row["each"] for n, row in counts.items())
-        self.intro = label("money_intro", lang, players=players, cash=money(self.cash),
-                           w=int(NOTE_MM[0]), h=int(NOTE_MM[1]))
+        self.intro = label(
+            "money_intro", lang, players=players, cash=money(self.cash), w=int(NOTE_MM[0]), h=int(NOTE_MM[1])
+        )
         self.intro_lines, self.intro_size = d.wrap_to_fit(self.intro, width, 11, 8, max_lines=3)
-        self.columns = [(label("money_note", lang), self.left + 8), (label("money_per_player", lang), self.left + 68),
-                        (f"{label('money_players', lang)} ({players})", self.left + 105),
-                        (label("money_bank", lang), self.left + 135), (label("money_print", lang), self.right)]
+        self.columns = [
+            (label("money_note", lang), self.left + 8),
+            (label("money_per_player", lang), self.left + 68),
+            (f"{label('money_players', lang)} ({players})", self.left + 105),
+            (label("money_bank", lang), self.left + 135),
+            (label("money_print", lang), self.right),
+        ]
         parts = [f"{row['each']}\u00a0×\u00a0{money(n)}" for n, row in counts.items() if row["each"]]
         self.sentence = d.wrap_lines(" + ".join(parts) + f" = {money(self.cash)}", width, 11)
-        self.hints = [d.wrap_lines(label(key, lang, sets=bank_sets), width, 11)
-                      for key in ("money_bank_hint", "money_print_hint")]
+        self.hints = [
+            d.wrap_lines(label(key, lang, sets=bank_sets), width, 11) for key in ("money_bank_hint", "money_print_hint")
+        ]
 
     def draw(self, s: d.Surface) -> None:
         left, right, lang = self.left, self.right, self.lang

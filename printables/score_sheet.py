@@ -5,6 +5,7 @@ the web layer translates the labels and formats the money as its pages do, so th
 the results page say the same thing in the same words. Nothing here knows what a part of the
 count is: the breakdown's columns come as they are given, in their order.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,15 +21,15 @@ _ROW_TINT = (244, 246, 245)
 _RULE_GREY = (200, 200, 200)
 _OUT_GREY = (120, 120, 120)
 
-_MARGIN = 15.0          # left and right
-_TOP = 14.0             # the paper's top edge to the title's capitals
-_BOTTOM = 12.0          # the lowest ink to the paper's bottom edge (at least d.SAFE_MM)
-_GAP = 2.5              # between two columns of the table
-_CELL_PAD = 2.0         # above and below a row's text
-_MAX_SIZE, _MIN_SIZE = 11.0, 6.5   # the table's text, in points
-_AIR = 3.0              # spare width first given to each number column (air between them)
-_NAME_AIR = 10.0        # then to the player column, past its longest name; the rest to the numbers
-_NAME_MIN_MM = 32.0     # narrower than this, the player column shrinks the text rather than itself
+_MARGIN = 15.0  # left and right
+_TOP = 14.0  # the paper's top edge to the title's capitals
+_BOTTOM = 12.0  # the lowest ink to the paper's bottom edge (at least d.SAFE_MM)
+_GAP = 2.5  # between two columns of the table
+_CELL_PAD = 2.0  # above and below a row's text
+_MAX_SIZE, _MIN_SIZE = 11.0, 6.5  # the table's text, in points
+_AIR = 3.0  # spare width first given to each number column (air between them)
+_NAME_AIR = 10.0  # then to the player column, past its longest name; the rest to the numbers
+_NAME_MIN_MM = 32.0  # narrower than this, the player column shrinks the text rather than itself
 _NOTE_SIZE = 8.5
 
 
@@ -56,14 +57,16 @@ def score_sheet_pdf(sheet: dict, paper: str = "a4", lang: str = "en", *, ink_sav
     return d.pdf_bytes(paper, [page], f"Banco – {sheet['title']} – {sheet['edition']}", lang)
 
 
-def score_sheet_pages(sheet: dict, paper: str = "a4", lang: str = "en", *, ink_saver: bool = True,
-                      dpi: int = d.DPI) -> list[Image.Image]:
+def score_sheet_pages(
+    sheet: dict, paper: str = "a4", lang: str = "en", *, ink_saver: bool = True, dpi: int = d.DPI
+) -> list[Image.Image]:
     """The score sheet (see ``score_sheet_pdf``) painted as a Pillow image at ``dpi``."""
     return [d.page_image(paper, _ScoreSheet(sheet, paper, lang, ink_saver).draw, dpi)]
 
 
-def score_sheet_png(sheet: dict, paper: str = "a4", lang: str = "en", width: int = 600, *,
-                    ink_saver: bool = True) -> bytes:
+def score_sheet_png(
+    sheet: dict, paper: str = "a4", lang: str = "en", width: int = 600, *, ink_saver: bool = True
+) -> bytes:
     """The score sheet as a PNG ``width`` pixels wide; refuses what ``score_sheet_pdf`` refuses."""
     return d.preview_png(paper, _ScoreSheet(sheet, paper, lang, ink_saver).draw, width)
 
@@ -79,7 +82,7 @@ def _text(value, what: str, required: bool = True) -> str:
 @dataclass(frozen=True)
 class _Column:
     heading: str
-    align: str          # "left", "centre" or "right"
+    align: str  # "left", "centre" or "right"
     cells: tuple[str, ...]
     bold: bool = False
 
@@ -122,8 +125,11 @@ class _ScoreSheet:
         winner = sheet.get("winner")
         self.winner = None
         if winner:
-            self.winner = (_text(winner.get("label"), "winner label"), _text(winner.get("name"), "winner"),
-                           _text(winner.get("total"), "winner total", required=False))
+            self.winner = (
+                _text(winner.get("label"), "winner label"),
+                _text(winner.get("name"), "winner"),
+                _text(winner.get("total"), "winner total", required=False),
+            )
         self.notes = [_text(n, "note") for n in sheet.get("notes") or []]
         self._read_table(sheet)
         self._lay_out()
@@ -150,16 +156,36 @@ class _ScoreSheet:
         self.tags = [_text(r.get("tag"), "tag", required=False) if r.get("out") else "" for r in rows]
         self.player_names = [_text(r.get("player"), f"row {i}'s player") for i, r in enumerate(rows)]
         self.player_heading = _text(columns.get("player"), "player heading")
-        cols = [_Column(_text(columns.get("rank"), "rank heading"), "centre",
-                        tuple(_text(str(r.get("rank") or ""), "rank", required=False) for r in rows))]
+        cols = [
+            _Column(
+                _text(columns.get("rank"), "rank heading"),
+                "centre",
+                tuple(_text(str(r.get("rank") or ""), "rank", required=False) for r in rows),
+            )
+        ]
         for j, heading in enumerate(parts):
-            cols.append(_Column(heading, "right", tuple(_text(r["parts"][j], f"{heading} amount", False)
-                                                        for r in rows)))
-        cols.append(_Column(_text(columns.get("total"), "total heading"), "right",
-                            tuple(_text(r.get("total"), "total", False) for r in rows), bold=True))
+            cols.append(
+                _Column(heading, "right", tuple(_text(r["parts"][j], f"{heading} amount", False) for r in rows))
+            )
+        cols.append(
+            _Column(
+                _text(columns.get("total"), "total heading"),
+                "right",
+                tuple(_text(r.get("total"), "total", False) for r in rows),
+                bold=True,
+            )
+        )
         if points:
-            cols.append(_Column(points, "right", tuple(_text(str(r.get("points") if r.get("points") is not None
-                                                                else ""), "points", False) for r in rows)))
+            cols.append(
+                _Column(
+                    points,
+                    "right",
+                    tuple(
+                        _text(str(r.get("points") if r.get("points") is not None else ""), "points", False)
+                        for r in rows
+                    ),
+                )
+            )
         self.columns = cols
 
     # --- laying out --------------------------------------------------------------------------
@@ -179,8 +205,9 @@ class _ScoreSheet:
         self.note_lines = [d.wrap_lines(n, self.inner, _NOTE_SIZE) for n in self.notes]
 
         y = self._header_bottom()
-        notes_height = sum(len(lines) for lines in self.note_lines) * _NOTE_SIZE * 1.35 * d.MM_PER_PT \
-            + 2.5 * len(self.note_lines)
+        notes_height = sum(len(lines) for lines in self.note_lines) * _NOTE_SIZE * 1.35 * d.MM_PER_PT + 2.5 * len(
+            self.note_lines
+        )
         available = self.height - _BOTTOM - y - 6 - notes_height
         size = _MAX_SIZE
         while True:
@@ -217,8 +244,9 @@ class _ScoreSheet:
         head = min(9.0, size * 0.9)
         widths = []
         for col in self.columns:
-            cells = max((d.text_width(c, size, bold=col.bold or self.first[i]) for i, c in enumerate(col.cells)),
-                        default=0.0)
+            cells = max(
+                (d.text_width(c, size, bold=col.bold or self.first[i]) for i, c in enumerate(col.cells)), default=0.0
+            )
             width = max(cells, _heading_width(col.heading, head, cells))
             widths.append(width)
         name_w = self.inner - sum(widths) - _GAP * len(widths)
@@ -250,9 +278,12 @@ class _ScoreSheet:
             xs.append(x)
             x += w + _GAP
         # Headings wrap at spaces within their column's final width.
-        all_headings = [d.wrap_lines(heading, w + 1e-6, head, bold=True)
-                        for heading, w in zip([self.columns[0].heading, self.player_heading]
-                                              + [c.heading for c in self.columns[1:]], all_widths)]
+        all_headings = [
+            d.wrap_lines(heading, w + 1e-6, head, bold=True)
+            for heading, w in zip(
+                [self.columns[0].heading, self.player_heading] + [c.heading for c in self.columns[1:]], all_widths
+            )
+        ]
         head_lines = max(len(h) for h in all_headings)
         head_height = 2 * _CELL_PAD + d.cap_mm(head) + (head_lines - 1) * head * 1.2 * d.MM_PER_PT + 1.0
         rows = []
@@ -285,8 +316,15 @@ class _ScoreSheet:
         else:
             s.rect(right - status_w, box_top, status_w, box_h, fill=green, radius=1.2)
             status_ink = d.WHITE
-        s.text(right - status_w / 2, box_top + box_h / 2 + d.cap_mm(self.status_size) / 2, self.status,
-               self.status_size, bold=True, fill=status_ink, align="centre")
+        s.text(
+            right - status_w / 2,
+            box_top + box_h / 2 + d.cap_mm(self.status_size) / 2,
+            self.status,
+            self.status_size,
+            bold=True,
+            fill=status_ink,
+            align="centre",
+        )
         y = baseline + 4.0
         y = s.lines(left, y, self.edition_lines, self.edition_size, bold=True, align="left")
         if self.details:
@@ -331,8 +369,15 @@ class _ScoreSheet:
         bottom = top + t.head_height - _CELL_PAD - 0.5
         for k, lines in enumerate(t.headings):
             for n, line in enumerate(lines):
-                s.text(anchor(k), bottom - (len(lines) - 1 - n) * step, line, t.head_size, bold=True,
-                       fill=head_ink, align=aligns[k])
+                s.text(
+                    anchor(k),
+                    bottom - (len(lines) - 1 - n) * step,
+                    line,
+                    t.head_size,
+                    bold=True,
+                    fill=head_ink,
+                    align=aligns[k],
+                )
         y = top + t.head_height
         if self.ink_saver:
             s.line(left, top, right, top, stroke=_BANCO_GREEN, width=0.4)
@@ -365,8 +410,7 @@ class _ScoreSheet:
                 s.text(anchor(k), baseline, cell, t.size, bold=bold, fill=ink, align=aligns[k])
             y += row_h
             last_row = i == len(t.row_heights) - 1
-            s.line(left, y, right, y, stroke=_BANCO_GREEN if last_row else _RULE_GREY,
-                   width=0.4 if last_row else 0.2)
+            s.line(left, y, right, y, stroke=_BANCO_GREEN if last_row else _RULE_GREY, width=0.4 if last_row else 0.2)
 
 
 def _heading_width(text: str, size: float, room: float) -> float:
@@ -376,8 +420,13 @@ def _heading_width(text: str, size: float, room: float) -> float:
     if d.text_width(text, size, bold=True) <= room:
         return room
     words = text.split()
-    spans = sorted({d.text_width(" ".join(words[i:j]), size, bold=True)
-                    for i in range(len(words)) for j in range(i + 1, len(words) + 1)})
+    spans = sorted(
+        {
+            d.text_width(" ".join(words[i:j]), size, bold=True)
+            for i in range(len(words))
+            for j in range(i + 1, len(words) + 1)
+        }
+    )
 
     def lines_at(width: float) -> int:
         lines = d.wrap_lines(text, width + 1e-6, size, bold=True)

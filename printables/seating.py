@@ -1,13 +1,14 @@
 """The seating plan of a tournament round: a list of every table's seats to pin up, then one
 slip per player (table, seat, name) with a QR that gives their phone their seat."""
+
 from __future__ import annotations
 
 from . import _draw as d
 
 SLIP_MM = (63.0, 88.0)
 _BANCO_GREEN = (11, 110, 79)
-_LIST_SIZE = 11.0       # the plan's lines, in points
-_LIST_TOP = 34.0        # the first table's line, from the paper's top (mm)
+_LIST_SIZE = 11.0  # the plan's lines, in points
+_LIST_TOP = 34.0  # the first table's line, from the paper's top (mm)
 
 _WORDS: dict[str, dict[str, str]] = {
     "title": {"it": "{name} · turno {round}", "en": "{name} · round {round}"},
@@ -16,8 +17,10 @@ _WORDS: dict[str, dict[str, str]] = {
     "plan": {"it": "Posti ai tavoli", "en": "Seating plan"},
     "table": {"it": "Tavolo {n}", "en": "Table {n}"},
     "seat": {"it": "TAVOLO {table} · POSTO {seat}", "en": "TABLE {table} · SEAT {seat}"},
-    "scan": {"it": "Inquadra il codice con la fotocamera del telefono: il telefono prende il tuo posto.",
-             "en": "Scan the code with your phone's camera: the phone takes your seat."},
+    "scan": {
+        "it": "Inquadra il codice con la fotocamera del telefono: il telefono prende il tuo posto.",
+        "en": "Scan the code with your phone's camera: the phone takes your seat.",
+    },
     "private": {"it": "Personale: non darla ad altri.", "en": "Personal: do not hand it to anyone."},
 }
 
@@ -26,8 +29,9 @@ def _word(key: str, lang: str, **values) -> str:
     return _WORDS[key][lang].format(**values)
 
 
-def seating_plan_pdf(name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it",
-                     stage: str = "round") -> bytes:
+def seating_plan_pdf(
+    name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it", stage: str = "round"
+) -> bytes:
     """The round's seating plan as a vector PDF: the list of tables and seats, then nine slips
     a page with cut marks, one per player, each with a QR of the player's seat URL.
 
@@ -40,8 +44,15 @@ def seating_plan_pdf(name: str, round_number: int, tables: list[dict], paper: st
     return d.pdf_bytes(paper, pages, f"Banco – {_word('plan', lang)}", lang)
 
 
-def seating_plan_png(name: str, round_number: int, tables: list[dict], paper: str = "a4", lang: str = "it",
-                     width: int = 600, stage: str = "round") -> bytes:
+def seating_plan_png(
+    name: str,
+    round_number: int,
+    tables: list[dict],
+    paper: str = "a4",
+    lang: str = "it",
+    width: int = 600,
+    stage: str = "round",
+) -> bytes:
     """The plan's first page as a PNG ``width`` pixels wide."""
     return d.preview_png(paper, _pages(name, round_number, tables, paper, lang, stage)[0], width)
 
@@ -85,7 +96,7 @@ def _plan(title: str, tables: list[dict], paper: str, lang: str) -> list[d.Page]
     per_page = max(1, int((height - _LIST_TOP - 18.0) // step))
     pages = []
     for start in range(0, len(lines), per_page):
-        chunk = lines[start:start + per_page]
+        chunk = lines[start : start + per_page]
 
         def draw(s: d.Surface, chunk=chunk) -> None:
             s.text_top(left, 16.0, _word("plan", lang), 11, fill=d.GREY)
@@ -93,6 +104,7 @@ def _plan(title: str, tables: list[dict], paper: str, lang: str) -> list[d.Page]
             for i, (text, bold) in enumerate(chunk):
                 if text:
                     s.text_top(left + (0 if bold else 6.0), _LIST_TOP + i * step, text, _LIST_SIZE, bold=bold)
+
         pages.append(draw)
     return pages
 
@@ -105,8 +117,10 @@ def _slip(title: str, table: int, seat: int, who: str, url: str, lang: str) -> d
     name_lines, name_size = d.wrap_to_fit(who, width, 16, 7, bold=True)
     title_size = d.fit_size(title, width, 7, 4.5)
     qr = d.qr_code(url, 40)
-    notes = [(d.wrap_to_fit(_word(key, lang), width, 6.5, 5, bold=bold), colour, bold)
-             for key, colour, bold in (("scan", d.BLACK, False), ("private", d.RED, True))]
+    notes = [
+        (d.wrap_to_fit(_word(key, lang), width, 6.5, 5, bold=bold), colour, bold)
+        for key, colour, bold in (("scan", d.BLACK, False), ("private", d.RED, True))
+    ]
 
     def draw(s: d.Surface) -> None:
         d.cut_outline(s, w, h)
@@ -120,4 +134,5 @@ def _slip(title: str, table: int, seat: int, who: str, url: str, lang: str) -> d
         y = qr_y + qr.side + 1.5
         for (lines, size), colour, bold in notes:
             y = s.lines(centre, y, lines, size, bold=bold, fill=colour) + 1.0
+
     return draw

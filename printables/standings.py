@@ -4,18 +4,19 @@ once played, then the general standings, as many pages as the players need.
 Like the score sheet, the page is drawn from text the caller has already put in the reader's
 language (the web layer translates it as its pages do): nothing here knows what a column means.
 """
+
 from __future__ import annotations
 
 from . import _draw as d
 
 _BANCO_GREEN = (11, 110, 79)
 _RULE_GREY = (200, 200, 200)
-_MARGIN = 18.0          # left and right
-_TOP = 14.0             # the paper's top edge to the first line's capitals
-_BOTTOM = 16.0          # the last row's bottom to the paper's edge
-_ROW_SIZE = 11.0        # the standings' rows, in points
-_ROW_STEP = 7.0         # one row, in mm
-_NUMBER_COLUMN = 17.0   # the width of each number column, in mm
+_MARGIN = 18.0  # left and right
+_TOP = 14.0  # the paper's top edge to the first line's capitals
+_BOTTOM = 16.0  # the last row's bottom to the paper's edge
+_ROW_SIZE = 11.0  # the standings' rows, in points
+_ROW_STEP = 7.0  # one row, in mm
+_NUMBER_COLUMN = 17.0  # the width of each number column, in mm
 
 
 def standings_pdf(sheet: dict, paper: str = "a4", lang: str = "en") -> bytes:
@@ -87,8 +88,14 @@ def _pages(sheet: dict, paper: str, lang: str) -> list[d.Page]:
             s.rect(_MARGIN, y, text_w, 16.0, stroke=_BANCO_GREEN, width=0.6, radius=2.0)
             s.text_top(_MARGIN + 5.0, y + 3.0, _text(champion.get("label"), "champion's label"), 9, fill=d.GREY)
             name = _text(champion.get("name"), "champion's name")
-            s.text_top(_MARGIN + 5.0, y + 8.0, name, d.fit_size(name, text_w - 10, 16, 8, bold=True), bold=True,
-                       fill=_BANCO_GREEN)
+            s.text_top(
+                _MARGIN + 5.0,
+                y + 8.0,
+                name,
+                d.fit_size(name, text_w - 10, 16, 8, bold=True),
+                bold=True,
+                fill=_BANCO_GREEN,
+            )
             y += 21.0
         if stages:
             per_row = 3
@@ -129,11 +136,24 @@ def _pages(sheet: dict, paper: str, lang: str) -> list[d.Page]:
         s.text_top(_MARGIN + 9.0, y, cells[0], _ROW_SIZE, fill=colour, align="right")
         name = cells[1] + (f"  ({_text(row['tag'], 'tag')})" if row.get("muted") and row.get("tag") else "")
         name_w = right - numbers * _NUMBER_COLUMN - name_x - 2.0
-        s.text_top(name_x, y, name, d.fit_size(name, name_w, _ROW_SIZE, 6.5, bold=not row.get("muted")),
-                   bold=not row.get("muted"), fill=colour)
+        s.text_top(
+            name_x,
+            y,
+            name,
+            d.fit_size(name, name_w, _ROW_SIZE, 6.5, bold=not row.get("muted")),
+            bold=not row.get("muted"),
+            fill=colour,
+        )
         for k in range(numbers):
-            s.text_top(right - (numbers - 1 - k) * _NUMBER_COLUMN, y, cells[2 + k], _ROW_SIZE,
-                       bold=k == 0, fill=colour, align="right")
+            s.text_top(
+                right - (numbers - 1 - k) * _NUMBER_COLUMN,
+                y,
+                cells[2 + k],
+                _ROW_SIZE,
+                bold=k == 0,
+                fill=colour,
+                align="right",
+            )
         s.line(_MARGIN, y + step - 2.2, right, y + step - 2.2, stroke=_RULE_GREY, width=0.2)
 
     # Lay the rows out over pages: the first page holds the champion and the finals above them.
@@ -145,11 +165,12 @@ def _pages(sheet: dict, paper: str, lang: str) -> list[d.Page]:
     while index < len(rows):
         top = start_first if not chunks else start_next
         fit = max(1, int((height - _BOTTOM - top - (note_room if not chunks else 0)) // step))
-        chunks.append(rows[index:index + fit])
+        chunks.append(rows[index : index + fit])
         index += fit
 
     pages = []
     for n, chunk in enumerate(chunks):
+
         def draw(s: d.Surface, chunk=chunk, n=n) -> None:
             y = head(s)
             if n == 0:
@@ -166,5 +187,6 @@ def _pages(sheet: dict, paper: str, lang: str) -> list[d.Page]:
                         y += 4.2
             if len(chunks) > 1:
                 s.text_top(right, height - 10.0, f"{n + 1}/{len(chunks)}", 8, fill=d.GREY, align="right")
+
         pages.append(draw)
     return pages

@@ -1,4 +1,5 @@
 """Sheets for the table itself: the join poster for the middle, and a rejoin card per player."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -25,8 +26,10 @@ def _site(url: str) -> str:
 
 # --- the poster ---------------------------------------------------------------------------
 
-def poster_pages(join_url: str, join_code: str, game_name: str, paper: str = "a4", lang: str = "it",
-                 dpi: int = d.DPI) -> list[Image.Image]:
+
+def poster_pages(
+    join_url: str, join_code: str, game_name: str, paper: str = "a4", lang: str = "it", dpi: int = d.DPI
+) -> list[Image.Image]:
     """The poster (see ``poster_pdf``) painted as a Pillow image at ``dpi``."""
     return [d.page_image(paper, _poster(join_url, join_code, game_name, paper, lang), dpi)]
 
@@ -42,14 +45,15 @@ def poster_pdf(join_url: str, join_code: str, game_name: str, paper: str = "a4",
     return d.pdf_bytes(paper, [page], f"Banco – {game_name}", lang)
 
 
-def poster_png(join_url: str, join_code: str, game_name: str, paper: str = "a4", lang: str = "it",
-               width: int = 600) -> bytes:
+def poster_png(
+    join_url: str, join_code: str, game_name: str, paper: str = "a4", lang: str = "it", width: int = 600
+) -> bytes:
     """The join poster as a PNG ``width`` pixels wide; refuses what ``poster_pdf`` refuses."""
     return d.preview_png(paper, _poster(join_url, join_code, game_name, paper, lang), width)
 
 
-_POSTER_EDGE = 9.0      # the paper's edge to the lowest line of text (at least d.SAFE_MM)
-_POSTER_FOLD = 8.0      # the fold to the game's name
+_POSTER_EDGE = 9.0  # the paper's edge to the lowest line of text (at least d.SAFE_MM)
+_POSTER_FOLD = 8.0  # the fold to the game's name
 
 
 def _poster(join_url: str, join_code: str, game_name: str, paper: str, lang: str) -> d.Page:
@@ -92,10 +96,12 @@ def _poster(join_url: str, join_code: str, game_name: str, paper: str, lang: str
         with s.region(0, half, width, half) as bottom:
             upright(bottom)
         s.line(8, half, width - 8, half, stroke=d.CUT_GREY, width=0.3, dash=(4, 4))
+
     return draw
 
 
 # --- rejoin cards -------------------------------------------------------------------------
+
 
 def rejoin_cards_pages(cards: list[dict], paper: str = "a4", lang: str = "it", dpi: int = d.DPI) -> list[Image.Image]:
     """The rejoin cards (see ``rejoin_cards_pdf``) painted as Pillow images at ``dpi``."""
@@ -141,8 +147,10 @@ def _rejoin_card(name: str, url: str, lang: str) -> d.Page:
     title_size = d.fit_size(title, width, 9, 6, bold=True)
     name_lines, name_size = d.wrap_to_fit(name, width, 16, 7, bold=True)
     qr = d.qr_code(url, 44)
-    notes = [(d.wrap_to_fit(label(key, lang), width, 6.5, 5, bold=bold), colour, bold)
-             for key, colour, bold in (("rejoin_scan", d.BLACK, False), ("rejoin_private", d.RED, True))]
+    notes = [
+        (d.wrap_to_fit(label(key, lang), width, 6.5, 5, bold=bold), colour, bold)
+        for key, colour, bold in (("rejoin_scan", d.BLACK, False), ("rejoin_private", d.RED, True))
+    ]
 
     def draw(s: d.Surface) -> None:
         d.cut_outline(s, w, h)
@@ -155,4 +163,5 @@ def _rejoin_card(name: str, url: str, lang: str) -> d.Page:
         y = qr_y + qr.side + 1.5
         for (lines, size), colour, bold in notes:
             y = s.lines(centre, y, lines, size, bold=bold, fill=colour) + 1.0
+
     return draw

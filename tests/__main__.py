@@ -1,11 +1,16 @@
 """The whole suite, as the README and CI run it: ``python -m tests``.
 
+First the build's checks (``checks``: ruff's lint and format check, configured in
+``pyproject.toml``); a failing check fails the run, and the tests still run so that one
+sitting shows everything.
+
 Runs pytest once against SQLite and once against PostgreSQL. PostgreSQL is the server in
 ``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432. Each run creates a database of
 its own there (``banco_test_<random>``) and drops it at the end, so two runs on the same
 server never touch each other's tables. Without a PostgreSQL server the second run is skipped
 with a notice, except in CI (``CI=true``), where it is required. Extra arguments go to pytest.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,6 +42,7 @@ def _with_database(url: str, name: str) -> str:
 def create_run_database(url: str) -> str | None:
     """Creates an empty database for this run on the server of ``url``; returns its URL."""
     import psycopg
+
     name = f"banco_test_{secrets.token_hex(4)}"
     try:
         with psycopg.connect(url, autocommit=True) as conn:
@@ -49,9 +55,26 @@ def create_run_database(url: str) -> str | None:
 
 def drop_run_database(admin_url: str, run_url: str) -> None:
     import psycopg
+
     name = run_url.rpartition("/")[2]
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+CHECKS = (
+    ("ruff lint", ["-m", "ruff", "check", "."]),
+    ("ruff format", ["-m", "ruff", "format", "--check", "."]),
+)
+
+
+def checks() -> bool:
+    """Runs the build's static checks from the repository's root; True when all pass."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    passed = True
+    for label, command in CHECKS:
+        print(f"\n=== {label} ===", flush=True)
+        passed &= subprocess.call([sys.executable, *command], cwd=root) == 0
+    return passed
 
 
 def run(label: str, env: dict, args: list[str]) -> int:
@@ -62,7 +85,8 @@ def run(label: str, env: dict, args: list[str]) -> int:
 def main() -> int:
     args = sys.argv[1:] or ["-q"]
     base = {k: v for k, v in os.environ.items() if k != "TEST_DATABASE_URL"}
-    failed = run("SQLite", base, args) != 0
+    failed = not checks()
+    failed |= run("SQLite", base, args) != 0
     admin = server_url()
     url = create_run_database(admin) if admin else None
     if url is None:
@@ -74,8 +98,7 @@ def main() -> int:
         # The printables and pure-rule tests touch no database: once is enough.
         pg_args = [*args, "--ignore=tests/core", "--ignore=tests/printables"]
         try:
-            failed |= run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url},
-                          pg_args) != 0
+            failed |= run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url}, pg_args) != 0
         finally:
             drop_run_database(admin, url)
     return 1 if failed else 0

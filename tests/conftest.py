@@ -3,6 +3,7 @@
 The database is SQLite in a fresh file per test, or the PostgreSQL server named by
 ``TEST_DATABASE_URL`` (emptied before each test). CI runs the suite once with each.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,7 +26,7 @@ def database_url(tmp_path) -> str:
     """This test's database: a new SQLite file in its folder, or the PostgreSQL run database."""
     url = PG_URL or f"sqlite:///{tmp_path / 'banco.sqlite3'}"
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
 
 
@@ -34,11 +35,16 @@ def empty_database(url: str) -> None:
     if not url.startswith("postgresql"):
         return
     from sqlalchemy import create_engine, text
+
     engine = create_engine(url)
     with engine.begin() as conn:
         # Connections an earlier test's app left open would block the drop.
-        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+        conn.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
@@ -48,8 +54,13 @@ def make_app(tmp_path, fresh=True, **overrides):
     """The app on this test's database; ``fresh=False`` keeps what an earlier app of the same
     test wrote (a server restart)."""
     url = database_url(tmp_path)
-    config = {"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
-              "PUBLIC_URL": "http://banco.test", "THREADS": 64}
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SQLALCHEMY_DATABASE_URI": url,
+        "PUBLIC_URL": "http://banco.test",
+        "THREADS": 64,
+    }
     config.update(overrides)
     if fresh:
         empty_database(url)
@@ -137,8 +148,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def app_py(port: int, database_url: str, output=subprocess.PIPE, **settings):
     """``python app.py`` in a subprocess on 127.0.0.1:``port`` and ``database_url``, with the
     extra environment ``settings``; its output (stdout and stderr) to ``output``."""
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x", "DATABASE_URL": database_url,
-           "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}", **settings}
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "SECRET_KEY": "x",
+        "DATABASE_URL": database_url,
+        "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        **settings,
+    }
     return subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
 
 
@@ -168,6 +186,7 @@ class LiveServer:
 
     def __init__(self, app, port=None, parser=None):
         from companion.serve import create_server
+
         self.app = app
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"

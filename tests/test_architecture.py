@@ -4,6 +4,7 @@ the API's actions (``web.direct``, handed over in the app's extensions) only.
 The web layer may name the core's refusals (core.errors) to catch them; everything else of the
 core reaches it through services.
 Read from the imports, so a shortcut through the layers fails here."""
+
 from __future__ import annotations
 
 import ast
@@ -38,19 +39,46 @@ def files(folder: str) -> list[Path]:
 
 
 FORBIDDEN = {
-    "companion/core": ("flask", "sqlalchemy", "flask_sqlalchemy", "flask_babel", "companion.store",
-                       "companion.services", "companion.web", "printables"),
+    "companion/core": (
+        "flask",
+        "sqlalchemy",
+        "flask_sqlalchemy",
+        "flask_babel",
+        "companion.store",
+        "companion.services",
+        "companion.web",
+        "printables",
+    ),
     "companion/store": ("companion.services", "companion.web", "flask_babel", "printables"),
     "companion/services": ("companion.web", "flask_babel", "printables"),
-    "companion/web": ("companion.store", "sqlalchemy", "flask_sqlalchemy", "companion.core.changes",
-                      "companion.core.commands", "companion.core.editions", "companion.core.ledger",
-                      "companion.core.money", "companion.core.pending", "companion.core.rules",
-                      "companion.core.settings", "companion.core.state", "companion.core.policies"),
+    "companion/web": (
+        "companion.store",
+        "sqlalchemy",
+        "flask_sqlalchemy",
+        "companion.core.changes",
+        "companion.core.commands",
+        "companion.core.editions",
+        "companion.core.ledger",
+        "companion.core.money",
+        "companion.core.pending",
+        "companion.core.rules",
+        "companion.core.settings",
+        "companion.core.state",
+        "companion.core.policies",
+    ),
     "printables": ("flask", "sqlalchemy", "companion"),
     # The server knows the app only as a WSGI callable and the live layer's words: every check
     # of who asks, and every read, is the app's.
-    "companion/serve": ("flask", "companion.store", "companion.services", "companion.core", "sqlalchemy",
-                        "flask_sqlalchemy", "flask_babel", "printables"),
+    "companion/serve": (
+        "flask",
+        "companion.store",
+        "companion.services",
+        "companion.core",
+        "sqlalchemy",
+        "flask_sqlalchemy",
+        "flask_babel",
+        "printables",
+    ),
 }
 
 

@@ -1,4 +1,5 @@
 """A database made by another version of the tables is refused at start, clearly."""
+
 from __future__ import annotations
 
 import sqlite3

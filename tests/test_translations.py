@@ -4,6 +4,7 @@ A developer who marks a new string (``_()`` in a template, ``gettext``/``N_`` in
 forgets the Italian gets a failing test here that names the string and where it lives; the
 fix is the routine in docs/translating.md (extract, update, translate, compile).
 """
+
 from __future__ import annotations
 
 import io
@@ -35,7 +36,8 @@ def _extracted() -> dict[str, list[str]]:
         method_map, options_map = parse_mapping_cfg(f, filename=str(CONFIG))
     found: dict[str, list[str]] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map, options_map, strip_comment_tags=True):
+        str(ROOT), method_map, options_map, strip_comment_tags=True
+    ):
         ids = message if isinstance(message, tuple) else (message,)
         for msgid in ids:
             if msgid:
@@ -88,9 +90,9 @@ def test_every_source_string_has_an_italian_translation():
             problems.append(f"fuzzy:     {msgid!r}  ({where})")
         elif not all(s.strip() for s in _strings(message)):
             problems.append(f"untranslated: {msgid!r}  ({where})")
-    assert not problems, (
-        "The Italian catalog is behind the sources (see docs/translating.md):\n  "
-        + "\n  ".join(problems))
+    assert not problems, "The Italian catalog is behind the sources (see docs/translating.md):\n  " + "\n  ".join(
+        problems
+    )
 
 
 def test_the_catalog_has_no_fuzzy_or_empty_entries():
@@ -119,7 +121,8 @@ def test_the_committed_mo_matches_the_po():
     changed = sorted(str(k) for k in expected.keys() & committed.keys() if expected[k] != committed[k])
     assert not stale and not changed, (
         "messages.mo is out of date with messages.po: run pybabel compile -d companion/translations\n"
-        f"  added/removed: {stale[:10]}\n  changed: {changed[:10]}")
+        f"  added/removed: {stale[:10]}\n  changed: {changed[:10]}"
+    )
 
 
 def test_placeholders_survive_translation():
@@ -137,8 +140,10 @@ def test_placeholders_survive_translation():
             if "%" in PLACEHOLDER.sub("", string) and "%" not in PLACEHOLDER.sub("", "".join(_ids(message))):
                 problems.append(f"{message.id!r}: a lone % in {string!r} (write %%)")
                 continue
-            names = {name: 1 if kind in "dif" else "x"
-                     for name, kind in re.findall(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?([sdifr])", string)}
+            names = {
+                name: 1 if kind in "dif" else "x"
+                for name, kind in re.findall(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?([sdifr])", string)
+            }
             if names:
                 try:
                     string % names
@@ -149,14 +154,20 @@ def test_placeholders_survive_translation():
 
 # --- the pages, in Italian -------------------------------------------------------------------
 
+
 @pytest.fixture
 def banco(tmp_path):
     from companion import create_app
     from companion.store import db
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'banco.sqlite3'}",
-                      "PUBLIC_URL": "http://banco.test"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'banco.sqlite3'}",
+            "PUBLIC_URL": "http://banco.test",
+        }
+    )
     yield app
     with app.app_context():
         db.session.remove()

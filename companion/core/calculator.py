@@ -10,10 +10,12 @@ player), ``RuleViolation`` for one the rules could never have produced (a deed w
 owners, buildings the deed, the group, the bank or a mortgage does not allow). Nothing is
 ever half built: a refusal returns no state at all.
 """
+
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from .editions import Deed, Edition
 from .errors import N_, BadInput, RuleViolation
@@ -72,14 +74,24 @@ def clean_names(edition: Edition, names: Sequence[Any]) -> list[str]:
         if not name:
             raise BadInput("invalid_name", N_("Enter the name of player %(n)s."), n=n, player=n - 1)
         if len(name) > MAX_NAME:
-            raise BadInput("invalid_name", N_("The name of player %(n)s can be at most %(max)s characters."),
-                           n=n, max=MAX_NAME, player=n - 1)
+            raise BadInput(
+                "invalid_name",
+                N_("The name of player %(n)s can be at most %(max)s characters."),
+                n=n,
+                max=MAX_NAME,
+                player=n - 1,
+            )
         if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in name):
-            raise BadInput("invalid_name", N_("The name of player %(n)s cannot hold control characters."),
-                           n=n, player=n - 1)
+            raise BadInput(
+                "invalid_name", N_("The name of player %(n)s cannot hold control characters."), n=n, player=n - 1
+            )
         if any(name.casefold() == other.casefold() for other in cleaned):
-            raise BadInput("duplicate_name", N_("%(name)s is entered twice: give each player a different name."),
-                           name=name, player=n - 1)
+            raise BadInput(
+                "duplicate_name",
+                N_("%(name)s is entered twice: give each player a different name."),
+                name=name,
+                player=n - 1,
+            )
         cleaned.append(name)
     if len(cleaned) < edition.min_players:
         raise BadInput("too_few_players", N_("Enter at least %(min)s players."), min=edition.min_players)
@@ -111,41 +123,46 @@ def _deed_entries(edition: Edition, names: list[str], deeds: Sequence[Any]) -> d
             raise BadInput("invalid_deeds", N_("Deeds must be a list."))
         deed = edition.deed(entry.key) if isinstance(entry.key, str) else None
         if deed is None:
-            raise BadInput("unknown_deed", N_("There is no deed %(deed)s in this edition."),
-                           deed=str(entry.key)[:60])
+            raise BadInput("unknown_deed", N_("There is no deed %(deed)s in this edition."), deed=str(entry.key)[:60])
         said = {"deed": deed.name, "key": deed.key}
         owner = entry.owner
         if owner is not None and not (_whole(owner) and 0 <= owner < len(names)):
             raise BadInput("invalid_owner", N_("The owner of %(deed)s is not one of the players."), **said)
         if not (_whole(entry.small) and entry.small >= 0) or not isinstance(entry.big, bool):
-            raise BadInput("invalid_buildings", N_("The buildings on %(deed)s are not a number of buildings."),
-                           **said)
+            raise BadInput("invalid_buildings", N_("The buildings on %(deed)s are not a number of buildings."), **said)
         if not isinstance(entry.mortgaged, bool):
             raise BadInput("invalid_mortgage", N_("Mortgaged or not: %(deed)s takes a yes or a no."), **said)
         if deed.key in found:
             first = found[deed.key][1].owner
             if first != owner and first is not None and owner is not None:
-                raise RuleViolation("deed_two_owners",
-                                    N_("%(deed)s is given to both %(first)s and %(second)s: a deed has one owner."),
-                                    first=names[first], second=names[owner], **said)
+                raise RuleViolation(
+                    "deed_two_owners",
+                    N_("%(deed)s is given to both %(first)s and %(second)s: a deed has one owner."),
+                    first=names[first],
+                    second=names[owner],
+                    **said,
+                )
             raise BadInput("deed_entered_twice", N_("%(deed)s is entered twice."), **said)
         found[deed.key] = (deed, entry)
     return found
 
 
-def _check_deed(edition: Edition, names: list[str], deed: Deed, entry: DeedEntry,
-                entries: dict[str, tuple[Deed, DeedEntry]]) -> None:
+def _check_deed(
+    edition: Edition, names: list[str], deed: Deed, entry: DeedEntry, entries: dict[str, tuple[Deed, DeedEntry]]
+) -> None:
     """Refuses buildings or a mortgage the rules would never have allowed on this deed."""
     b = edition.buildings
     said = {"deed": deed.name, "key": deed.key}
     built = entry.small > 0 or entry.big
     if entry.owner is None:
         if built:
-            raise RuleViolation("unowned_buildings", N_("%(deed)s belongs to nobody: it cannot have buildings."),
-                                **said)
+            raise RuleViolation(
+                "unowned_buildings", N_("%(deed)s belongs to nobody: it cannot have buildings."), **said
+            )
         if entry.mortgaged:
-            raise RuleViolation("unowned_mortgaged",
-                                N_("%(deed)s belongs to nobody: only its owner can mortgage it."), **said)
+            raise RuleViolation(
+                "unowned_mortgaged", N_("%(deed)s belongs to nobody: only its owner can mortgage it."), **said
+            )
         return
     if entry.mortgaged:
         if mortgage_terms(edition) is None:
@@ -158,35 +175,54 @@ def _check_deed(edition: Edition, names: list[str], deed: Deed, entry: DeedEntry
     if group.kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), **said)
     if entry.mortgaged:
-        raise RuleViolation("mortgaged_with_buildings",
-                            N_("%(deed)s is mortgaged: a mortgaged deed cannot have buildings."), **said)
+        raise RuleViolation(
+            "mortgaged_with_buildings", N_("%(deed)s is mortgaged: a mortgaged deed cannot have buildings."), **said
+        )
     if entry.small > b.max_small:
-        raise RuleViolation("too_many_small", N_("%(deed)s has %(n)s %(small)s: a deed takes at most %(max)s."),
-                            n=entry.small, small=b.small_plural, max=b.max_small, **said)
+        raise RuleViolation(
+            "too_many_small",
+            N_("%(deed)s has %(n)s %(small)s: a deed takes at most %(max)s."),
+            n=entry.small,
+            small=b.small_plural,
+            max=b.max_small,
+            **said,
+        )
     if entry.big:
         if big_building(edition) is None:
-            raise RuleViolation("no_big_building",
-                                N_("%(deed)s cannot have a big building: this edition has none."), **said)
+            raise RuleViolation(
+                "no_big_building", N_("%(deed)s cannot have a big building: this edition has none."), **said
+            )
         if entry.small:
-            raise RuleViolation("big_with_small",
-                                N_("%(deed)s cannot have %(small)s and a %(big)s together."),
-                                small=b.small_plural, big=b.big, **said)
+            raise RuleViolation(
+                "big_with_small",
+                N_("%(deed)s cannot have %(small)s and a %(big)s together."),
+                small=b.small_plural,
+                big=b.big,
+                **said,
+            )
     for other in edition.deeds_in_group(deed.group):
         if not other.buildable:
             continue
         member = entries.get(other.key, (other, DeedEntry(other.key)))[1]
         if member.owner != entry.owner:
-            raise RuleViolation("group_incomplete",
-                                N_("%(deed)s has buildings, but %(name)s does not own its whole group."),
-                                name=names[entry.owner], **said)
+            raise RuleViolation(
+                "group_incomplete",
+                N_("%(deed)s has buildings, but %(name)s does not own its whole group."),
+                name=names[entry.owner],
+                **said,
+            )
         if member.mortgaged:
-            raise RuleViolation("group_mortgaged",
-                                N_("%(deed)s has buildings while %(other)s, of its group, is mortgaged."),
-                                other=other.name, **said)
+            raise RuleViolation(
+                "group_mortgaged",
+                N_("%(deed)s has buildings while %(other)s, of its group, is mortgaged."),
+                other=other.name,
+                **said,
+            )
 
 
-def game_state(edition: Edition, players: Sequence[Any], deeds: Sequence[Any], *,
-               cash_required: bool = True) -> GameState:
+def game_state(
+    edition: Edition, players: Sequence[Any], deeds: Sequence[Any], *, cash_required: bool = True
+) -> GameState:
     """The finished game the entries describe: one ``PlayerState`` per player (ids from
     ``player_id``), every deed of the edition (those not entered with the bank), and the bank's
     buildings the edition's supply less those on the board.
@@ -204,8 +240,7 @@ def game_state(edition: Edition, players: Sequence[Any], deeds: Sequence[Any], *
     the edition has none or beside small ones on the same deed; more buildings in all than the
     bank's supply.
     """
-    if not isinstance(players, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2
-                                                         for p in players):
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in players):
         raise BadInput("invalid_players", N_("Players must be a list of names."))
     entries = [PlayerEntry(*p) for p in players]
     names = clean_names(edition, [p.name for p in entries])
@@ -217,17 +252,37 @@ def game_state(edition: Edition, players: Sequence[Any], deeds: Sequence[Any], *
     small = sum(entry.small for _, entry in found.values())
     big = sum(1 for _, entry in found.values() if entry.big)
     if b.supply_small is not None and small > b.supply_small:
-        raise RuleViolation("bank_supply_small", N_("%(n)s %(small)s entered, but the bank has only %(supply)s."),
-                            n=small, small=b.small_plural, supply=b.supply_small)
+        raise RuleViolation(
+            "bank_supply_small",
+            N_("%(n)s %(small)s entered, but the bank has only %(supply)s."),
+            n=small,
+            small=b.small_plural,
+            supply=b.supply_small,
+        )
     if b.supply_big is not None and big > b.supply_big:
-        raise RuleViolation("bank_supply_big", N_("%(n)s %(big)s entered, but the bank has only %(supply)s."),
-                            n=big, big=b.big_plural, supply=b.supply_big)
+        raise RuleViolation(
+            "bank_supply_big",
+            N_("%(n)s %(big)s entered, but the bank has only %(supply)s."),
+            n=big,
+            big=b.big_plural,
+            supply=b.supply_big,
+        )
     state_players = {player_id(i): PlayerState(player_id(i), name, cash[i]) for i, name in enumerate(names)}
     state_deeds = {}
     for deed in edition.deeds:
         entry = found.get(deed.key, (deed, DeedEntry(deed.key)))[1]
-        state_deeds[deed.key] = DeedState(deed.key, player_id(entry.owner) if entry.owner is not None else None,
-                                          entry.mortgaged, entry.small, entry.big)
-    return GameState(edition, FINISHED, state_players, state_deeds,
-                     None if b.supply_small is None else b.supply_small - small,
-                     None if b.supply_big is None else b.supply_big - big)
+        state_deeds[deed.key] = DeedState(
+            deed.key,
+            player_id(entry.owner) if entry.owner is not None else None,
+            entry.mortgaged,
+            entry.small,
+            entry.big,
+        )
+    return GameState(
+        edition,
+        FINISHED,
+        state_players,
+        state_deeds,
+        None if b.supply_small is None else b.supply_small - small,
+        None if b.supply_big is None else b.supply_big - big,
+    )

@@ -10,6 +10,7 @@ money it says is paid with the usual actions. A played card goes back under the 
 is checked, or with the next Imprevisti action once its window has passed unchecked (played,
 fake or not: nobody caught it). The Probabilità cards are plain and not Banco's business.
 """
+
 from __future__ import annotations
 
 import random
@@ -75,8 +76,7 @@ def chance_draw(state: GameState, player_id: str, card, now: datetime) -> Outcom
         deck.board.append(deck.pile.pop(0))
     deck.hands.setdefault(player.id, []).append(taken)
     changes.append(document_change("chance", None, state.chance, deck))
-    return Outcome("chance_draw", changes=tuple(changes), params={"player": player.id},
-                   result={"card": taken["id"]})
+    return Outcome("chance_draw", changes=tuple(changes), params={"player": player.id}, result={"card": taken["id"]})
 
 
 def chance_play(state: GameState, player_id: str, card, play_id: str, now: datetime) -> Outcome:
@@ -97,13 +97,25 @@ def chance_play(state: GameState, player_id: str, card, play_id: str, now: datet
         raise NotFound("unknown_card", N_("You do not hold this Imprevisti card."))
     hand.remove(played)
     until = stamp(now, check_seconds(state))
-    play = CheckableState(play_id, player.id, BANK, [player.id], 0, [{"id": played["id"], "face": 0,
-                                                                     "fake": played["fake"]}],
-                          "chance_play", stamp(now), until, card=played["id"])
-    changes += [document_change("chance", None, state.chance, deck),
-                document_change("checkable", play_id, None, play)]
-    return Outcome("chance_play", changes=tuple(changes), params={"player": player.id, "checkable": play_id},
-                   result={"payment": play_id, "check_until": until})
+    play = CheckableState(
+        play_id,
+        player.id,
+        BANK,
+        [player.id],
+        0,
+        [{"id": played["id"], "face": 0, "fake": played["fake"]}],
+        "chance_play",
+        stamp(now),
+        until,
+        card=played["id"],
+    )
+    changes += [document_change("chance", None, state.chance, deck), document_change("checkable", play_id, None, play)]
+    return Outcome(
+        "chance_play",
+        changes=tuple(changes),
+        params={"player": player.id, "checkable": play_id},
+        result={"payment": play_id, "check_until": until},
+    )
 
 
 def check_card(state: GameState, checker: PlayerState, play: CheckableState) -> Outcome:
@@ -113,13 +125,29 @@ def check_card(state: GameState, checker: PlayerState, play: CheckableState) -> 
     deck = _deck(state)
     deck.pile.append({"id": play.card, "fake": fake})
     checked = {"by": checker.id, "fake": fake, "face": 0}
-    changes = (spent_chip(checker), document_change("checkable", play.id, play, replace(play, checked=checked)),
-               document_change("chance", None, state.chance, deck))
+    changes = (
+        spent_chip(checker),
+        document_change("checkable", play.id, play, replace(play, checked=checked)),
+        document_change("chance", None, state.chance, deck),
+    )
     bounty = state.edition.counterfeits.chance_bounty if fake else 0
-    params = {"by": checker.id, "from": play.payer, "payment": play.id, "what": "chance_play", "fake": fake,
-              "face": 0, "card": True, "amount": bounty}
-    return Outcome("check", move(BANK, checker.id, bounty) if bounty else (), changes, params=params,
-                   result={"fake": fake, "face": 0})
+    params = {
+        "by": checker.id,
+        "from": play.payer,
+        "payment": play.id,
+        "what": "chance_play",
+        "fake": fake,
+        "face": 0,
+        "card": True,
+        "amount": bounty,
+    }
+    return Outcome(
+        "check",
+        move(BANK, checker.id, bounty) if bounty else (),
+        changes,
+        params=params,
+        result={"fake": fake, "face": 0},
+    )
 
 
 def hand_size(state: GameState, player_id: str) -> int:

@@ -7,6 +7,7 @@ The applier is also where money is kept honest whatever rule produced the outcom
 to an account that does not exist is refused, and so is an outcome that would leave a player
 or a pot with a negative balance. A refusal happens before anything is changed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,10 +21,10 @@ from .state import DOCUMENT_FIELDS, GAME_SCALARS, Change, DeedState, GameState, 
 class Touched:
     """What an outcome changed, so persistence writes only that."""
 
-    game: set[str] = field(default_factory=set)        # GameState scalar fields
-    players: set[str] = field(default_factory=set)     # player ids (a field or the cash)
-    deeds: set[str] = field(default_factory=set)       # deed keys
-    documents: set[str] = field(default_factory=set)   # GameState document fields
+    game: set[str] = field(default_factory=set)  # GameState scalar fields
+    players: set[str] = field(default_factory=set)  # player ids (a field or the cash)
+    deeds: set[str] = field(default_factory=set)  # deed keys
+    documents: set[str] = field(default_factory=set)  # GameState document fields
     pots: bool = False
 
 
@@ -110,10 +111,14 @@ def check_postings(state: GameState, postings) -> dict[str, int]:
         if amount < 0:
             held = balance(state, account)
             if account in state.players:
-                raise RuleViolation("insufficient_cash",
-                                    N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
-                                    name=account_name(state, account), cash=held, missing=-amount,
-                                    amount=held - amount)
+                raise RuleViolation(
+                    "insufficient_cash",
+                    N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
+                    name=account_name(state, account),
+                    cash=held,
+                    missing=-amount,
+                    amount=held - amount,
+                )
             raise RuleViolation("pot_too_small", N_("The pot holds only %(cash)s."), cash=held)
     return after
 

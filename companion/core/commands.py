@@ -3,6 +3,7 @@
 Each takes a ``GameState`` and returns an ``Outcome``, or raises a named refusal. None of
 them touches storage; the service layer applies what they return in one transaction.
 """
+
 from __future__ import annotations
 
 from .changes import read
@@ -40,10 +41,14 @@ def require_player(state: GameState, player_id) -> PlayerState:
 def require_cash(player: PlayerState, amount: int) -> None:
     """Refuses a payment larger than the payer's cash, saying how much is missing."""
     if player.cash < amount:
-        raise RuleViolation("insufficient_cash",
-                            N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
-                            name=player.name, cash=player.cash, missing=amount - player.cash,
-                            amount=amount)
+        raise RuleViolation(
+            "insufficient_cash",
+            N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
+            name=player.name,
+            cash=player.cash,
+            missing=amount - player.cash,
+            amount=amount,
+        )
 
 
 def clean_reason(reason) -> str:
@@ -75,11 +80,9 @@ def start(state: GameState) -> Outcome:
     players = state.active_players()
     edition = state.edition
     if len(players) < edition.min_players:
-        raise RuleViolation("too_few_players", N_("This game needs at least %(min)s players."),
-                            min=edition.min_players)
+        raise RuleViolation("too_few_players", N_("This game needs at least %(min)s players."), min=edition.min_players)
     if len(players) > edition.max_players:
-        raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."),
-                            max=edition.max_players)
+        raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
     cash = edition.starting_cash_for(len(players))
     postings, changes = [], [Change("game", None, "status", SETUP, RUNNING)]
     for p in players:
@@ -89,6 +92,7 @@ def start(state: GameState) -> Outcome:
         changes.append(Change("deed", deed_key, "owner", None, player_id))
         postings += move(player_id, BANK, edition.deed(deed_key).price)
     from .turns import first_turn_changes  # turns builds on these commands
+
     changes += first_turn_changes(state, players[0].id)
     changes += starting_chips(state)
     params = {"cash": cash, "players": len(players)}
@@ -120,8 +124,9 @@ def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> O
         require_cash(require_player(state, payer), amount)
     if payee != BANK and not (isinstance(payee, str) and payee in state.pots):
         require_player(state, payee)
-    return Outcome("transfer", move(payer, payee, amount),
-                   params={"from": payer, "to": payee, "amount": amount, "reason": reason})
+    return Outcome(
+        "transfer", move(payer, payee, amount), params={"from": payer, "to": payee, "amount": amount, "reason": reason}
+    )
 
 
 def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
@@ -134,8 +139,11 @@ def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
         raise NotFound("unknown_payment", N_("This edition has no such payment."))
     to = fines_account(state)
     outcome = transfer(state, payer, to, payment.amount)
-    return Outcome("pay_fixed", outcome.postings,
-                   params={"from": payer, "to": to, "amount": payment.amount, "payment": payment.key})
+    return Outcome(
+        "pay_fixed",
+        outcome.postings,
+        params={"from": payer, "to": to, "amount": payment.amount, "payment": payment.key},
+    )
 
 
 def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
@@ -151,8 +159,12 @@ def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
     amount = state.pots[pot]
     if amount == 0:
         raise RuleViolation("pot_empty", N_("The pot is empty."))
-    return Outcome("pot_collect", move(pot, player.id, amount),
-                   params={"player": player.id, "pot": pot, "amount": amount}, result={"amount": amount})
+    return Outcome(
+        "pot_collect",
+        move(pot, player.id, amount),
+        params={"player": player.id, "pot": pot, "amount": amount},
+        result={"amount": amount},
+    )
 
 
 def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
@@ -181,8 +193,13 @@ def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
     params = {"to": player.id, "amount": amount, "dice": dice}
     if forfeited:
         params["forfeited"] = [ds.key for ds in forfeited]
-    return Outcome("pass_go", move(BANK, player.id, amount), tuple(changes), params=params,
-                   result={"laps": laps, "forfeited": [ds.key for ds in forfeited]})
+    return Outcome(
+        "pass_go",
+        move(BANK, player.id, amount),
+        tuple(changes),
+        params=params,
+        result={"laps": laps, "forfeited": [ds.key for ds in forfeited]},
+    )
 
 
 def end(state: GameState) -> Outcome:
@@ -214,8 +231,7 @@ def undo(state: GameState, kind: str, version: int, postings, changes, params=No
     reversed_changes = tuple(c.inverse() for c in reversed(changes))
     for c in reversed_changes:
         if read(state, c) != c.before:
-            raise RuleViolation("undo_conflict",
-                                N_("This change cannot be undone: later changes depend on it."))
+            raise RuleViolation("undo_conflict", N_("This change cannot be undone: later changes depend on it."))
     reversed_postings = reverse(postings) if postings else ()
     undone = {"undone": kind, "undone_version": version}
     if params is not None:

@@ -5,6 +5,7 @@ green again at GO. A player in jail cannot check.
 The checks themselves (a payment held open, a note examined, a printed note scanned) use
 ``require_chip`` and ``spent_chip``: nobody checks without a green chip, and each check turns
 exactly one red."""
+
 from __future__ import annotations
 
 from .errors import N_, RuleViolation
@@ -33,11 +34,11 @@ def require_chip(state: GameState, player: PlayerState) -> None:
     if state.edition.counterfeits is None:
         raise RuleViolation("no_counterfeits", N_("In this edition there is no fake money to check."))
     if player.in_jail:
-        raise RuleViolation("decoder_in_jail", N_("%(name)s is in jail and cannot use the decoder."),
-                            name=player.name)
+        raise RuleViolation("decoder_in_jail", N_("%(name)s is in jail and cannot use the decoder."), name=player.name)
     if not player.chips:
-        raise RuleViolation("no_green_chip", N_("%(name)s has no green decoder chip left: GO turns them green."),
-                            name=player.name)
+        raise RuleViolation(
+            "no_green_chip", N_("%(name)s has no green decoder chip left: GO turns them green."), name=player.name
+        )
 
 
 def spent_chip(player: PlayerState) -> Change:

@@ -12,10 +12,12 @@ Which kinds an edition has is read from its data, never from its id: the Speedy 
 largest dice total is above 12 (``dice.max_total``: 15 with it), the expropriation dice where
 the edition lists their faces (``Edition.expropriation``).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .commands import require_player, require_running
 from .errors import N_, BadInput, RuleViolation
@@ -75,9 +77,15 @@ def expropriation_dice(edition):
 
 def kinds(edition) -> tuple[str, ...]:
     """The kinds of dice this edition has, in the order the pages offer them."""
-    return tuple(kind for kind, offered in ((TWO_DICE, True), (SPEED, has_speed_die(edition)),
-                                            (EXPROPRIATION, expropriation_dice(edition) is not None))
-                 if offered)
+    return tuple(
+        kind
+        for kind, offered in (
+            (TWO_DICE, True),
+            (SPEED, has_speed_die(edition)),
+            (EXPROPRIATION, expropriation_dice(edition) is not None),
+        )
+        if offered
+    )
 
 
 def total(kind: str, faces: list) -> int | None:
@@ -137,7 +145,13 @@ def roll(state: GameState, player_id: str, kind=TWO_DICE, rng: random.Random | N
     faces = DICE[kind](state, rng)
     result = {"faces": faces, "total": total(kind, faces), "doubles": doubles(kind, faces)}
     last = {"player": player.id, "dice": kind, **result, "faces": list(faces)}
-    changes = (Change("game", None, "rolls", state.rolls, state.rolls + 1),
-               Change("game", None, "last_roll", state.last_roll, last))
-    return Outcome("roll", changes=changes, params={"player": player.id, "dice": kind, **result, "faces": list(faces)},
-                   result=result)
+    changes = (
+        Change("game", None, "rolls", state.rolls, state.rolls + 1),
+        Change("game", None, "last_roll", state.last_roll, last),
+    )
+    return Outcome(
+        "roll",
+        changes=changes,
+        params={"player": player.id, "dice": kind, **result, "faces": list(faces)},
+        result=result,
+    )

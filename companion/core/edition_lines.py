@@ -4,6 +4,7 @@ say "line 42: deeds[3].price must be a whole number" to someone holding the file
 Reads the JSON text once, recording the line of every value by its path
 (``("deeds", 3, "price")``); plain Python, no parser but the standard library's.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,10 +27,10 @@ def value_lines(text: str) -> dict[tuple, int]:
     def value(index: int, path: tuple) -> int:
         index = _SPACE.match(text, index).end()
         lines[path] = line_at(index)
-        char = text[index:index + 1]
+        char = text[index : index + 1]
         if char == "{":
             index = _SPACE.match(text, index + 1).end()
-            if text[index:index + 1] == "}":
+            if text[index : index + 1] == "}":
                 return index + 1
             while True:
                 key, index = json.decoder.scanstring(text, _SPACE.match(text, index).end() + 1)
@@ -40,7 +41,7 @@ def value_lines(text: str) -> dict[tuple, int]:
                 index += 1  # the comma
         if char == "[":
             index = _SPACE.match(text, index + 1).end()
-            if text[index:index + 1] == "]":
+            if text[index : index + 1] == "]":
                 return index + 1
             n = 0
             while True:

@@ -4,12 +4,14 @@ then for what a schema cannot see; every problem as a sentence that names its fi
 The schema is the one description of the edition file: the loader, the import of a group's
 own edition and an editor's hints all read it.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
@@ -19,11 +21,18 @@ SCHEMA_FILE = Path(__file__).resolve().parent.parent / "editions" / "editions.sc
 # JSON Schema counts 100.0 as an integer; an amount of money written with a decimal point is
 # refused, as the API refuses it.
 _TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
 _Validator = extend(Draft202012Validator, type_checker=_TYPES)
 
-_TYPE_WORDS = {"integer": "a whole number", "string": "text", "boolean": "true or false",
-               "object": "an object", "array": "a list", "null": "null"}
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "string": "text",
+    "boolean": "true or false",
+    "object": "an object",
+    "array": "a list",
+    "null": "null",
+}
 
 
 def load_schema() -> dict:
@@ -94,16 +103,19 @@ def _sentence(error: ValidationError) -> list[str]:
     if kind == "not":
         fields = expected.get("required", []) if isinstance(expected, dict) else []
         policy = instance.get("policy") if isinstance(instance, dict) else None
-        return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] \
-            or [f"{subject} is not allowed here"]
+        return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] or [
+            f"{subject} is not allowed here"
+        ]
     return [f"{subject}: {error.message}"]
 
 
 def schema_problems(data: Any) -> list[str]:
     """What the schema refuses in ``data``, one sentence per problem, sorted by field (list
     items by their index)."""
-    errors = sorted(_validator().iter_errors(data),
-                    key=lambda e: [f"{p:09d}" if isinstance(p, int) else str(p) for p in e.absolute_path])
+    errors = sorted(
+        _validator().iter_errors(data),
+        key=lambda e: [f"{p:09d}" if isinstance(p, int) else str(p) for p in e.absolute_path],
+    )
     sentences = [s for e in errors for s in _sentence(e)]
     return list(dict.fromkeys(sentences))
 
@@ -157,8 +169,12 @@ def cross_problems(data: Mapping) -> list[str]:
         elif kinds[deed["group"]] == "street":
             needed = _rents_needed(data, deed)
             if len(deed.get("rents", [])) != needed:
-                steps = "the base rent" if needed == 1 else "no building, each small building" + (
-                    ", the big one" if needed == data["buildings"]["max_small"] + 2 else "")
+                steps = (
+                    "the base rent"
+                    if needed == 1
+                    else "no building, each small building"
+                    + (", the big one" if needed == data["buildings"]["max_small"] + 2 else "")
+                )
                 problems.append(f"{where}.rents needs {needed} values ({steps})")
     buildings = data["buildings"]
     if buildings["policy"] == "big_replaces_small":
@@ -204,4 +220,3 @@ def edition_problems(data: Any) -> list[str]:
     if not problems:
         problems = cross_problems(data)
     return [f"{prefix}: {p}" for p in problems]
-

@@ -6,12 +6,17 @@ cash at the top level and the rule variants in one flat ``rules`` section; this 
 value into its concern's section with the policy that gives the same game. Data already in
 today's layout, or not an object at all, is returned as it is (the schema judges it).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-_DOUBLE_RENT = {"unmortgaged_deeds": "double_on_unmortgaged_deeds", "none_mortgaged": "double_if_none_mortgaged",
-                "none_mortgaged_or_built": "double_if_none_mortgaged_or_built", "never": "never_double"}
+_DOUBLE_RENT = {
+    "unmortgaged_deeds": "double_on_unmortgaged_deeds",
+    "none_mortgaged": "double_if_none_mortgaged",
+    "none_mortgaged_or_built": "double_if_none_mortgaged_or_built",
+    "never": "never_double",
+}
 _BIG_SALE = {"group": "together_with_group", "deed": "one_by_one"}
 
 
@@ -39,23 +44,42 @@ def upgrade_layout(data: Any) -> Any:
     out["salary"] = {k: v for k, v in salary.items() if v is not None}
     out["dice"] = {"max_total": rules.get("dice_max", 12)}
     double = rules.get("double_rent_on_group", "unmortgaged_deeds")
-    out["rent"] = {"policy": _DOUBLE_RENT.get(double, double),
-                   "sets_count_mortgaged": rules.get("sets_count_mortgaged", True),
-                   "request": rules.get("rent_request", {"enabled": False})}
+    out["rent"] = {
+        "policy": _DOUBLE_RENT.get(double, double),
+        "sets_count_mortgaged": rules.get("sets_count_mortgaged", True),
+        "request": rules.get("rent_request", {"enabled": False}),
+    }
     out["mortgaged_rent"] = {"policy": "none"}
     buildings = _section(out, "buildings")
     sale = rules.get("hotel_sale", "group")
-    out["buildings"] = {"policy": "houses_then_hotel", **buildings, "big_sale": _BIG_SALE.get(sale, sale),
-                        "shortage_auction": rules.get("building_shortage_auction", False)}
-    out["mortgage"] = {"policy": "interest", **_section(out, "mortgage"),
-                       "transfer_fee_percent": rules.get("mortgaged_transfer_fee_percent", 10)}
-    out["auction"] = {"policy": "fixed_opening", **_section(out, "auction"),
-                      "no_bids": rules.get("auction_no_bids", "deed_stays_with_bank"),
-                      "winner_cannot_pay": rules.get("auction_winner_cannot_pay", "winner_raises_cash")}
-    out["jail"] = {"policy": "fine_card_or_doubles", **_section(out, "jail"),
-                   "cards_total": rules.get("jail_cards_total", 2)}
+    out["buildings"] = {
+        "policy": "houses_then_hotel",
+        **buildings,
+        "big_sale": _BIG_SALE.get(sale, sale),
+        "shortage_auction": rules.get("building_shortage_auction", False),
+    }
+    out["mortgage"] = {
+        "policy": "interest",
+        **_section(out, "mortgage"),
+        "transfer_fee_percent": rules.get("mortgaged_transfer_fee_percent", 10),
+    }
+    out["auction"] = {
+        "policy": "fixed_opening",
+        **_section(out, "auction"),
+        "no_bids": rules.get("auction_no_bids", "deed_stays_with_bank"),
+        "winner_cannot_pay": rules.get("auction_winner_cannot_pay", "winner_raises_cash"),
+    }
+    out["jail"] = {
+        "policy": "fine_card_or_doubles",
+        **_section(out, "jail"),
+        "cards_total": rules.get("jail_cards_total", 2),
+    }
     out["bankruptcy"] = {"policy": "to_creditor"}
-    out["valuation"] = {"policy": "cash_deeds_buildings", "deed_percent": 100, "mortgaged_deed_percent": 50,
-                        "building_percent": 100}
+    out["valuation"] = {
+        "policy": "cash_deeds_buildings",
+        "deed_percent": 100,
+        "mortgaged_deed_percent": 50,
+        "building_percent": 100,
+    }
     out["tiebreak"] = {"policy": "shared"}
     return out

@@ -11,13 +11,15 @@ An edition that does not validate is refused as a whole (``EditionError`` listin
 field), so a hand-edited file cannot start a game with half its numbers missing; the server
 reports a bad file at start and offers the others (``load_editions``).
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from .edition_schema import SCHEMA_FILE, edition_problems
 from .edition_upgrade import upgrade_layout
@@ -454,6 +456,7 @@ class Edition:
 
 # --- reading a valid file ---------------------------------------------------------------
 
+
 def _text(value) -> Text | None:
     if value is None:
         return None
@@ -473,8 +476,7 @@ def _section(kind, data: Mapping, **read):
 
 def _buildings(data: Mapping) -> Buildings:
     texts = ("small", "small_plural", "big", "big_plural")
-    return _section(Buildings, data, per_visit=lambda v: MappingProxyType(dict(v)),
-                    **{name: _text for name in texts})
+    return _section(Buildings, data, per_visit=lambda v: MappingProxyType(dict(v)), **dict.fromkeys(texts, _text))
 
 
 def _deed(data: Mapping) -> Deed:
@@ -536,8 +538,11 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         end=_section(End, d["end"]) if "end" in d else End(),
         turns=_section(Turns, d["turns"]) if "turns" in d else Turns(),
         squares=tuple(_section(Square, q, name=_text, totals=tuple) for q in d.get("squares", ())),
-        expropriation=(_section(Expropriation, d["expropriation"], buyer_die=tuple, owner_die=tuple)
-                       if "expropriation" in d else None),
+        expropriation=(
+            _section(Expropriation, d["expropriation"], buyer_die=tuple, owner_die=tuple)
+            if "expropriation" in d
+            else None
+        ),
         counterfeits=_section(Counterfeits, d["counterfeits"]) if "counterfeits" in d else None,
         provisional=d.get("provisional", False),
         deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,

@@ -6,6 +6,7 @@ game in the same outcome: a buy, an auction won, a square that sells a deed... S
 entry of that action carries the status change, and undoing it reopens the game with the deed
 back where it was, as the bankruptcy that leaves one player standing does.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -49,10 +50,16 @@ def with_end(state: GameState, outcome: Outcome) -> Outcome:
         return outcome
     touched = {(c.target, c.ref, c.field) for c in outcome.changes}
     extra = [Change("game", None, "status", state.status, FINISHED)]
-    extra += [document_change("pending", p.id, p, None) for p in state.pending.values()
-              if ("pending", p.id, "state") not in touched]
+    extra += [
+        document_change("pending", p.id, p, None)
+        for p in state.pending.values()
+        if ("pending", p.id, "state") not in touched
+    ]
     if state.expropriation is not None and ("expropriation", None, "state") not in touched:
         extra.append(document_change("expropriation", None, state.expropriation, None))
-    return replace(outcome, changes=tuple(outcome.changes) + tuple(extra),
-                   params={**outcome.params, "all_deeds_owned": True},
-                   result={**(outcome.result or {}), "finished": True})
+    return replace(
+        outcome,
+        changes=tuple(outcome.changes) + tuple(extra),
+        params={**outcome.params, "all_deeds_owned": True},
+        result={**(outcome.result or {}), "finished": True},
+    )

@@ -4,11 +4,12 @@ Accounts are ``"bank"`` or a player's id. The bank's balance is simply minus eve
 players hold, so the sum of all balances is zero by construction: money is never created or
 lost, only moved.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 BANK = "bank"
 

@@ -1,4 +1,5 @@
 """Amounts of money: whole units only, and one place that rounds."""
+
 from __future__ import annotations
 
 import re

@@ -34,6 +34,7 @@ from the holder to the checker and a request of the payer for the holder waits o
 wallet (paid, or not, as any request). Payments past their window are dropped from the state
 by the next entry that moves notes (no entry of their own).
 """
+
 from __future__ import annotations
 
 import random
@@ -47,8 +48,7 @@ from .counterfeits import require_chip, spent_chip
 from .errors import N_, Forbidden, NotFound, RuleViolation
 from .ledger import BANK, move
 from .rules.common import is_past, stamp
-from .state import (PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState,
-                    document_change)
+from .state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
 
 # The smaller faces the bank changes a note into.
 CHANGE_INTO = {500: (100, 100, 100, 100, 100), 100: (50, 50), 50: (20, 20, 10), 20: (10, 10)}
@@ -105,8 +105,9 @@ def require_notes(state: GameState, amount: int) -> None:
     """Refuses an amount the notes cannot make (not a multiple of the smallest note)."""
     smallest = min(state.edition.banknotes)
     if amount % smallest:
-        raise RuleViolation("not_in_notes", N_("Money moves in notes here: the amount must be a multiple of "
-                                               "%(note)s."), note=smallest)
+        raise RuleViolation(
+            "not_in_notes", N_("Money moves in notes here: the amount must be a multiple of %(note)s."), note=smallest
+        )
 
 
 def _exact(hand: list[dict], amount: int) -> list[dict] | None:
@@ -161,7 +162,7 @@ def hand_over(hand: list[dict], amount: int, bank: _Bank) -> list[dict]:
             raise ValueError("notes that cannot make the amount")  # cash below the amount: refused earlier
         note = min(bigger, key=lambda n: n["face"])
         at = hand.index(note)
-        hand[at:at + 1] = [bank.note(face) for face in CHANGE_INTO[note["face"]]]
+        hand[at : at + 1] = [bank.note(face) for face in CHANGE_INTO[note["face"]]]
 
 
 def _take_from_pool(pool: list[dict], amount: int) -> list[dict]:
@@ -216,7 +217,7 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
         got = _take_from_pool(pool, net[pid])
         missing = net[pid] - sum(n["face"] for n in got)
         hands.setdefault(pid, []).extend(got + (bank.pay(missing, split) if missing else []))
-    after = NotesState(bank.drawn, {pid: notes for pid, notes in hands.items()})
+    after = NotesState(bank.drawn, dict(hands.items()))
     changes = [document_change("notes", None, state.notes, after)]
     changes += [document_change("checkable", c.id, c, None) for c in _expired(state, now)]
     result = dict(outcome.result)
@@ -225,8 +226,9 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
         payer = payers[0]
         payee = receivers[0] if receivers else BANK
         until = stamp(now, check_seconds(state))
-        payment = CheckableState(payment_id, payer, payee, [payer, *receivers], -net[payer], handed[payer],
-                                 outcome.kind, stamp(now), until)
+        payment = CheckableState(
+            payment_id, payer, payee, [payer, *receivers], -net[payer], handed[payer], outcome.kind, stamp(now), until
+        )
         changes.append(document_change("checkable", payment_id, None, payment))
         result.update(payment=payment_id, check_until=until)
         params["checkable"] = payment_id
@@ -240,8 +242,10 @@ def _expired(state: GameState, now: datetime) -> list[CheckableState]:
 
 def open_checks(state: GameState, now: datetime) -> list[CheckableState]:
     """The payments and cards still open to a check, oldest first."""
-    return sorted((c for c in state.checkable.values() if c.checked is None and not is_past(now, c.check_until)),
-                  key=lambda c: c.at)
+    return sorted(
+        (c for c in state.checkable.values() if c.checked is None and not is_past(now, c.check_until)),
+        key=lambda c: c.at,
+    )
 
 
 def may_check(state: GameState, checkable: CheckableState, player_id: str) -> bool:
@@ -283,15 +287,25 @@ def check(state: GameState, checker_id: str, payment_id, now: datetime, owed_id:
     require_chip(state, checker)
     if payment.card is not None:
         from .chance import check_card
+
         return check_card(state, checker, payment)
     rng = random.Random(f"{state.seed}:check:{payment.id}") if state.seed is not None else random.SystemRandom()
     note = rng.choice(payment.notes)
     face = note["face"]
     checked = {"by": checker.id, "fake": note["fake"], "face": face}
-    changes: list[Change] = [spent_chip(checker),
-                             document_change("checkable", payment.id, payment, replace(payment, checked=checked))]
-    params: dict[str, Any] = {"by": checker.id, "from": payment.payer, "to": payment.payee, "payment": payment.id,
-                              "what": payment.kind, "fake": note["fake"], "face": face}
+    changes: list[Change] = [
+        spent_chip(checker),
+        document_change("checkable", payment.id, payment, replace(payment, checked=checked)),
+    ]
+    params: dict[str, Any] = {
+        "by": checker.id,
+        "from": payment.payer,
+        "to": payment.payee,
+        "payment": payment.id,
+        "what": payment.kind,
+        "fake": note["fake"],
+        "face": face,
+    }
     result = {"fake": note["fake"], "face": face}
     if not note["fake"]:
         return Outcome("check", changes=tuple(changes), params=params, result=result)
@@ -311,9 +325,17 @@ def check(state: GameState, checker_id: str, payment_id, now: datetime, owed_id:
     else:
         # The payer cannot pay it again now: the holder loses the note and the payer owes it.
         postings = move(holder, checker.id, face) if holder != checker.id else ()
-        owed = PendingState(owed_id, payer.id, holder, face, PAYER, holder if holder != BANK else checker.id,
-                            "transfer", {"from": payer.id, "to": holder, "amount": face, "reason": "",
-                                         "fake_note": True}, stamp(now))
+        owed = PendingState(
+            owed_id,
+            payer.id,
+            holder,
+            face,
+            PAYER,
+            holder if holder != BANK else checker.id,
+            "transfer",
+            {"from": payer.id, "to": holder, "amount": face, "reason": "", "fake_note": True},
+            stamp(now),
+        )
         if not payer.bankrupt:
             changes.append(document_change("pending", owed_id, None, owed))
             params["owed"] = owed_id
@@ -335,5 +357,4 @@ def conserved(state: GameState) -> list[str]:
     if not active(state) or state.notes is None:
         return []
     hands = state.notes.hands
-    return [p.id for p in state.players.values()
-            if sum(n["face"] for n in hands.get(p.id, [])) != p.cash]
+    return [p.id for p in state.players.values() if sum(n["face"] for n in hands.get(p.id, [])) != p.cash]

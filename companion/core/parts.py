@@ -15,9 +15,10 @@ something outside the state (a player joining, the clock) the parts ``KINDS`` ad
 not declared here (a new field, a new document, a new kind) gets every part: a region fetched
 for nothing costs a little, a region left stale is a bug. The tests fail until it is declared.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 FEED = "feed"
 CASH = "cash"
@@ -36,8 +37,26 @@ CHECKS = "checks"
 CHANCE = "chance"
 BANK = "bank"
 
-ALL = frozenset({FEED, CASH, PLAYERS, DEEDS, AUCTION, TRADES, REQUESTS, TURN, DICE, STATUS, CLOCK,
-                 EXPROPRIATION, NOTES, CHECKS, CHANCE, BANK})
+ALL = frozenset(
+    {
+        FEED,
+        CASH,
+        PLAYERS,
+        DEEDS,
+        AUCTION,
+        TRADES,
+        REQUESTS,
+        TURN,
+        DICE,
+        STATUS,
+        CLOCK,
+        EXPROPRIATION,
+        NOTES,
+        CHECKS,
+        CHANCE,
+        BANK,
+    }
+)
 
 # ``Change("game", None, field, ...)``: the parts each game field shows in.
 GAME_FIELDS: dict[str, frozenset[str]] = {
@@ -87,17 +106,62 @@ KINDS: dict[str, frozenset[str]] = {
     "end": frozenset({CLOCK}),
     "play_off": frozenset({CLOCK}),
     "undo": frozenset({CLOCK}),  # undoing an end or a play-off puts the clock back
-    **{kind: _NOTHING_ELSE for kind in (
-        "transfer", "pay_fixed", "pot_collect", "request", "bank_request", "pending_declined",
-        "pending_withdrawn", "pending_expired", "pass_go", "roll", "buy", "pay_rent", "rent_request",
-        "rent_lapse", "build", "sell_building", "mortgage", "unmortgage", "pay_mortgage_fee",
-        "sell_to_bank", "auction_start", "building_auction_start", "break_shared", "check",
-        "chance_draw", "chance_play", "auction_queue_done", "bid", "auction_won", "auction_unsold",
-        "auction_rerun", "trade_propose", "trade_accept", "trade_reject", "trade_withdraw",
-        "bankrupt", "go_to_jail", "pay_jail_fine", "use_jail_card", "leave_jail_on_doubles",
-        "draw_jail_card", "leave_jail_after_failed_roll", "end_turn", "square", "build_lot",
-        "expropriation_start", "expropriation_roll", "expropriation_settle", "take_back", "scan",
-        "replay")},
+    **dict.fromkeys(
+        (
+            "transfer",
+            "pay_fixed",
+            "pot_collect",
+            "request",
+            "bank_request",
+            "pending_declined",
+            "pending_withdrawn",
+            "pending_expired",
+            "pass_go",
+            "roll",
+            "buy",
+            "pay_rent",
+            "rent_request",
+            "rent_lapse",
+            "build",
+            "sell_building",
+            "mortgage",
+            "unmortgage",
+            "pay_mortgage_fee",
+            "sell_to_bank",
+            "auction_start",
+            "building_auction_start",
+            "break_shared",
+            "check",
+            "chance_draw",
+            "chance_play",
+            "auction_queue_done",
+            "bid",
+            "auction_won",
+            "auction_unsold",
+            "auction_rerun",
+            "trade_propose",
+            "trade_accept",
+            "trade_reject",
+            "trade_withdraw",
+            "bankrupt",
+            "go_to_jail",
+            "pay_jail_fine",
+            "use_jail_card",
+            "leave_jail_on_doubles",
+            "draw_jail_card",
+            "leave_jail_after_failed_roll",
+            "end_turn",
+            "square",
+            "build_lot",
+            "expropriation_start",
+            "expropriation_roll",
+            "expropriation_settle",
+            "take_back",
+            "scan",
+            "replay",
+        ),
+        _NOTHING_ELSE,
+    ),
 }
 
 
@@ -115,7 +179,7 @@ def cash_of(account: str) -> str:
 
 def is_part(name: str) -> bool:
     """Whether ``name`` is a part an entry can have: one of ``ALL``, or one account's cash."""
-    account = name[len(CASH) + 1:] if name.startswith(CASH + ":") else None
+    account = name[len(CASH) + 1 :] if name.startswith(CASH + ":") else None
     return name in ALL or bool(account and account.replace("_", "").isalnum() and account.isascii())
 
 

@@ -6,6 +6,7 @@ requests between players, money asked from a strict bank, and the championship's
 requests are all this one mechanism; a rulebook that needs another use (a check window,
 an expropriation) proposes with its own ``kind`` and ``params``.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -19,10 +20,22 @@ from .rules.common import clean_id, is_past, stamp
 from .state import BANKER, PAYER, GameState, Outcome, PendingState, document_change
 
 
-def propose(state: GameState, pending_id: str, *, payer: str, payee: str, amount: int, needs: str,
-            asked_by: str, kind: str, params: dict[str, Any], now: datetime,
-            expires_seconds: int | None = None, proposal: str = "request",
-            proposal_params: dict[str, Any] | None = None) -> Outcome:
+def propose(
+    state: GameState,
+    pending_id: str,
+    *,
+    payer: str,
+    payee: str,
+    amount: int,
+    needs: str,
+    asked_by: str,
+    kind: str,
+    params: dict[str, Any],
+    now: datetime,
+    expires_seconds: int | None = None,
+    proposal: str = "request",
+    proposal_params: dict[str, Any] | None = None,
+) -> Outcome:
     """The outcome that puts ``amount`` from ``payer`` to ``payee`` on hold until whoever it
     ``needs`` approves; the approval writes an entry of ``kind`` with ``params``.
 
@@ -34,11 +47,24 @@ def propose(state: GameState, pending_id: str, *, payer: str, payee: str, amount
         raise RuleViolation("pending_exists", N_("This request already exists."))
     if needs not in (PAYER, BANKER) or payer == payee:
         raise ValueError("a pending payment needs the payer or the banker, between two accounts")
-    pending = PendingState(pending_id, payer, payee, amount, needs, asked_by, kind, dict(params),
-                           stamp(now), stamp(now, expires_seconds) if expires_seconds else None)
-    return Outcome(proposal, changes=(document_change("pending", pending_id, None, pending),),
-                   params={**(proposal_params or params), "pending": pending_id, "needs": needs},
-                   result={"pending": pending_id})
+    pending = PendingState(
+        pending_id,
+        payer,
+        payee,
+        amount,
+        needs,
+        asked_by,
+        kind,
+        dict(params),
+        stamp(now),
+        stamp(now, expires_seconds) if expires_seconds else None,
+    )
+    return Outcome(
+        proposal,
+        changes=(document_change("pending", pending_id, None, pending),),
+        params={**(proposal_params or params), "pending": pending_id, "needs": needs},
+        result={"pending": pending_id},
+    )
 
 
 def require_pending(state: GameState, pending_id) -> PendingState:
@@ -68,8 +94,7 @@ def approve(state: GameState, pending_id, approver: str, now: datetime) -> Outco
     if approver != needed:
         if pending.needs == BANKER:
             raise Forbidden("banker_only", N_("Only the banker can approve this."))
-        raise Forbidden("not_your_request", N_("Only %(name)s can pay this request."),
-                        name=_name(state, pending.payer))
+        raise Forbidden("not_your_request", N_("Only %(name)s can pay this request."), name=_name(state, pending.payer))
     if is_expired(pending, now):
         raise RuleViolation("pending_expired", N_("This request has lapsed."))
     for account in (pending.payer, pending.payee):
@@ -77,10 +102,13 @@ def approve(state: GameState, pending_id, approver: str, now: datetime) -> Outco
             require_player(state, account)
     if pending.payer in state.players:
         require_cash(state.players[pending.payer], pending.amount)
-    return Outcome(pending.kind, move(pending.payer, pending.payee, pending.amount),
-                   (document_change("pending", pending.id, pending, None),),
-                   params={**pending.params, "pending": pending.id},
-                   result={"amount": pending.amount, "to": pending.payee})
+    return Outcome(
+        pending.kind,
+        move(pending.payer, pending.payee, pending.amount),
+        (document_change("pending", pending.id, pending, None),),
+        params={**pending.params, "pending": pending.id},
+        result={"amount": pending.amount, "to": pending.payee},
+    )
 
 
 def decline(state: GameState, pending_id, by: str, now: datetime) -> Outcome:
@@ -101,8 +129,11 @@ def decline(state: GameState, pending_id, by: str, now: datetime) -> Outcome:
         kind = "pending_expired"
     else:
         raise Forbidden("not_your_request", N_("Only the payer or whoever asked can close this request."))
-    return Outcome(kind, changes=(document_change("pending", pending.id, pending, None),),
-                   params={**_closed_params(pending), "by": by})
+    return Outcome(
+        kind,
+        changes=(document_change("pending", pending.id, pending, None),),
+        params={**_closed_params(pending), "by": by},
+    )
 
 
 def expire_due(state: GameState, now: datetime) -> Outcome | None:
@@ -110,14 +141,16 @@ def expire_due(state: GameState, now: datetime) -> Outcome | None:
     lapsed = [p for p in state.pending.values() if is_expired(p, now)]
     if not lapsed:
         return None
-    return Outcome("pending_expired", changes=tuple(document_change("pending", p.id, p, None) for p in lapsed),
-                   params={**_closed_params(lapsed[0]), "count": len(lapsed)})
+    return Outcome(
+        "pending_expired",
+        changes=tuple(document_change("pending", p.id, p, None) for p in lapsed),
+        params={**_closed_params(lapsed[0]), "count": len(lapsed)},
+    )
 
 
 def drop_for(state: GameState, account: str) -> list:
     """The changes that drop every request to or from ``account`` (a player leaving)."""
-    return [document_change("pending", p.id, p, None) for p in state.pending.values()
-            if account in (p.payer, p.payee)]
+    return [document_change("pending", p.id, p, None) for p in state.pending.values() if account in (p.payer, p.payee)]
 
 
 def hold(state: GameState, outcome: Outcome, pending_id: str, asked_by: str, now: datetime) -> Outcome:
@@ -131,14 +164,33 @@ def hold(state: GameState, outcome: Outcome, pending_id: str, asked_by: str, now
     if len(postings) != 2 or not any(p.account == BANK and p.amount < 0 for p in postings):
         raise ValueError(f"{outcome.kind} cannot wait for the banker")
     payee = next(p for p in postings if p.amount > 0)
-    held = propose(state, pending_id, payer=BANK, payee=payee.account, amount=payee.amount, needs=BANKER,
-                   asked_by=asked_by, kind=outcome.kind, params=outcome.params, now=now,
-                   proposal="bank_request", proposal_params={**outcome.params, "original": outcome.kind})
+    held = propose(
+        state,
+        pending_id,
+        payer=BANK,
+        payee=payee.account,
+        amount=payee.amount,
+        needs=BANKER,
+        asked_by=asked_by,
+        kind=outcome.kind,
+        params=outcome.params,
+        now=now,
+        proposal="bank_request",
+        proposal_params={**outcome.params, "original": outcome.kind},
+    )
     return Outcome(held.kind, changes=(*outcome.changes, *held.changes), params=held.params, result=held.result)
 
 
-def request_payment(state: GameState, pending_id: str, asker_id: str, payer_id, amount, reason,
-                    now: datetime, expires_seconds: int | None = None) -> Outcome:
+def request_payment(
+    state: GameState,
+    pending_id: str,
+    asker_id: str,
+    payer_id,
+    amount,
+    reason,
+    now: datetime,
+    expires_seconds: int | None = None,
+) -> Outcome:
     """A player asks another for money ("rent for Piazza Dante"): it waits at the top of the
     payer's wallet until they pay or decline it, or the asker withdraws it.
 
@@ -155,15 +207,32 @@ def request_payment(state: GameState, pending_id: str, asker_id: str, payer_id, 
         raise BadInput("same_account", N_("Payer and payee must be different."))
     amount = parse_amount(amount, state.edition.max_amount)
     params = {"from": payer.id, "to": asker.id, "amount": amount, "reason": clean_reason(reason)}
-    return propose(state, pending_id, payer=payer.id, payee=asker.id, amount=amount, needs=PAYER,
-                   asked_by=asker.id, kind="transfer", params=params, now=now,
-                   expires_seconds=expires_seconds, proposal="request")
+    return propose(
+        state,
+        pending_id,
+        payer=payer.id,
+        payee=asker.id,
+        amount=amount,
+        needs=PAYER,
+        asked_by=asker.id,
+        kind="transfer",
+        params=params,
+        now=now,
+        expires_seconds=expires_seconds,
+        proposal="request",
+    )
 
 
 def _closed_params(pending: PendingState) -> dict[str, Any]:
-    return {"from": pending.payer, "to": pending.payee, "amount": pending.amount, "pending": pending.id,
-            "what": pending.kind, "asked_by": pending.asked_by, **{k: v for k, v in pending.params.items()
-                                                                   if k in ("deed", "reason")}}
+    return {
+        "from": pending.payer,
+        "to": pending.payee,
+        "amount": pending.amount,
+        "pending": pending.id,
+        "what": pending.kind,
+        "asked_by": pending.asked_by,
+        **{k: v for k, v in pending.params.items() if k in ("deed", "reason")},
+    }
 
 
 def _name(state: GameState, account: str) -> str:

@@ -3,6 +3,7 @@ Petropolis), the players tied for first at the final count play ``end.play_off_m
 among themselves. The banker starts it once the game is over: the game runs again, and when
 the banker ends it the players of the play-off go before everyone else in the count
 (``core.score``). The clock of those minutes is the service's (``services.clock``)."""
+
 from __future__ import annotations
 
 from .errors import N_, RuleViolation
@@ -40,7 +41,13 @@ def play_off_start(state: GameState) -> Outcome:
     if not players:
         raise RuleViolation("no_play_off", N_("In this game players tied for first share the place."))
     minutes = state.edition.end.play_off_minutes
-    changes = (Change("game", None, "status", state.status, RUNNING),
-               Change("game", None, "play_offs", list(state.play_offs), list(state.play_offs) + [players]))
-    return Outcome("play_off", changes=changes, params={"players": players, "minutes": minutes},
-                   result={"players": players, "minutes": minutes})
+    changes = (
+        Change("game", None, "status", state.status, RUNNING),
+        Change("game", None, "play_offs", list(state.play_offs), list(state.play_offs) + [players]),
+    )
+    return Outcome(
+        "play_off",
+        changes=changes,
+        params={"players": players, "minutes": minutes},
+        result={"players": players, "minutes": minutes},
+    )

@@ -1,10 +1,11 @@
 """A game replayed from its journal: the state after every version, through the same
 interpreter that wrote it. The results page draws every player's worth through the game from
 this, so the chart is the journal's own account, not a log kept on the side."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 from .changes import apply_outcome
 from .editions import Edition
@@ -23,13 +24,20 @@ class Step:
     changes: Sequence[Change]
 
 
-def starting_state(edition: Edition, players: Sequence[tuple[str, str]], settings: dict, pots: Iterable[str]) -> GameState:
+def starting_state(
+    edition: Edition, players: Sequence[tuple[str, str]], settings: dict, pots: Iterable[str]
+) -> GameState:
     """A game as it stood when it was opened: ``players`` as (id, name) with no cash, the bank
     holding every deed and every building, the ``pots`` empty."""
-    return GameState(edition, SETUP, {pid: PlayerState(pid, name) for pid, name in players},
-                     {d.key: DeedState(d.key) for d in edition.deeds},
-                     *building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big),
-                     settings=dict(settings), pots={name: 0 for name in pots})
+    return GameState(
+        edition,
+        SETUP,
+        {pid: PlayerState(pid, name) for pid, name in players},
+        {d.key: DeedState(d.key) for d in edition.deeds},
+        *building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big),
+        settings=dict(settings),
+        pots=dict.fromkeys(pots, 0),
+    )
 
 
 def replay(state: GameState, steps: Iterable[Step]) -> Iterator[tuple[int, GameState]]:
@@ -44,7 +52,7 @@ def replay(state: GameState, steps: Iterable[Step]) -> Iterator[tuple[int, GameS
 def worth_through(state: GameState, steps: Iterable[Step]) -> list[tuple[int, dict[str, int]]]:
     """Every player's worth (by the edition's valuation) after each version that moved money or
     changed the board, starting from version 0."""
-    points = [(0, {p: 0 for p in state.players})]
+    points = [(0, dict.fromkeys(state.players, 0))]
     for version, now in replay(state, steps):
         values = {p.id: worth(now, p) for p in now.players.values()}
         if values != points[-1][1]:

@@ -1,12 +1,13 @@
 """The score: every player's worth by the edition's own final count, their place, and the
 tournament points the edition gives for it. The same code serves the live standings during a
 game and the final result."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .policies.valuation import breakdown
 from .policies.tiebreak import tiebreak_key
+from .policies.valuation import breakdown
 from .state import GameState
 
 
@@ -29,8 +30,11 @@ def standings(state: GameState) -> list[Row]:
     play-off of a tie for first place (``core.play_off``) its players go first, ranked among
     themselves by the count; the others keep their places behind them."""
     active = state.active_players()
-    valued = [(_play_offs_played(state, p.id), sum(parts.values()), tiebreak_key(state, p), p, parts)
-              for p in active for parts in (breakdown(state, p),)]
+    valued = [
+        (_play_offs_played(state, p.id), sum(parts.values()), tiebreak_key(state, p), p, parts)
+        for p in active
+        for parts in (breakdown(state, p),)
+    ]
     valued.sort(key=lambda v: v[:3], reverse=True)
     table = state.edition.tournament_points
     rows = []
@@ -38,10 +42,9 @@ def standings(state: GameState) -> list[Row]:
         rank = 1 + sum(1 for v in valued if v[:3] > (depth, total, key))
         points = table.points(rank, len(active)) if table else None
         rows.append(Row(player.id, rank, total, parts, False, points))
-    out = sorted((p for p in state.players.values() if p.bankrupt),
-                 key=lambda p: p.out_order or 0, reverse=True)
+    out = sorted((p for p in state.players.values() if p.bankrupt), key=lambda p: p.out_order or 0, reverse=True)
     for i, player in enumerate(out):
-        parts = {name: 0 for name in (rows[0].breakdown if rows else {"cash": 0})}
+        parts = dict.fromkeys(rows[0].breakdown if rows else {"cash": 0}, 0)
         rows.append(Row(player.id, len(active) + i + 1, 0, parts, True, 0 if table else None))
     return rows
 

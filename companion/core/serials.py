@@ -9,6 +9,7 @@ the serials of another game (another secret) match nothing here. Which items are
 from the same secret and the game's seed: nothing printed tells. The secret is kept by the
 service layer outside the state the API shows (``services.serials``).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -129,6 +130,9 @@ def scan(state: GameState, player_id: str, typed, secret: str | None) -> Outcome
     item = find(state, secret, typed)
     if item is None:
         raise NotFound("unknown_serial", N_("This is not a note of this game."))
-    return Outcome("scan", changes=(spent_chip(player),),
-                   params={"player": player.id, "item": item.kind, "face": item.face, "fake": item.fake},
-                   result={"fake": item.fake})
+    return Outcome(
+        "scan",
+        changes=(spent_chip(player),),
+        params={"player": player.id, "item": item.kind, "face": item.face, "fake": item.fake},
+        result={"fake": item.fake},
+    )

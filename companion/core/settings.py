@@ -3,10 +3,12 @@
 Each setting is declared once here with its type, range and default; ``clean_settings``
 validates what a client sends, and ``GameState.setting`` reads a game's value.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import N_, BadInput
 
@@ -26,35 +28,38 @@ class Setting:
     values: tuple[str, ...] = ()
 
 
-SETTINGS: dict[str, Setting] = {s.name: s for s in (
-    # Money a player asks from the bank waits on the banker's table for a yes.
-    Setting("strict_bank", bool, False),
-    # House rule: taxes and fines go into a pot that the player landing on Free Parking takes.
-    Setting("free_parking_pot", bool, False),
-    # Seconds an auction runs after each bid.
-    Setting("auction_seconds", int, 20, 5, 600),
-    # Seconds a payment request waits for the payer before it lapses (0: until answered).
-    Setting("request_seconds", int, 0, 0, 3600),
-    # The championship's preliminary rounds (FAQ 31): no deals or trades once two players are left.
-    Setting("no_trades_two_left", bool, False),
-    # Minutes before the clock runs out from which the table and the phones say the game is in
-    # its last minutes (0: they never do); a tournament's tables all get the same.
-    Setting("last_minutes", int, 0, 0, 60),
-    # Che Impresa!'s special dice, one entry per face: the rulebook does not give them, so a
-    # group sets those of its box (null: the edition file's).
-    Setting("buyer_die", list, None, 2, 12, ("si", "no", "vita")),
-    Setting("owner_die", list, None, 2, 12, ("no", "doppio", "meta", "ritira", "vita")),
-    # The bank's small and big buildings, where a group's box holds other counts than the
-    # edition file (Petropolis' towers and platforms differ by printing); null: the edition's.
-    Setting("supply_small", int, None, 0, 500),
-    Setting("supply_big", int, None, 0, 500),
-    # Niente è come sembra's fake money (null: the edition's): the share of the bank's notes
-    # that are fake (0 to 1), the seconds a payment stays open to a check, and whether its
-    # receiver may check it too.
-    Setting("fake_note_share", float, None, 0, 1),
-    Setting("check_seconds", int, None, 1, 120),
-    Setting("receiver_checks", bool, None),
-)}
+SETTINGS: dict[str, Setting] = {
+    s.name: s
+    for s in (
+        # Money a player asks from the bank waits on the banker's table for a yes.
+        Setting("strict_bank", bool, False),
+        # House rule: taxes and fines go into a pot that the player landing on Free Parking takes.
+        Setting("free_parking_pot", bool, False),
+        # Seconds an auction runs after each bid.
+        Setting("auction_seconds", int, 20, 5, 600),
+        # Seconds a payment request waits for the payer before it lapses (0: until answered).
+        Setting("request_seconds", int, 0, 0, 3600),
+        # The championship's preliminary rounds (FAQ 31): no deals or trades once two players are left.
+        Setting("no_trades_two_left", bool, False),
+        # Minutes before the clock runs out from which the table and the phones say the game is in
+        # its last minutes (0: they never do); a tournament's tables all get the same.
+        Setting("last_minutes", int, 0, 0, 60),
+        # Che Impresa!'s special dice, one entry per face: the rulebook does not give them, so a
+        # group sets those of its box (null: the edition file's).
+        Setting("buyer_die", list, None, 2, 12, ("si", "no", "vita")),
+        Setting("owner_die", list, None, 2, 12, ("no", "doppio", "meta", "ritira", "vita")),
+        # The bank's small and big buildings, where a group's box holds other counts than the
+        # edition file (Petropolis' towers and platforms differ by printing); null: the edition's.
+        Setting("supply_small", int, None, 0, 500),
+        Setting("supply_big", int, None, 0, 500),
+        # Niente è come sembra's fake money (null: the edition's): the share of the bank's notes
+        # that are fake (0 to 1), the seconds a payment stays open to a check, and whether its
+        # receiver may check it too.
+        Setting("fake_note_share", float, None, 0, 1),
+        Setting("check_seconds", int, None, 1, 120),
+        Setting("receiver_checks", bool, None),
+    )
+}
 
 
 def default_of(name: str):
@@ -84,18 +89,31 @@ def _clean(setting: Setting, value):
     if setting.kind is list:
         if value is None:
             return None
-        if (not isinstance(value, list) or not setting.low <= len(value) <= setting.high
-                or any(v not in setting.values for v in value)):
-            raise BadInput("invalid_setting",
-                           N_("The setting %(name)s must list %(low)s to %(high)s faces among: %(values)s."),
-                           name=setting.name, low=setting.low, high=setting.high, values=", ".join(setting.values))
+        if (
+            not isinstance(value, list)
+            or not setting.low <= len(value) <= setting.high
+            or any(v not in setting.values for v in value)
+        ):
+            raise BadInput(
+                "invalid_setting",
+                N_("The setting %(name)s must list %(low)s to %(high)s faces among: %(values)s."),
+                name=setting.name,
+                low=setting.low,
+                high=setting.high,
+                values=", ".join(setting.values),
+            )
         return list(value)
     if value is None and setting.default is None:
         return None
     if setting.kind is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not setting.low <= value <= setting.high:
-            raise BadInput("invalid_setting", N_("The setting %(name)s must be a number from %(low)s to %(high)s."),
-                           name=setting.name, low=setting.low, high=setting.high)
+            raise BadInput(
+                "invalid_setting",
+                N_("The setting %(name)s must be a number from %(low)s to %(high)s."),
+                name=setting.name,
+                low=setting.low,
+                high=setting.high,
+            )
         return float(value)
     if setting.kind is bool:
         if not isinstance(value, bool):
@@ -104,8 +122,13 @@ def _clean(setting: Setting, value):
     if value is None and setting.default is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
-        raise BadInput("invalid_setting", N_("The setting %(name)s must be a whole number from %(low)s to %(high)s."),
-                       name=setting.name, low=setting.low, high=setting.high)
+        raise BadInput(
+            "invalid_setting",
+            N_("The setting %(name)s must be a whole number from %(low)s to %(high)s."),
+            name=setting.name,
+            low=setting.low,
+            high=setting.high,
+        )
     return value
 
 

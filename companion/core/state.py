@@ -8,10 +8,12 @@ Per-game state is declared here once. A plain field of ``GameState``, ``PlayerSt
 trade, money waiting for a yes) is a field made with ``document`` or ``documents``: its
 ``target`` names it in Changes, and the whole object is replaced at once.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from .editions import Edition
 from .ledger import Posting
@@ -97,7 +99,7 @@ class AuctionState(Document):
     decliner: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "AuctionState":
+    def from_dict(cls, data: dict[str, Any]) -> AuctionState:
         return cls(**{**data, "deeds": list(data["deeds"]), "excluded": list(data["excluded"])})
 
 
@@ -114,9 +116,8 @@ class TradeState(Document):
     get: dict[str, Any]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TradeState":
-        return cls(data["id"], data["proposer"], data["recipient"],
-                   _side(data["give"]), _side(data["get"]))
+    def from_dict(cls, data: dict[str, Any]) -> TradeState:
+        return cls(data["id"], data["proposer"], data["recipient"], _side(data["give"]), _side(data["get"]))
 
 
 def _side(side: dict[str, Any]) -> dict[str, Any]:
@@ -150,7 +151,7 @@ class PendingState(Document):
     expires_at: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PendingState":
+    def from_dict(cls, data: dict[str, Any]) -> PendingState:
         return cls(**{**data, "params": dict(data["params"])})
 
 
@@ -177,9 +178,15 @@ class ExpropriationState(Document):
     owed: dict[str, Any] | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ExpropriationState":
-        return cls(**{**data, "deeds": list(data["deeds"]), "rolls": [dict(r) for r in data["rolls"]],
-                      "owed": dict(data["owed"]) if data.get("owed") else None})
+    def from_dict(cls, data: dict[str, Any]) -> ExpropriationState:
+        return cls(
+            **{
+                **data,
+                "deeds": list(data["deeds"]),
+                "rolls": [dict(r) for r in data["rolls"]],
+                "owed": dict(data["owed"]) if data.get("owed") else None,
+            }
+        )
 
 
 @dataclass
@@ -194,7 +201,7 @@ class NotesState(Document):
     hands: dict[str, list] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "NotesState":
+    def from_dict(cls, data: dict[str, Any]) -> NotesState:
         return cls(data["drawn"], {k: [dict(n) for n in v] for k, v in data["hands"].items()})
 
 
@@ -219,9 +226,15 @@ class CheckableState(Document):
     checked: dict[str, Any] | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "CheckableState":
-        return cls(**{**data, "parties": list(data["parties"]), "notes": [dict(n) for n in data["notes"]],
-                      "checked": dict(data["checked"]) if data.get("checked") else None})
+    def from_dict(cls, data: dict[str, Any]) -> CheckableState:
+        return cls(
+            **{
+                **data,
+                "parties": list(data["parties"]),
+                "notes": [dict(n) for n in data["notes"]],
+                "checked": dict(data["checked"]) if data.get("checked") else None,
+            }
+        )
 
 
 @dataclass
@@ -235,9 +248,12 @@ class ChanceState(Document):
     hands: dict[str, list] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ChanceState":
-        return cls([dict(c) for c in data["pile"]], [dict(c) for c in data["board"]],
-                   {k: [dict(c) for c in v] for k, v in data["hands"].items()})
+    def from_dict(cls, data: dict[str, Any]) -> ChanceState:
+        return cls(
+            [dict(c) for c in data["pile"]],
+            [dict(c) for c in data["board"]],
+            {k: [dict(c) for c in v] for k, v in data["hands"].items()},
+        )
 
 
 def document(target: str, kind: type[Document]):
@@ -334,6 +350,7 @@ class GameState:
     def setting(self, name: str):
         """The game's value of a setting, or the setting's default."""
         from .settings import default_of
+
         return self.settings.get(name, default_of(name))
 
 
@@ -347,12 +364,15 @@ class DocumentField:
 # The declarations above, read once: target name -> where its documents live.
 DOCUMENT_FIELDS: dict[str, DocumentField] = {
     f.metadata["target"]: DocumentField(f.name, f.metadata["document"], f.metadata["many"])
-    for f in fields(GameState) if "target" in f.metadata
+    for f in fields(GameState)
+    if "target" in f.metadata
 }
 # Fields of GameState that a Change("game", None, name, ...) may set.
-GAME_SCALARS = frozenset(f.name for f in fields(GameState)
-                         if "target" not in f.metadata
-                         and f.name not in ("edition", "players", "deeds", "settings", "pots", "seed"))
+GAME_SCALARS = frozenset(
+    f.name
+    for f in fields(GameState)
+    if "target" not in f.metadata and f.name not in ("edition", "players", "deeds", "settings", "pots", "seed")
+)
 
 
 @dataclass(frozen=True)
@@ -371,15 +391,13 @@ class Change:
     before: Any
     after: Any
 
-    def inverse(self) -> "Change":
+    def inverse(self) -> Change:
         return Change(self.target, self.ref, self.field, self.after, self.before)
 
 
-def document_change(target: str, ref: str | None, before: Document | None,
-                    after: Document | None) -> Change:
+def document_change(target: str, ref: str | None, before: Document | None, after: Document | None) -> Change:
     """The Change that replaces one document (``None`` for none)."""
-    return Change(target, ref, "state", before.to_dict() if before else None,
-                  after.to_dict() if after else None)
+    return Change(target, ref, "state", before.to_dict() if before else None, after.to_dict() if after else None)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ The computed squares (``square``) are not taken back: their amounts can go by th
 second try would be a second roll), and several change more than money (a deed bought, turns
 to sit out), which is for the banker to judge.
 """
+
 from __future__ import annotations
 
 import math
@@ -48,8 +49,7 @@ def seconds_left(entry: MyEntry, now: datetime) -> int:
     return min(TAKE_BACK_SECONDS, max(0, math.ceil(TAKE_BACK_SECONDS - elapsed)))
 
 
-def take_back(state: GameState, player_id: str, mine: MyEntry | None, latest_version: int,
-              now: datetime) -> Outcome:
+def take_back(state: GameState, player_id: str, mine: MyEntry | None, latest_version: int, now: datetime) -> Outcome:
     """Reverses ``mine``, the player's own newest entry, as a ``take_back`` entry.
 
     Refuses: an unknown or bankrupt player, no entry of theirs or one of another kind than a
@@ -60,8 +60,9 @@ def take_back(state: GameState, player_id: str, mine: MyEntry | None, latest_ver
     """
     player = commands.require_player(state, player_id)
     if mine is None or mine.kind not in TAKE_BACK_KINDS:
-        raise RuleViolation("not_taken_back",
-                            N_("Only a one-tap GO or tax can be taken back by the player: ask the banker."))
+        raise RuleViolation(
+            "not_taken_back", N_("Only a one-tap GO or tax can be taken back by the player: ask the banker.")
+        )
     if mine.reversed:
         raise RuleViolation("already_undone", N_("That has already been undone."))
     if mine.version != latest_version:
@@ -69,5 +70,6 @@ def take_back(state: GameState, player_id: str, mine: MyEntry | None, latest_ver
     if seconds_left(mine, now) == 0:
         raise RuleViolation("too_late", N_("Too late to take it back: ask the banker."))
     undone = commands.undo(state, mine.kind, mine.version, mine.postings, mine.changes, mine.params)
-    return Outcome("take_back", undone.postings, undone.changes, params={"player": player.id, **undone.params},
-                   undoable=False)
+    return Outcome(
+        "take_back", undone.postings, undone.changes, params={"player": player.id, **undone.params}, undoable=False
+    )

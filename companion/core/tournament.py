@@ -5,12 +5,13 @@ Pure functions: how many tables of which sizes a round needs, who sits where (as
 count allows, and meeting again only where no other draw exists), and the standings from
 each game's points. The service layer stores tournaments and creates each table's game.
 """
+
 from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from .errors import N_, BadInput, RuleViolation
 
@@ -36,8 +37,13 @@ def table_sizes(players: int, table_size: int, min_players: int, max_players: in
         if best is None or key < best[0]:
             best = (key, sizes)
     if best is None:
-        raise BadInput("cannot_seat", N_("%(n)s players cannot sit at tables of %(min)s to %(max)s."),
-                       n=players, min=min_players, max=max_players)
+        raise BadInput(
+            "cannot_seat",
+            N_("%(n)s players cannot sit at tables of %(min)s to %(max)s."),
+            n=players,
+            min=min_players,
+            max=max_players,
+        )
     return best[1]
 
 
@@ -63,8 +69,14 @@ def _seat(order: list[str], sizes: list[int], met: Mapping[frozenset, int]) -> l
     tables: list[list[str]] = [[] for _ in sizes]
     for player in order:
         open_tables = [i for i, t in enumerate(tables) if len(t) < sizes[i]]
-        best = min(open_tables, key=lambda i: (sum(met.get(frozenset((player, other)), 0) for other in tables[i]),
-                                               len(tables[i]) - sizes[i], i))
+        best = min(
+            open_tables,
+            key=lambda i: (
+                sum(met.get(frozenset((player, other)), 0) for other in tables[i]),
+                len(tables[i]) - sizes[i],
+                i,
+            ),
+        )
         tables[best].append(player)
     return tables
 
@@ -161,20 +173,27 @@ def check_finals(finals: Finals, min_players: int, max_players: int) -> None:
     final larger than the semi-finals, and an unknown way of filling the final."""
     for value in (finals.semi_finalists, finals.semi_final_tables, finals.final_players):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 64:
-            raise BadInput("invalid_finals", N_("The semi-finals and the final take whole numbers of players "
-                                                "and tables."))
+            raise BadInput(
+                "invalid_finals", N_("The semi-finals and the final take whole numbers of players and tables.")
+            )
     if not min_players <= finals.final_players <= max_players:
-        raise BadInput("invalid_final_players", N_("The final seats %(min)s to %(max)s players."),
-                       min=min_players, max=max_players)
+        raise BadInput(
+            "invalid_final_players", N_("The final seats %(min)s to %(max)s players."), min=min_players, max=max_players
+        )
     if finals.finalists_by not in FINALISTS_BY:
         raise BadInput("invalid_finalists_by", N_("The final is filled by the semi-finals' places or points."))
     if finals.semi_finalists == 0 and finals.semi_final_tables == 0:
         return
     tables = finals.semi_final_tables
     if not tables or not tables * min_players <= finals.semi_finalists <= tables * max_players:
-        raise BadInput("invalid_semi_finals", N_("%(n)s semi-finalists cannot sit at %(tables)s tables of %(min)s to "
-                                                 "%(max)s."), n=finals.semi_finalists, tables=tables,
-                       min=min_players, max=max_players)
+        raise BadInput(
+            "invalid_semi_finals",
+            N_("%(n)s semi-finalists cannot sit at %(tables)s tables of %(min)s to %(max)s."),
+            n=finals.semi_finalists,
+            tables=tables,
+            min=min_players,
+            max=max_players,
+        )
     if finals.final_players > finals.semi_finalists:
         raise BadInput("invalid_final_players", N_("The final cannot seat more players than the semi-finals."))
 
@@ -192,8 +211,9 @@ def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed)
     allowed = set(eligible)
     rows = [s for s in table if s.player in allowed]
     if len(rows) < count:
-        raise RuleViolation("too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."),
-                            count=count, n=len(rows))
+        raise RuleViolation(
+            "too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."), count=count, n=len(rows)
+        )
     rows.sort(key=lambda s: (s.rank, _drawn_place(s.player, seed)))
     return [s.player for s in rows[:count]]
 
@@ -217,8 +237,9 @@ def finalists(results: Iterable[Result], seeds: Sequence[str], count: int, by: s
     rank = {p: i for i, p in enumerate(seeds)}
     rows = [r for r in results if r.player in rank]
     if len(rows) < count:
-        raise RuleViolation("too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."),
-                            count=count, n=len(rows))
+        raise RuleViolation(
+            "too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."), count=count, n=len(rows)
+        )
     far = len(seeds) + 1
 
     def place(r: Result) -> int:

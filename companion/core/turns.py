@@ -11,6 +11,7 @@ Motopolis' Sosta bisognino) is passed over, one turn each time, and may trade ag
 last has passed. Where the edition's jail counts turns, each turn a jailed player begins counts
 (``PlayerState.jail_turns``), and after ``jail.turns`` of them the player is out for free.
 """
+
 from __future__ import annotations
 
 from .commands import require_player, require_running
@@ -26,10 +27,12 @@ def first_turn_changes(state: GameState, first_player: str) -> list[Change]:
     """The first turn of a game that counts them: ``first_player``'s, round 1."""
     if not counted(state):
         return []
-    return [Change("game", None, "turn_player", state.turn_player, first_player),
-            Change("game", None, "turn_round", state.turn_round, 1),
-            Change("game", None, "turn_seq", state.turn_seq, 1),
-            *_turn_start(state, first_player, [])]
+    return [
+        Change("game", None, "turn_player", state.turn_player, first_player),
+        Change("game", None, "turn_round", state.turn_round, 1),
+        Change("game", None, "turn_seq", state.turn_seq, 1),
+        *_turn_start(state, first_player, []),
+    ]
 
 
 def _turn_start(state: GameState, player_id: str, mortgaged: list[str] | None = None) -> list[Change]:
@@ -45,11 +48,18 @@ def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
     """The deeds ``player_id`` mortgaged during their own turn (none outside it, or where the
     bank does not keep the turns). Until a turn has been ended once, the table is taken not to
     be marking turns: the game's first turn would otherwise stretch over the whole game."""
-    if (not counted(state) or state.turn_player != player_id or state.turn_start_mortgaged is None
-            or state.turn_seq <= 1):
+    if (
+        not counted(state)
+        or state.turn_player != player_id
+        or state.turn_start_mortgaged is None
+        or state.turn_seq <= 1
+    ):
         return set()
-    return {k for k, ds in state.deeds.items()
-            if ds.owner == player_id and ds.mortgaged and k not in state.turn_start_mortgaged}
+    return {
+        k
+        for k, ds in state.deeds.items()
+        if ds.owner == player_id and ds.mortgaged and k not in state.turn_start_mortgaged
+    }
 
 
 def view(state: GameState) -> dict | None:
@@ -96,8 +106,10 @@ def _jail_turn(state: GameState, player_id: str) -> tuple[list[Change], bool]:
     if not player.in_jail or not (jail.turns or jail.from_next_turn):
         return [], False
     if jail.turns is not None and player.jail_turns >= jail.turns:
-        return [Change("player", player_id, "in_jail", True, False),
-                Change("player", player_id, "jail_turns", player.jail_turns, 0)], True
+        return [
+            Change("player", player_id, "in_jail", True, False),
+            Change("player", player_id, "jail_turns", player.jail_turns, 0),
+        ], True
     return [Change("player", player_id, "jail_turns", player.jail_turns, player.jail_turns + 1)], False
 
 
@@ -128,8 +140,10 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
     else:
         nxt, new_round, skipped = _next_to_play(state, state.turn_player)
     round_ = state.turn_round + (1 if new_round else 0)
-    changes = [Change("game", None, "turn_player", state.turn_player, nxt),
-               Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1)]
+    changes = [
+        Change("game", None, "turn_player", state.turn_player, nxt),
+        Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1),
+    ]
     params = {"from": state.turn_player, "to": nxt, "round": round_}
     limit = state.edition.turns.limit
     if limit is not None and round_ > limit:
@@ -137,8 +151,12 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
         changes = [Change("game", None, "status", state.status, FINISHED)]
         changes += [document_change("pending", p.id, p, None) for p in state.pending.values()]
         params.update(to=None, round=state.turn_round, rounds_over=True)
-        return Outcome("end_turn", changes=tuple(changes), params=params,
-                       result={"player": None, "number": state.turn_round, "finished": True})
+        return Outcome(
+            "end_turn",
+            changes=tuple(changes),
+            params=params,
+            result={"player": None, "number": state.turn_round, "finished": True},
+        )
     if round_ != state.turn_round:
         changes.append(Change("game", None, "turn_round", state.turn_round, round_))
     changes += _turn_start(state, nxt)
@@ -149,8 +167,12 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
         params["skipped"] = skipped
     if released:
         params["released"] = nxt
-    return Outcome("end_turn", changes=tuple(changes), params=params,
-                   result={"player": nxt, "number": round_, "skipped": skipped, "released": released})
+    return Outcome(
+        "end_turn",
+        changes=tuple(changes),
+        params=params,
+        result={"player": nxt, "number": round_, "skipped": skipped, "released": released},
+    )
 
 
 def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
@@ -162,8 +184,10 @@ def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
     if not seats:
         return []
     nxt, new_round, skipped = _next_to_play(_without(state, player_id), player_id)
-    changes = [Change("game", None, "turn_player", player_id, nxt),
-               Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1)]
+    changes = [
+        Change("game", None, "turn_player", player_id, nxt),
+        Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1),
+    ]
     if new_round:
         changes.append(Change("game", None, "turn_round", state.turn_round, state.turn_round + 1))
     return changes + _turn_start(state, nxt) + _sat_out(state, skipped) + _jail_turn(state, nxt)[0]
@@ -172,6 +196,7 @@ def passed_on_leaving(state: GameState, player_id: str) -> list[Change]:
 def _without(state: GameState, player_id: str) -> GameState:
     """The state as the turn sees it once ``player_id`` is out (nothing else is read)."""
     from dataclasses import replace
+
     players = {pid: (replace(p, bankrupt=True) if pid == player_id else p) for pid, p in state.players.items()}
     return replace(state, players=players)
 
@@ -179,5 +204,4 @@ def _without(state: GameState, player_id: str) -> GameState:
 def require_turn(state: GameState, player_id: str) -> None:
     """Refuses, where the edition counts turns, a player acting out of their turn."""
     if counted(state) and state.turn_player != player_id:
-        raise RuleViolation("not_your_turn", N_("It is not %(name)s's turn."),
-                            name=state.players[player_id].name)
+        raise RuleViolation("not_your_turn", N_("It is not %(name)s's turn."), name=state.players[player_id].name)

@@ -1,5 +1,6 @@
 """What a running game waits on, and on whom: what a referee walking between tables needs to see
 ("table 3 is stuck: the trade waits on Bruno"). Pure: read from the game's state."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

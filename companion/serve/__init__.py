@@ -8,6 +8,7 @@ threads (``gate``). The server raises the process's open-file limit as far as th
 allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
 browsers reconnect to the next server), then the connections, then the loop.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -59,10 +60,25 @@ def create_server(app, host: str, port: int, workers: int = 1, on_started=None, 
     ``parser``: ``"h11"`` or ``"httptools"`` where not the fastest installed (``protocol``)."""
     gate = Gate(app)
     config = uvicorn.Config(
-        gate, host=host, port=port, loop=event_loop(), http=protocol_class(gate, parser), ws="none", lifespan="off",
-        interface="asgi3", access_log=False, log_config=None, log_level="warning", server_header=False,
-        date_header=True, proxy_headers=False, limit_concurrency=app.config["CONNECTION_LIMIT"],
-        timeout_keep_alive=5, timeout_graceful_shutdown=GRACE_SECONDS, workers=workers)
+        gate,
+        host=host,
+        port=port,
+        loop=event_loop(),
+        http=protocol_class(gate, parser),
+        ws="none",
+        lifespan="off",
+        interface="asgi3",
+        access_log=False,
+        log_config=None,
+        log_level="warning",
+        server_header=False,
+        date_header=True,
+        proxy_headers=False,
+        limit_concurrency=app.config["CONNECTION_LIMIT"],
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=GRACE_SECONDS,
+        workers=workers,
+    )
     return Server(config, gate, on_started)
 
 

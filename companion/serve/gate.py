@@ -12,6 +12,7 @@ answer whole. A GET that turns out to be a live stream (the app wrote its openin
 game, see ``companion.web.live``) is not closed when the app is done: ``Streams`` holds it on
 the loop.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -52,9 +53,11 @@ class Gate:
         if header(scope, b"transfer-encoding") is not None:
             # A chunked body, read whole: the app sees it with its length.
             # (h11 has read it by its chunks, whatever Content-Length it may also have claimed.)
-            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"]
-                                          if k not in (b"transfer-encoding", b"content-length")]
-                     + [(b"content-length", str(len(body)).encode())]}
+            scope = {
+                **scope,
+                "headers": [(k, v) for k, v in scope["headers"] if k not in (b"transfer-encoding", b"content-length")]
+                + [(b"content-length", str(len(body)).encode())],
+            }
         if scope["method"] == "GET":
             await self._get(scope, body, receive, send)
         elif not (scope["method"] == "POST" and await self._direct(scope, body, send)):

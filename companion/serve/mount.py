@@ -11,6 +11,7 @@ kilobytes (a printed sheet), so collecting one whole costs nothing the client wo
 The WSGI environ is built as a2wsgi built it (PEP 3333: paths as Latin-1 "bytes as text",
 headers that repeat joined by commas).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -75,9 +76,15 @@ class Mount:
                 head.clear()
             elif head:
                 raise AssertionError("start_response called twice without exc_info")
-            head.append((int(status.split(" ", 1)[0]),
-                         [(name.strip().encode("latin-1").lower(), value.strip().encode("latin-1"))
-                          for name, value in headers]))
+            head.append(
+                (
+                    int(status.split(" ", 1)[0]),
+                    [
+                        (name.strip().encode("latin-1").lower(), value.strip().encode("latin-1"))
+                        for name, value in headers
+                    ],
+                )
+            )
             return chunks.append  # the legacy write()
 
         result = self.app(environ, start_response)
@@ -100,7 +107,7 @@ def build_environ(scope, body: bytes) -> dict:
     script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
     path_info = scope["path"].encode("utf8").decode("latin1")
     if path_info.startswith(script_name):
-        path_info = path_info[len(script_name):]
+        path_info = path_info[len(script_name) :]
     server, port = scope.get("server") or ("localhost", 80)
     environ = {
         "REQUEST_METHOD": scope["method"],
@@ -123,8 +130,13 @@ def build_environ(scope, body: bytes) -> dict:
         environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = client[0], str(client[1])
     for name, value in scope.get("headers", ()):
         name = name.decode("latin1")
-        key = ("CONTENT_LENGTH" if name == "content-length" else "CONTENT_TYPE" if name == "content-type"
-               else "HTTP_" + name.upper().replace("-", "_"))
+        key = (
+            "CONTENT_LENGTH"
+            if name == "content-length"
+            else "CONTENT_TYPE"
+            if name == "content-type"
+            else "HTTP_" + name.upper().replace("-", "_")
+        )
         value = value.decode("latin1")
         environ[key] = environ[key] + "," + value if key in environ else value
     return environ

@@ -13,6 +13,7 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
   large) as the app words it, from what could be read of its head, instead of uvicorn's plain
   text.
 """
+
 from __future__ import annotations
 
 from http import HTTPStatus
@@ -57,7 +58,7 @@ def protocol_class(gate, parser: str | None = None):
         def data_received(self, data: bytes) -> None:
             awaiting = self.cycle is self._head_of
             if awaiting:
-                self._head += data[:HEAD_BYTES - len(self._head)]
+                self._head += data[: HEAD_BYTES - len(self._head)]
             elif self.cycle is not None and not self.cycle.more_body:
                 # A request whole and still being answered: what comes now is a head sent behind
                 # it. h11 reads none of it until the answer is done; llhttp reads it at once,
@@ -67,13 +68,18 @@ def protocol_class(gate, parser: str | None = None):
             if self.cycle is not self._head_of:  # a head came whole: a request is under way
                 self._head_timer.cancel()
                 self._head.clear()
-            elif awaiting and len(self._head) >= HEAD_BYTES and not self.transport.is_closing() \
-                    and b"\r\n\r\n" not in self._head:
+            elif (
+                awaiting
+                and len(self._head) >= HEAD_BYTES
+                and not self.transport.is_closing()
+                and b"\r\n\r\n" not in self._head
+            ):
                 self.send_400_response("Request head too large.")  # llhttp has no limit of its own
             if self._behind > HEAD_BYTES and not self.transport.is_closing():
                 self.transport.close()
 
         if base is not H11Protocol:
+
             def on_headers_complete(self) -> None:
                 self._behind = 0
                 # h11 refuses a transfer coding other than chunked; llhttp would pass a body of
@@ -125,6 +131,7 @@ def protocol_class(gate, parser: str | None = None):
 def _collect(messages: list):
     async def send(message) -> None:
         messages.append(message)
+
     return send
 
 
@@ -146,6 +153,17 @@ def _scope(head: bytes, client, server) -> dict | None:
         name, colon, value = line.partition(b":")
         if colon and name.strip() and name.strip().lower() not in (b"content-length", b"transfer-encoding"):
             headers.append((name.strip().lower(), value.strip()))
-    return {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-            "method": method, "scheme": "http", "root_path": "", "path": path, "raw_path": raw_path,
-            "query_string": query, "headers": headers, "client": client, "server": server}
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "root_path": "",
+        "path": path,
+        "raw_path": raw_path,
+        "query_string": query,
+        "headers": headers,
+        "client": client,
+        "server": server,
+    }

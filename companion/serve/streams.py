@@ -6,6 +6,7 @@ keep-alive comment when the game has been quiet for ``KEEPALIVE_SECONDS`` (check
 so never quiet for twice that), and ends after ``STREAM_SECONDS`` (the browser
 reconnects with ``Last-Event-ID``), when the client leaves, or when the server stops.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -94,7 +95,7 @@ class _Stream:
     Two timers for the stream's whole life, not one per wait: a busy table wakes each of its
     streams many times a second, and that wake-up is most of what a stream costs."""
 
-    __slots__ = ("waiter", "beat", "sent", "ended", "_timers")
+    __slots__ = ("_timers", "beat", "ended", "sent", "waiter")
 
     def __init__(self) -> None:
         self.waiter: asyncio.Future | None = None

@@ -15,6 +15,7 @@ The parent serves nothing: it watches.
 - A worker whose parent is gone (killed outright, with no time to stop them) stops by itself:
   it holds one end of a pipe whose other end only the parent has, and reads EOF from it.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -33,8 +34,9 @@ WATCH_SECONDS = 0.2
 def bind(host: str, port: int) -> socket.socket:
     """The listening socket, bound once for every worker; refuses (OSError) an address this
     machine does not have or a port already taken."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                          flags=socket.AI_PASSIVE)[0]
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[
+        0
+    ]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(address)
@@ -48,8 +50,9 @@ class Worker:
         self.number = number
         self.ready = context.Event()
         self.lifeline, theirs = context.Pipe()
-        self.process = context.Process(target=_worker, args=(target, sock, number, count, self.ready, theirs),
-                                       name=f"banco-worker-{number}")
+        self.process = context.Process(
+            target=_worker, args=(target, sock, number, count, self.ready, theirs), name=f"banco-worker-{number}"
+        )
         self.process.start()
         theirs.close()  # the worker holds its end; ours closes when this process ends, however it ends
         self.announced = False
@@ -83,13 +86,17 @@ def serve_workers(count: int, sock: socket.socket, target, say=print) -> int:
                     continue
                 code = worker.process.exitcode
                 if not worker.ready.is_set():
-                    say(f"Worker {worker.number} stopped before it could serve (exit code {code}): "
-                        f"see the lines above. Stopping the other workers.")
+                    say(
+                        f"Worker {worker.number} stopped before it could serve (exit code {code}): "
+                        f"see the lines above. Stopping the other workers."
+                    )
                     failed = 1
                     stopping.set()
                     break
-                say(f"Worker {worker.number} (pid {worker.process.pid}) stopped unexpectedly "
-                    f"(exit code {code}); starting another in its place.")
+                say(
+                    f"Worker {worker.number} (pid {worker.process.pid}) stopped unexpectedly "
+                    f"(exit code {code}); starting another in its place."
+                )
                 worker.lifeline.close()
                 workers[i] = Worker(context, target, sock, worker.number, count)
     finally:

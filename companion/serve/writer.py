@@ -7,6 +7,7 @@ commit); the actions that arrive meanwhile form the next batch. Each request is 
 once its batch has committed. A batch costs the loop one wake-up, whatever its size, and the
 requests themselves take no thread while they wait.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -11,6 +11,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``reads``: the read model the API and pages show
 - ``results``: the score (live and final) and every player's worth through the game
 """
+
 from ..core.ledger import BANK
 from ..core.policies.mortgage import laps_left as mortgage_laps_left
 from ..core.rules import lift_cost, rent_line, require_tradable
@@ -21,30 +22,166 @@ from ..core.turns import view as turn_view
 from ..store import now_utc
 from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, act, prepare, preview, run_batch
 from .catalog import edition_of, editions
-from .custom_editions import EditionRefused, check_edition, edition_file, import_edition, import_edition_text, is_imported
 from .clock import view as clock_view
-from .games import (EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, game_by_join_code, join, normalise_join_code,
-                    random_id)
-from .journal import (BANKER, parts_since, recent_lines, take_back_offer, entries_since, entry_at, journal_balances, recent_entries, state_of, undo_target,
-                      verify_all, verify_game)
+from .custom_editions import (
+    EditionRefused,
+    check_edition,
+    edition_file,
+    import_edition,
+    import_edition_text,
+    is_imported,
+)
+from .games import (
+    EDITION_CLOCK,
+    ID_ALPHABET,
+    clean_name,
+    create_game,
+    game_by_join_code,
+    join,
+    normalise_join_code,
+    random_id,
+)
+from .journal import (
+    BANKER,
+    entries_since,
+    entry_at,
+    journal_balances,
+    parts_since,
+    recent_entries,
+    recent_lines,
+    state_of,
+    take_back_offer,
+    undo_target,
+    verify_all,
+    verify_game,
+)
 from .printed import moved_since_printing
 from .printed import record as record_printing
+from .reads import (
+    DICE_KINDS,
+    can_see_cash,
+    checkable_view,
+    counterfeits_view,
+    current_version,
+    dice_kinds,
+    game_state,
+    liquidation,
+    pending_view,
+    waiting,
+)
 from .results import score, worth_points
-from .reads import (DICE_KINDS, can_see_cash, liquidation, checkable_view, counterfeits_view, current_version, dice_kinds,
-                    game_state, pending_view, waiting)
-from .seats import (HANDOFF_MINUTES, REJOIN_MINUTES, Caller, authenticate, claim_seat, issue_bank_handoff,
-                    issue_rejoin, redeem_bank_handoff, redeem_rejoin)
+from .seats import (
+    HANDOFF_MINUTES,
+    REJOIN_MINUTES,
+    Caller,
+    authenticate,
+    claim_seat,
+    issue_bank_handoff,
+    issue_rejoin,
+    redeem_bank_handoff,
+    redeem_rejoin,
+)
+from .tournaments import (
+    create_tournament,
+    draw_round,
+    get_tournament,
+    is_director,
+    is_referee,
+    issue_referee_token,
+    referee_view,
+    register,
+    tournament_view,
+    withdraw,
+)
 from .tx import WRITE_INTENT, database_key, find_game, get_game, keep_games, reading, rollback, writing
-from .tournaments import (create_tournament, draw_round, get_tournament, is_director, is_referee, issue_referee_token,
-                          referee_view, register, tournament_view, withdraw)
 
 # The web layer reads the core only through here (and its refusals in core.errors).
 __all__ = [
-    "ACTIONS", "liquidation", "JOURNAL_ACTIONS", "TAKE_BACK_SECONDS", "take_back_offer", "BANK", "BANKER", "EDITION_CLOCK", "FREE_PARKING", "is_past", "lift_cost", "rent_line", "require_tradable", "CLOCK_ACTIONS", "Caller", "DICE_KINDS", "ID_ALPHABET", "HANDOFF_MINUTES", "REJOIN_MINUTES", "WRITE_INTENT", "act",
-    "authenticate", "parts_since", "recent_lines", "can_see_cash", "claim_seat", "clean_name", "clock_view", "create_game", "current_version",
-    "dice_kinds", "edition_of", "editions", "entries_since", "entry_at", "find_game", "game_by_join_code", "game_state",
-    "get_game", "keep_games", "checkable_view", "counterfeits_view", "issue_bank_handoff", "issue_rejoin", "join", "journal_balances", "mortgage_laps_left", "normalise_join_code", "now_utc", "pending_view",
-    "moved_since_printing", "prepare", "preview", "random_id", "run_batch", "record_printing", "reading", "recent_entries", "redeem_bank_handoff", "redeem_rejoin", "rollback", "score", "state_of", "undo_target", "database_key",
-    "EditionRefused", "check_edition", "edition_file", "import_edition", "import_edition_text", "is_imported",
-    "turn_view", "verify_all", "create_tournament", "draw_round", "get_tournament", "is_director", "is_referee", "issue_referee_token", "referee_view", "register", "tournament_view", "withdraw", "verify_game", "waiting", "worth_points", "writing",
+    "ACTIONS",
+    "BANK",
+    "BANKER",
+    "CLOCK_ACTIONS",
+    "DICE_KINDS",
+    "EDITION_CLOCK",
+    "FREE_PARKING",
+    "HANDOFF_MINUTES",
+    "ID_ALPHABET",
+    "JOURNAL_ACTIONS",
+    "REJOIN_MINUTES",
+    "TAKE_BACK_SECONDS",
+    "WRITE_INTENT",
+    "Caller",
+    "EditionRefused",
+    "act",
+    "authenticate",
+    "can_see_cash",
+    "check_edition",
+    "checkable_view",
+    "claim_seat",
+    "clean_name",
+    "clock_view",
+    "counterfeits_view",
+    "create_game",
+    "create_tournament",
+    "current_version",
+    "database_key",
+    "dice_kinds",
+    "draw_round",
+    "edition_file",
+    "edition_of",
+    "editions",
+    "entries_since",
+    "entry_at",
+    "find_game",
+    "game_by_join_code",
+    "game_state",
+    "get_game",
+    "get_tournament",
+    "import_edition",
+    "import_edition_text",
+    "is_director",
+    "is_imported",
+    "is_past",
+    "is_referee",
+    "issue_bank_handoff",
+    "issue_referee_token",
+    "issue_rejoin",
+    "join",
+    "journal_balances",
+    "keep_games",
+    "lift_cost",
+    "liquidation",
+    "mortgage_laps_left",
+    "moved_since_printing",
+    "normalise_join_code",
+    "now_utc",
+    "parts_since",
+    "pending_view",
+    "prepare",
+    "preview",
+    "random_id",
+    "reading",
+    "recent_entries",
+    "recent_lines",
+    "record_printing",
+    "redeem_bank_handoff",
+    "redeem_rejoin",
+    "referee_view",
+    "register",
+    "rent_line",
+    "require_tradable",
+    "rollback",
+    "run_batch",
+    "score",
+    "state_of",
+    "take_back_offer",
+    "tournament_view",
+    "turn_view",
+    "undo_target",
+    "verify_all",
+    "verify_game",
+    "waiting",
+    "withdraw",
+    "worth_points",
+    "writing",
 ]

@@ -4,13 +4,14 @@ Each action is declared once in ``ACTIONS`` with what it reads: an action that d
 declare the board gets a state whose deeds are ``NotLoaded``, so a rule that reads them anyway
 fails loudly instead of seeing an empty board.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from flask import current_app
 from sqlalchemy import bindparam, insert, select
@@ -94,8 +95,7 @@ def _do_transfer(state, caller, payload, game):
 
 
 def _do_collect(state, caller, payload, game):
-    return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"),
-                             payload.get("reason"))
+    return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"), payload.get("reason"))
 
 
 def _do_pay_fixed(state, caller, payload, game):
@@ -124,9 +124,16 @@ def _do_pot_collect(state, caller, payload, game):
 
 
 def _do_request(state, caller, payload, game):
-    return pending.request_payment(state, random_id(), _acting_player(caller, payload), payload.get("from"),
-                                   payload.get("amount"), payload.get("reason"), now_utc(),
-                                   state.setting("request_seconds") or None)
+    return pending.request_payment(
+        state,
+        random_id(),
+        _acting_player(caller, payload),
+        payload.get("from"),
+        payload.get("amount"),
+        payload.get("reason"),
+        now_utc(),
+        state.setting("request_seconds") or None,
+    )
 
 
 def _do_approve(state, caller, payload, game):
@@ -152,8 +159,9 @@ def _do_build(state, caller, payload, game):
 
 
 def _do_sell_building(state, caller, payload, game):
-    return rules.sell_building(state, _acting_player(caller, payload), payload.get("deed"),
-                               break_hotel=payload.get("break_hotel") is True)
+    return rules.sell_building(
+        state, _acting_player(caller, payload), payload.get("deed"), break_hotel=payload.get("break_hotel") is True
+    )
 
 
 def _do_pay_rent(state, caller, payload, game):
@@ -161,8 +169,15 @@ def _do_pay_rent(state, caller, payload, game):
 
 
 def _do_rent_request(state, caller, payload, game):
-    return rules.rent_request(state, random_id(), _acting_player(caller, payload),
-                              payload.get("payer"), payload.get("deed"), now_utc(), payload.get("dice"))
+    return rules.rent_request(
+        state,
+        random_id(),
+        _acting_player(caller, payload),
+        payload.get("payer"),
+        payload.get("deed"),
+        now_utc(),
+        payload.get("dice"),
+    )
 
 
 def _do_rent_confirm(state, caller, payload, game):
@@ -187,8 +202,9 @@ def _do_auction_start(state, caller, payload, game):
 
 def _do_building_auction_start(state, caller, payload, game):
     _banker_only(caller)
-    return rules.building_auction_start(state, payload.get("building"), payload.get("deeds"), now_utc(),
-                                        state.setting("auction_seconds"))
+    return rules.building_auction_start(
+        state, payload.get("building"), payload.get("deeds"), now_utc(), state.setting("auction_seconds")
+    )
 
 
 def _do_break_shared(state, caller, payload, game):
@@ -207,13 +223,19 @@ def _do_auction_close(state, caller, payload, game):
     """The banker closes an auction at any time and alone names who buys among the equally
     rich; a player closes only an auction whose countdown ran out and whose buyer nobody has
     to choose (``rules.auction_close`` says which)."""
-    return rules.auction_close(state, now_utc(), payload.get("award_to"),
-                               by=None if caller.is_banker else caller.player_id, rerun=payload.get("rerun") is True)
+    return rules.auction_close(
+        state,
+        now_utc(),
+        payload.get("award_to"),
+        by=None if caller.is_banker else caller.player_id,
+        rerun=payload.get("rerun") is True,
+    )
 
 
 def _do_trade_propose(state, caller, payload, game):
-    return rules.trade_propose(state, random_id(), _acting_player(caller, payload), payload.get("to"),
-                               payload.get("give"), payload.get("get"))
+    return rules.trade_propose(
+        state, random_id(), _acting_player(caller, payload), payload.get("to"), payload.get("give"), payload.get("get")
+    )
 
 
 def _do_trade_accept(state, caller, payload, game):
@@ -243,18 +265,21 @@ def _do_end_turn(state, caller, payload, game):
 
 
 def _do_square(state, caller, payload, game):
-    return rules.land_on_square(state, _acting_player(caller, payload), payload.get("square"), payload.get("dice"),
-                                payload.get("deed"))
+    return rules.land_on_square(
+        state, _acting_player(caller, payload), payload.get("square"), payload.get("dice"), payload.get("deed")
+    )
 
 
 def _do_build_lot(state, caller, payload, game):
-    return rules.build_lot(state, _acting_player(caller, payload), payload.get("group"), payload.get("counts"),
-                           payload.get("place"))
+    return rules.build_lot(
+        state, _acting_player(caller, payload), payload.get("group"), payload.get("counts"), payload.get("place")
+    )
 
 
 def _do_expropriation_start(state, caller, payload, game):
-    return rules.expropriation_start(state, random_id(), _acting_player(caller, payload), payload.get("deed"),
-                                     payload.get("via", "rent"))
+    return rules.expropriation_start(
+        state, random_id(), _acting_player(caller, payload), payload.get("deed"), payload.get("via", "rent")
+    )
 
 
 def _do_expropriation_roll(state, caller, payload, game):
@@ -363,7 +388,7 @@ def act(game_id, caller: Caller | None, payload, token: str | None = None) -> di
     return writes.submit(work)
 
 
-def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -> "_Action":
+def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -> _Action:
     """``act``'s work, checked as far as it can be without the game: ready for ``run_batch``.
     Refuses a payload that is not an object, an unknown type, and a key that is not printable
     text of at most 100 characters."""
@@ -381,7 +406,7 @@ def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -
 class _Action(Waiting):
     """One ``act`` call waiting for its batch; ``actor`` once its caller is known."""
 
-    __slots__ = ("game_id", "caller", "payload", "token", "kind", "key", "digest", "actor")
+    __slots__ = ("actor", "caller", "digest", "game_id", "key", "kind", "payload", "token")
 
     def __init__(self, game_id, caller, payload, token, kind, key, digest) -> None:
         super().__init__()
@@ -484,7 +509,10 @@ def _first_answer(work: _Action) -> dict | None:
 
 _REQUEST = Request.__table__
 _STORED_ANSWER = select(_REQUEST.c.fingerprint, _REQUEST.c.response).where(
-    _REQUEST.c.game_id == bindparam("game_id"), _REQUEST.c.actor == bindparam("actor"), _REQUEST.c.key == bindparam("key"))
+    _REQUEST.c.game_id == bindparam("game_id"),
+    _REQUEST.c.actor == bindparam("actor"),
+    _REQUEST.c.key == bindparam("key"),
+)
 _REMEMBER = Prepared(insert(_REQUEST))
 
 
@@ -516,8 +544,12 @@ def _run(work: _Action, game: Game) -> dict:
         action = ACTIONS[kind]
         state = journal.state_of(game, deeds=action.reads_deeds)
         outcome = action.run(state, caller, payload, game)
-        if action.asks_bank and not caller.is_banker and state.setting("strict_bank") \
-                and any(p.account == BANK and p.amount < 0 for p in outcome.postings):
+        if (
+            action.asks_bank
+            and not caller.is_banker
+            and state.setting("strict_bank")
+            and any(p.account == BANK and p.amount < 0 for p in outcome.postings)
+        ):
             outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
             held = True
         if action.reads_deeds:
@@ -546,9 +578,17 @@ def _run(work: _Action, game: Game) -> dict:
         # Stored without a read before: a key already there is a repeat (the unique key refuses
         # it, and the savepoint takes this action back).
         try:
-            _REMEMBER.execute(db.session.connection(), {"game_id": game.id, "actor": caller.actor, "key": work.key,
-                                                        "fingerprint": work.digest, "response": response,
-                                                        "at": now_utc()})
+            _REMEMBER.execute(
+                db.session.connection(),
+                {
+                    "game_id": game.id,
+                    "actor": caller.actor,
+                    "key": work.key,
+                    "fingerprint": work.digest,
+                    "response": response,
+                    "at": now_utc(),
+                },
+            )
         except IntegrityError:
             raise _Repeated() from None
     return response
@@ -573,7 +613,7 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
     return ACTIONS[kind].run(state or journal.state_of(game), caller, payload, game)
 
 
-def _result(game: Game, caller: Caller, entry: "Entry | journal.Recorded") -> dict:
+def _result(game: Game, caller: Caller, entry: Entry | journal.Recorded) -> dict:
     result = {"entry": entry.version, "type": entry.kind}
     result.update(entry.params.get("result", {}))
     if caller.player_id:

@@ -2,9 +2,11 @@
 counted by the core (``core.calculator`` builds the state, ``core.score`` counts it, the same
 code as a game's final count). Nothing here touches the database: a calculation lives in the
 browser's session, not in a game."""
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.calculator import clean_names, game_state, player_id
 from ..core.editions import Edition
@@ -34,8 +36,17 @@ def count(edition: Edition, players: Sequence[Any], deeds: Sequence[Any]) -> dic
         "final": True,
         "currency": edition.currency_symbol,
         "points_table_rows": table.beyond if table else None,
-        "standings": [{"player": r.player, "index": index[r.player], "name": state.players[r.player].name,
-                       "rank": r.rank, "total": r.total, "breakdown": r.breakdown, "out": r.out,
-                       "tournament_points": r.tournament_points}
-                      for r in standings(state)],
+        "standings": [
+            {
+                "player": r.player,
+                "index": index[r.player],
+                "name": state.players[r.player].name,
+                "rank": r.rank,
+                "total": r.total,
+                "breakdown": r.breakdown,
+                "out": r.out,
+                "tournament_points": r.tournament_points,
+            }
+            for r in standings(state)
+        ],
     }

@@ -3,11 +3,13 @@
 A game is pinned to its edition's content by hash when it is created, so editing an edition
 file later never changes the rules of a game in progress.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select

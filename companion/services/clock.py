@@ -1,6 +1,7 @@
 """The game clock: started with the game, paused and resumed by the banker, stopped at the end.
 Kept on the game row (elapsed seconds plus when it last started), so it is right across
 reloads and restarts of the server."""
+
 from __future__ import annotations
 
 import math
@@ -67,6 +68,10 @@ def view(game: Game) -> dict | None:
         elapsed += (now_utc() - game.clock_running_since).total_seconds()
     remaining = max(0, int(game.time_limit_seconds - elapsed))
     last_minutes = ((game.extra or {}).get("settings") or {}).get("last_minutes") or 0
-    return {"limit_seconds": game.time_limit_seconds, "remaining_seconds": remaining, "running": running,
-            "last_minutes": last_minutes,
-            "closing": game.status == RUNNING and bool(last_minutes) and 0 < remaining <= last_minutes * 60}
+    return {
+        "limit_seconds": game.time_limit_seconds,
+        "remaining_seconds": remaining,
+        "running": running,
+        "last_minutes": last_minutes,
+        "closing": game.status == RUNNING and bool(last_minutes) and 0 < remaining <= last_minutes * 60,
+    }

@@ -7,10 +7,12 @@ stored. An id of a built-in edition is refused (409 ``edition_exists``): an impo
 replaces a built-in edition. Importing an id this server imported before points that id at
 the new content; the games already opened keep the content they were pinned to.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -26,9 +28,11 @@ class EditionRefused(BadInput):
     """An edition file with problems; ``problems`` names each field."""
 
     def __init__(self, problems: list[str]):
-        super().__init__("invalid_edition",
-                         N_("The edition file was refused and nothing was stored: %(problems)s"),
-                         problems="; ".join(problems))
+        super().__init__(
+            "invalid_edition",
+            N_("The edition file was refused and nothing was stored: %(problems)s"),
+            problems="; ".join(problems),
+        )
         self.problems = list(problems)
 
 
@@ -85,9 +89,11 @@ def import_edition(data: Any) -> dict:
     except EditionError as exc:  # validate_edition and parse_edition read the same checks
         raise EditionRefused(exc.problems) from None
     if edition.id in built_in_editions():
-        raise RuleViolation("edition_exists",
-                            N_("The edition %(id)s is built into Banco and cannot be replaced: give the file "
-                               "another id."), id=edition.id)
+        raise RuleViolation(
+            "edition_exists",
+            N_("The edition %(id)s is built into Banco and cannot be replaced: give the file another id."),
+            id=edition.id,
+        )
     for attempt in (1, 2):
         try:
             with writing():

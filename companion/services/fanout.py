@@ -13,6 +13,7 @@ session that is not there), so a listener that connects again first reads the cu
 of every game its process has streams for, and announces those: a change made during the gap
 still reaches the phones. On SQLite there is one process and none of this runs.
 """
+
 from __future__ import annotations
 
 import logging
@@ -54,9 +55,15 @@ def next_delay(delay: float) -> float:
 def notify(session, versions: dict[str, dict[int, frozenset[str]]]) -> None:
     """Inside the write transaction on PostgreSQL: every process hears of these versions (each
     game's, in order, with the parts each changed) at commit."""
-    session.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
-                    {"channel": CHANNEL, "payloads": [payload(g, v, parts) for g, by_version in versions.items()
-                                                      for v, parts in sorted(by_version.items())]})
+    session.execute(
+        text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+        {
+            "channel": CHANNEL,
+            "payloads": [
+                payload(g, v, parts) for g, by_version in versions.items() for v, parts in sorted(by_version.items())
+            ],
+        },
+    )
 
 
 class Listener:
@@ -85,11 +92,13 @@ class Listener:
 
     def _run(self) -> None:
         import psycopg
+
         delay = FIRST_RETRY_SECONDS
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5,
-                                     application_name=APPLICATION_NAME) as conn:
+                with psycopg.connect(
+                    self.conninfo, autocommit=True, connect_timeout=5, application_name=APPLICATION_NAME
+                ) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     # Listening first, then reading: a version committed in between is heard
                     # or read (or both; the broker keeps the newest).
@@ -109,11 +118,16 @@ class Listener:
                 if self._stop.is_set():
                     break
                 if isinstance(error, psycopg.Error):
-                    log.warning("live updates from the other processes: the database connection is lost "
-                                "(%s); trying again in %.1f s", str(error).strip() or error.__class__.__name__, delay)
+                    log.warning(
+                        "live updates from the other processes: the database connection is lost "
+                        "(%s); trying again in %.1f s",
+                        str(error).strip() or error.__class__.__name__,
+                        delay,
+                    )
                 else:
-                    log.exception("live updates from the other processes: the listener failed; "
-                                  "starting it again in %.1f s", delay)
+                    log.exception(
+                        "live updates from the other processes: the listener failed; starting it again in %.1f s", delay
+                    )
                 self._stop.wait(delay)
                 delay = next_delay(delay)
         self.connected.clear()

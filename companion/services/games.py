@@ -1,4 +1,5 @@
 """Games and the people at them: opening a table, joining it, finding it."""
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ from ..store.mapping import initial_extra
 from .catalog import edition_of, editions, pin
 from .journal import BANKER, new_entry
 from .seats import hash_secret
-from .tx import get_game, lock_game, plausible_id, writing
+from .tx import lock_game, plausible_id, writing
 
 MAX_NAME = 40
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed safely
@@ -58,8 +59,11 @@ def clean_name(name) -> str:
 def game_by_join_code(code) -> Game:
     """The game whose join code this is; refuses an unknown code (404)."""
     code = normalise_join_code(code)
-    game = (db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none()
-            if plausible_id(code) else None)
+    game = (
+        db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none()
+        if plausible_id(code)
+        else None
+    )
     if game is None:
         raise NotFound("unknown_join_code", N_("No game has this code. Check it with the banker."))
     return game
@@ -70,8 +74,17 @@ def game_by_join_code(code) -> Game:
 EDITION_CLOCK = object()
 
 
-def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, *, auction_seconds=None,
-                settings=None, hand_out_tokens=True, banker_seat: int | None = None) -> dict:
+def create_game(
+    edition_id,
+    names,
+    time_limit_minutes=EDITION_CLOCK,
+    seed=None,
+    *,
+    auction_seconds=None,
+    settings=None,
+    hand_out_tokens=True,
+    banker_seat: int | None = None,
+) -> dict:
     """Opens a game in ``setup`` with the named players and returns its secrets. Without a
     ``time_limit_minutes`` the game takes its edition's clock; ``None`` means no clock.
 
@@ -95,14 +108,17 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
         raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
     if time_limit_minutes is EDITION_CLOCK:
         time_limit_minutes = edition.time_limit_minutes
-    if time_limit_minutes is not None and (isinstance(time_limit_minutes, bool)
-                                           or not isinstance(time_limit_minutes, int)
-                                           or not 1 <= time_limit_minutes <= 1440):
+    if time_limit_minutes is not None and (
+        isinstance(time_limit_minutes, bool)
+        or not isinstance(time_limit_minutes, int)
+        or not 1 <= time_limit_minutes <= 1440
+    ):
         raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
         raise BadInput("invalid_seed", N_("The seed must be a whole number."))
-    if auction_seconds is not None and (isinstance(auction_seconds, bool) or not isinstance(auction_seconds, int)
-                                        or not 5 <= auction_seconds <= 600):
+    if auction_seconds is not None and (
+        isinstance(auction_seconds, bool) or not isinstance(auction_seconds, int) or not 5 <= auction_seconds <= 600
+    ):
         raise BadInput("invalid_auction_seconds", N_("The auction countdown must be 5 to 600 seconds."))
     settings = clean_settings(settings)
     if auction_seconds is not None:
@@ -110,28 +126,45 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
     if banker_seat is not None and not 0 <= banker_seat < len(names):
         raise BadInput("invalid_player", N_("There is no such player in this game."))
     if banker_seat is not None and len(names) > _seats_with_banker(edition):
-        raise BadInput("too_many_players_banker_plays",
-                       N_("When the banker plays too, this game takes at most %(max)s players."),
-                       max=_seats_with_banker(edition))
+        raise BadInput(
+            "too_many_players_banker_plays",
+            N_("When the banker plays too, this game takes at most %(max)s players."),
+            max=_seats_with_banker(edition),
+        )
 
     # The box's building counts where the group set them (they differ by printing), else the edition's.
     supply = building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big)
     with writing():
         banker_token = secrets.token_urlsafe(24)
-        game = Game(id=random_id(ID_ALPHABET, 10), edition_id=edition.id, status=SETUP, version=0,
-                    join_code=unused_join_code(), banker_token_hash=hash_secret(banker_token),
-                    # Without a seed the game still gets one, drawn now: its random parts stay
-                    # repeatable from the game's own record (undo, replays, a dispute).
-                    seed=seed if seed is not None else secrets.randbits(52), cash_private=edition.cash_private, auction_seconds=settings["auction_seconds"],
-                    edition_hash=pin(edition), extra=initial_extra(settings, pots_for(settings)),
-                    time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
-                    bank_small=supply[0], bank_big=supply[1])
+        game = Game(
+            id=random_id(ID_ALPHABET, 10),
+            edition_id=edition.id,
+            status=SETUP,
+            version=0,
+            join_code=unused_join_code(),
+            banker_token_hash=hash_secret(banker_token),
+            # Without a seed the game still gets one, drawn now: its random parts stay
+            # repeatable from the game's own record (undo, replays, a dispute).
+            seed=seed if seed is not None else secrets.randbits(52),
+            cash_private=edition.cash_private,
+            auction_seconds=settings["auction_seconds"],
+            edition_hash=pin(edition),
+            extra=initial_extra(settings, pots_for(settings)),
+            time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
+            bank_small=supply[0],
+            bank_big=supply[1],
+        )
         db.session.add(game)
         players = []
         for seat, name in enumerate(names):
             token = secrets.token_urlsafe(24) if hand_out_tokens or seat == banker_seat else None
-            player = Player(id=random_id(ID_ALPHABET, 8), game_id=game.id, seat=seat, name=name,
-                            token_hash=hash_secret(token) if token else None)
+            player = Player(
+                id=random_id(ID_ALPHABET, 8),
+                game_id=game.id,
+                seat=seat,
+                name=name,
+                token_hash=hash_secret(token) if token else None,
+            )
             db.session.add(player)
             players.append((player, token))
         for deed in edition.deeds:
@@ -140,8 +173,12 @@ def create_game(edition_id, names, time_limit_minutes=EDITION_CLOCK, seed=None, 
             game.banker_player_id = players[banker_seat][0].id
         db.session.flush()
         new_entry(game, Outcome("created", params={"players": len(names)}, undoable=False), BANKER)
-    result = {"id": game.id, "join_code": game.join_code, "banker_token": banker_token,
-              "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t]}
+    result = {
+        "id": game.id,
+        "join_code": game.join_code,
+        "banker_token": banker_token,
+        "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t],
+    }
     return result
 
 
@@ -169,27 +206,34 @@ def join(game_id, join_code, name) -> dict:
     with writing():
         game = lock_game(game_id)
         # As bytes: compare_digest refuses text with non-ASCII characters (a 500, found by fuzzing).
-        if not secrets.compare_digest(normalise_join_code(join_code).encode("utf-8", "surrogatepass"),
-                                      game.join_code.encode()):
+        if not secrets.compare_digest(
+            normalise_join_code(join_code).encode("utf-8", "surrogatepass"), game.join_code.encode()
+        ):
             raise Forbidden("wrong_join_code", N_("That join code is not this game's."))
         if game.status != SETUP:
             raise RuleViolation("already_started", N_("The game has already started."))
         edition = edition_of(game)
         if len(game.players) >= edition.max_players:
-            raise RuleViolation("table_full", N_("The table is full: at most %(max)s players."),
-                                max=edition.max_players)
+            raise RuleViolation(
+                "table_full", N_("The table is full: at most %(max)s players."), max=edition.max_players
+            )
         if game.banker_player_id is not None and len(game.players) >= _seats_with_banker(edition):
-            raise RuleViolation("table_full_banker_plays",
-                                N_("The table is full: with the banker playing, at most %(max)s players."),
-                                max=_seats_with_banker(edition))
+            raise RuleViolation(
+                "table_full_banker_plays",
+                N_("The table is full: with the banker playing, at most %(max)s players."),
+                max=_seats_with_banker(edition),
+            )
         if any(p.name.casefold() == name.casefold() for p in game.players):
             raise RuleViolation("name_taken", N_("%(name)s is already at this table."), name=name)
         token = secrets.token_urlsafe(24)
-        player = Player(id=random_id(ID_ALPHABET, 8), game_id=game.id, name=name, token_hash=hash_secret(token),
-                        seat=max((p.seat for p in game.players), default=-1) + 1)
+        player = Player(
+            id=random_id(ID_ALPHABET, 8),
+            game_id=game.id,
+            name=name,
+            token_hash=hash_secret(token),
+            seat=max((p.seat for p in game.players), default=-1) + 1,
+        )
         db.session.add(player)
         db.session.flush()
         new_entry(game, Outcome("join", params={"player": player.id}, undoable=False), player.id)
     return {"id": player.id, "name": player.name, "token": token}
-
-

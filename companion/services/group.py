@@ -9,16 +9,17 @@ next batch. A leader leads one batch only, so no request answers late because ot
 arriving. One commit (one ``fsync`` with ``synchronous=FULL``, one ``BEGIN IMMEDIATE``, one
 turn of the process's write lock) then serves a whole batch.
 """
+
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 
 class Waiting:
     """One piece of work in the queue: ``run_batch`` sets its ``answer`` or its ``error``."""
 
-    __slots__ = ("answer", "error", "_woken", "_leads")
+    __slots__ = ("_leads", "_woken", "answer", "error")
 
     def __init__(self) -> None:
         self.answer = None

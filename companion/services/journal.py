@@ -1,6 +1,7 @@
 """The journal: every change to a game is an entry (its postings, its changes, how the feed
 says it), applied to the state by the core's one interpreter and stored here. Undo, reading
 the journal and checking it against the balances live here too."""
+
 from __future__ import annotations
 
 import threading
@@ -72,17 +73,24 @@ def _shared_state(game: Game, deeds: bool) -> GameState:
 
 def _parts_of(outcome: Outcome) -> frozenset[str]:
     """What ``outcome`` changes, in the words of the live pages' regions (``core.parts``)."""
-    return entry_parts.of_entry(outcome.kind, {p.account for p in outcome.postings if p.amount},
-                                ((c.target, c.field) for c in outcome.changes))
+    return entry_parts.of_entry(
+        outcome.kind, {p.account for p in outcome.postings if p.amount}, ((c.target, c.field) for c in outcome.changes)
+    )
 
 
 def new_entry(game: Game, outcome: Outcome, actor: str) -> Entry:
     """A journal entry for ``outcome`` at the game's next version; stores no state."""
     game.version += 1
     announce(game, _parts_of(outcome))
-    entry = Entry(game_id=game.id, version=game.version, kind=outcome.kind, actor=actor,
-                  params=outcome.params, undoable=outcome.undoable,
-                  changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes])
+    entry = Entry(
+        game_id=game.id,
+        version=game.version,
+        kind=outcome.kind,
+        actor=actor,
+        params=outcome.params,
+        undoable=outcome.undoable,
+        changes=[[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
+    )
     if outcome.result:
         entry.params = {**entry.params, "result": outcome.result}
     db.session.add(entry)
@@ -103,11 +111,15 @@ def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
         return frozenset()
     entries = db.session.execute(
         select(Entry.version, Entry.kind, Entry.changes).where(
-            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto)).all()
+            Entry.game_id == game_id, Entry.version > since, Entry.version <= upto
+        )
+    ).all()
     moved: dict[int, set[str]] = {}
     for version, account in db.session.execute(
-            select(Entry.version, Posting.account).join(Posting, Posting.entry_id == Entry.id).where(
-                Entry.game_id == game_id, Entry.version > since, Entry.version <= upto, Posting.amount != 0)):
+        select(Entry.version, Posting.account)
+        .join(Posting, Posting.entry_id == Entry.id)
+        .where(Entry.game_id == game_id, Entry.version > since, Entry.version <= upto, Posting.amount != 0)
+    ):
         moved.setdefault(version, set()).add(account)
     if len(entries) != upto - since:
         return None
@@ -125,16 +137,27 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
     or deed it touched. ``reverses``: the entry this one undoes, marked as reversed by it."""
     touched = apply_outcome(state, outcome)
     version = game.version + 1
-    row = {"game_id": game.id, "version": version, "kind": outcome.kind, "actor": actor,
-           "params": {**outcome.params, "result": outcome.result} if outcome.result else outcome.params,
-           "undoable": outcome.undoable, "at": now_utc(),
-           "changes": [[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
-           "reverses": reverses.id if reverses is not None else None}
+    row = {
+        "game_id": game.id,
+        "version": version,
+        "kind": outcome.kind,
+        "actor": actor,
+        "params": {**outcome.params, "result": outcome.result} if outcome.result else outcome.params,
+        "undoable": outcome.undoable,
+        "at": now_utc(),
+        "changes": [[c.target, c.ref, c.field, c.before, c.after] for c in outcome.changes],
+        "reverses": reverses.id if reverses is not None else None,
+    }
     connection = db.session.connection()  # the driver's own statements: no ORM, no execution context
     entry_id = _INSERT_ENTRY.insert(connection, row)
     if outcome.postings:
-        _INSERT_POSTINGS.execute_many(connection, [{"entry_id": entry_id, "game_id": game.id, "account": p.account,
-                                                    "amount": p.amount} for p in outcome.postings])
+        _INSERT_POSTINGS.execute_many(
+            connection,
+            [
+                {"entry_id": entry_id, "game_id": game.id, "account": p.account, "amount": p.amount}
+                for p in outcome.postings
+            ],
+        )
     save(connection, game, state, touched, version=version)
     keep_state(game, state, not isinstance(state.deeds, NotLoaded))  # the view of the rows just written
     announce(game, _parts_of(outcome))
@@ -164,8 +187,11 @@ _INSERT_POSTINGS = Prepared(insert(Posting.__table__))
 def undo_target(game: Game) -> Entry | None:
     """The entry the next undo would reverse: the newest one not yet reversed."""
     return db.session.execute(
-        select(Entry).where(Entry.game_id == game.id, Entry.undoable.is_(True), Entry.reversed_by.is_(None))
-        .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+        select(Entry)
+        .where(Entry.game_id == game.id, Entry.undoable.is_(True), Entry.reversed_by.is_(None))
+        .order_by(Entry.version.desc())
+        .limit(1)
+    ).scalar_one_or_none()
 
 
 def undo(game: Game) -> Recorded:
@@ -175,23 +201,33 @@ def undo(game: Game) -> Recorded:
     if target is None:
         raise RuleViolation("nothing_to_undo", N_("There is nothing left to undo."))
     state = state_of(game)
-    outcome = commands.undo(state, target.kind, target.version,
-                            [CorePosting(p.account, p.amount) for p in target.postings],
-                            [Change(*c) for c in target.changes], target.params)
+    outcome = commands.undo(
+        state,
+        target.kind,
+        target.version,
+        [CorePosting(p.account, p.amount) for p in target.postings],
+        [Change(*c) for c in target.changes],
+        target.params,
+    )
     return record(game, state, outcome, BANKER, reverses=target)
 
 
 def _my_newest(game: Game, player_id: str) -> taking_back.MyEntry | None:
     """The player's own newest entry (one they made themselves), as take-back reads it."""
     entry = db.session.execute(
-        select(Entry).where(Entry.game_id == game.id, Entry.actor == player_id)
-        .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+        select(Entry).where(Entry.game_id == game.id, Entry.actor == player_id).order_by(Entry.version.desc()).limit(1)
+    ).scalar_one_or_none()
     if entry is None:
         return None
-    return taking_back.MyEntry(entry.kind, entry.version, entry.at,
-                               tuple(CorePosting(p.account, p.amount) for p in entry.postings),
-                               tuple(Change(*c) for c in entry.changes), dict(entry.params or {}),
-                               entry.reversed_by is not None)
+    return taking_back.MyEntry(
+        entry.kind,
+        entry.version,
+        entry.at,
+        tuple(CorePosting(p.account, p.amount) for p in entry.postings),
+        tuple(Change(*c) for c in entry.changes),
+        dict(entry.params or {}),
+        entry.reversed_by is not None,
+    )
 
 
 def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
@@ -214,8 +250,11 @@ def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None =
         newest = recent[0].kind if recent[0].actor == player_id else None
     else:
         newest = db.session.execute(
-            select(Entry.kind).where(Entry.game_id == game.id, Entry.actor == player_id)
-            .order_by(Entry.version.desc()).limit(1)).scalar_one_or_none()
+            select(Entry.kind)
+            .where(Entry.game_id == game.id, Entry.actor == player_id)
+            .order_by(Entry.version.desc())
+            .limit(1)
+        ).scalar_one_or_none()
     if newest not in taking_back.TAKE_BACK_KINDS:
         return None  # the common case, answered from one column, without the entry or the board
     mine = _my_newest(game, player_id)
@@ -223,8 +262,12 @@ def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None =
         taking_back.take_back(state_of(game), player_id, mine, game.version, now)
     except BancoError:
         return None
-    return {"version": mine.version, "kind": mine.kind, "params": mine.params,
-            "seconds": taking_back.seconds_left(mine, now)}
+    return {
+        "version": mine.version,
+        "kind": mine.kind,
+        "params": mine.params,
+        "seconds": taking_back.seconds_left(mine, now),
+    }
 
 
 def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
@@ -241,9 +284,11 @@ def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
         raise BadInput("invalid_since", N_("since must be a whole number from 0 to %(max)s."), max=SINCE_LIMIT)
     # No game reaches a version this high; past it the database's integers would overflow.
     since = min(since, MAX_VERSION)
-    return list(db.session.execute(
-        select(Entry).where(Entry.game_id == game.id, Entry.version > since)
-        .order_by(Entry.version).limit(limit)).scalars())
+    return list(
+        db.session.execute(
+            select(Entry).where(Entry.game_id == game.id, Entry.version > since).order_by(Entry.version).limit(limit)
+        ).scalars()
+    )
 
 
 def entry_at(game: Game, version: int) -> Entry:
@@ -285,8 +330,10 @@ def recent_lines(game: Game, count: int) -> list[Line]:
         ids += [ids[-1]] * (count - len(ids))  # the statement names ``count`` ids
         for entry_id, account, amount in postings.all(connection, {f"e{i}": v for i, v in enumerate(ids)}):
             moved.setdefault(entry_id, []).append(CorePosting(account, amount))
-    return [Line(version, kind, actor, params or {}, at, reversed_by, tuple(moved.get(entry_id, ())))
-            for entry_id, version, kind, actor, params, at, reversed_by in rows]
+    return [
+        Line(version, kind, actor, params or {}, at, reversed_by, tuple(moved.get(entry_id, ())))
+        for entry_id, version, kind, actor, params, at, reversed_by in rows
+    ]
 
 
 # The feed and the notices read the same newest entries of a game at every version, each
@@ -302,13 +349,19 @@ def _recent_statements(count: int) -> tuple[Prepared, Prepared]:
     made = _recent.get(count)
     if made is None:
         # The count written into the statement (SQLite's compiler adds an OFFSET of its own).
-        newest = (select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
-                  .where(Entry.game_id == bindparam("game_id")).order_by(Entry.version.desc())
-                  .limit(literal_column(str(count))).offset(literal_column("0")))
+        newest = (
+            select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
+            .where(Entry.game_id == bindparam("game_id"))
+            .order_by(Entry.version.desc())
+            .limit(literal_column(str(count)))
+            .offset(literal_column("0"))
+        )
         entries = Prepared(newest, memo=_RECENT_MEMO)
-        postings = Prepared(select(Posting.entry_id, Posting.account, Posting.amount)
-                            .where(Posting.entry_id.in_([bindparam(f"e{i}") for i in range(count)]))
-                            .order_by(Posting.id))
+        postings = Prepared(
+            select(Posting.entry_id, Posting.account, Posting.amount)
+            .where(Posting.entry_id.in_([bindparam(f"e{i}") for i in range(count)]))
+            .order_by(Posting.id)
+        )
         made = _recent.setdefault(count, (entries, postings))
     return made
 
@@ -316,8 +369,8 @@ def _recent_statements(count: int) -> tuple[Prepared, Prepared]:
 def journal_balances(game: Game) -> dict[str, int]:
     """Each account's balance summed from the journal (the check that cash matches it)."""
     rows = db.session.execute(
-        select(Posting.account, func.sum(Posting.amount)).where(Posting.game_id == game.id)
-        .group_by(Posting.account)).all()
+        select(Posting.account, func.sum(Posting.amount)).where(Posting.game_id == game.id).group_by(Posting.account)
+    ).all()
     return {account: int(total) for account, total in rows}
 
 
@@ -333,8 +386,11 @@ def verify_game(game: Game) -> list[Finding]:
     the game does not have, and a gap or repeat in its versions."""
     found = []
     sums = db.session.execute(
-        select(Posting.entry_id, func.sum(Posting.amount)).where(Posting.game_id == game.id)
-        .group_by(Posting.entry_id).having(func.sum(Posting.amount) != 0)).all()
+        select(Posting.entry_id, func.sum(Posting.amount))
+        .where(Posting.game_id == game.id)
+        .group_by(Posting.entry_id)
+        .having(func.sum(Posting.amount) != 0)
+    ).all()
     for entry_id, total in sums:
         found.append(Finding(game.id, f"entry {entry_id} does not balance (sums to {int(total)})"))
     journal = journal_balances(game)
@@ -346,16 +402,23 @@ def verify_game(game: Game) -> list[Finding]:
     for account in journal:
         if account != BANK and account not in held:
             found.append(Finding(game.id, f"the journal names {account}, which this game does not have"))
-    versions = list(db.session.execute(
-        select(Entry.version).where(Entry.game_id == game.id).order_by(Entry.version)).scalars())
+    versions = list(
+        db.session.execute(select(Entry.version).where(Entry.game_id == game.id).order_by(Entry.version)).scalars()
+    )
     # Compared with the game's own version, so a journal missing its newest entries (or all of
     # them) is caught too, not only a gap in the middle.
     expected = range(1, game.version + 1)
     if versions != list(expected):
         missing = sorted(set(expected) - set(versions))
         beyond = sorted(set(versions) - set(expected))
-        what = " and ".join(part for part in (missing and f"lacks versions {_listed(missing)}",
-                                             beyond and f"has versions past it: {_listed(beyond)}") if part)
+        what = " and ".join(
+            part
+            for part in (
+                missing and f"lacks versions {_listed(missing)}",
+                beyond and f"has versions past it: {_listed(beyond)}",
+            )
+            if part
+        )
         found.append(Finding(game.id, f"the game is at version {game.version} but its journal {what}"))
     return found
 

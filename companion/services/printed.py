@@ -1,6 +1,7 @@
 """Which server address the printed QR codes hold. Deed cards are printed once and kept for
 many evenings; if the laptop gets another address on the Wi-Fi, their codes stop opening, and
 the table says so."""
+
 from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError

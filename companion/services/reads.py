@@ -1,4 +1,5 @@
 """The read model: a game as the API and the pages show it to one caller."""
+
 from __future__ import annotations
 
 import math
@@ -33,19 +34,40 @@ def waiting(state: GameState, now: datetime | None = None) -> list[PendingState]
 
 
 def pending_view(p: PendingState) -> dict:
-    return {"id": p.id, "from": p.payer, "to": p.payee, "amount": p.amount, "reason": p.params.get("reason", ""),
-            "needs": p.needs, "asked_by": p.asked_by, "kind": p.kind, "deed": p.params.get("deed"),
-            "at": p.at, "expires_at": p.expires_at}
+    return {
+        "id": p.id,
+        "from": p.payer,
+        "to": p.payee,
+        "amount": p.amount,
+        "reason": p.params.get("reason", ""),
+        "needs": p.needs,
+        "asked_by": p.asked_by,
+        "kind": p.kind,
+        "deed": p.params.get("deed"),
+        "at": p.at,
+        "expires_at": p.expires_at,
+    }
 
 
 def checkable_view(state: GameState, now: datetime | None = None) -> list[dict]:
     """The payments and Chance cards open to a check now, without their notes: who paid whom,
     how much, until when; ``card`` when it is a Chance card played."""
     now = now or now_utc()
-    return [{"id": c.id, "from": c.payer, "to": c.payee, "players": list(c.parties), "amount": c.amount,
-             "what": c.kind, "card": c.card is not None, "at": c.at, "check_until": c.check_until,
-             "seconds_left": max(0, math.ceil((datetime.fromisoformat(c.check_until) - now).total_seconds()))}
-            for c in notes.open_checks(state, now)]
+    return [
+        {
+            "id": c.id,
+            "from": c.payer,
+            "to": c.payee,
+            "players": list(c.parties),
+            "amount": c.amount,
+            "what": c.kind,
+            "card": c.card is not None,
+            "at": c.at,
+            "check_until": c.check_until,
+            "seconds_left": max(0, math.ceil((datetime.fromisoformat(c.check_until) - now).total_seconds())),
+        }
+        for c in notes.open_checks(state, now)
+    ]
 
 
 def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
@@ -56,13 +78,17 @@ def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
     if not notes.active(state):
         return None
     deck = state.chance
-    return {"notes": ({str(face): count for face, count in notes.hand_counts(state, player_id).items()}
-                      if player_id else None),
-            "check_seconds": notes.check_seconds(state), "receiver_checks": notes.receiver_checks(state),
-            "chance_board": len(deck.board) if deck else min(chance.BOARD, state.edition.counterfeits.chance_cards),
-            "chance_pile": len(deck.pile) if deck else None,
-            "chance_hands": {pid: chance.hand_size(state, pid) for pid in state.players},
-            "my_cards": chance.hand_ids(state, player_id) if player_id else []}
+    return {
+        "notes": (
+            {str(face): count for face, count in notes.hand_counts(state, player_id).items()} if player_id else None
+        ),
+        "check_seconds": notes.check_seconds(state),
+        "receiver_checks": notes.receiver_checks(state),
+        "chance_board": len(deck.board) if deck else min(chance.BOARD, state.edition.counterfeits.chance_cards),
+        "chance_pile": len(deck.pile) if deck else None,
+        "chance_hands": {pid: chance.hand_size(state, pid) for pid in state.players},
+        "my_cards": chance.hand_ids(state, player_id) if player_id else [],
+    }
 
 
 # Every kind of dice ``roll`` knows; an edition offers some of them (``dice_kinds``).
@@ -108,9 +134,19 @@ def game_state(game: Game, caller: Caller | None) -> dict:
         "auction": state.auction.to_dict() if state.auction else None,
         "auction_seconds": state.setting("auction_seconds"),
         "trades": [t.to_dict() for t in state.trades.values()],
-        "rent_requests": [{"id": r.id, "deed": r.params.get("deed"), "owner": r.payee, "payer": r.payer,
-                           "amount": r.amount, "dice": r.params.get("dice"), "requested_at": r.at,
-                           "lapses_at": r.expires_at} for r in rent_requests(state)],
+        "rent_requests": [
+            {
+                "id": r.id,
+                "deed": r.params.get("deed"),
+                "owner": r.payee,
+                "payer": r.payer,
+                "amount": r.amount,
+                "dice": r.params.get("dice"),
+                "requested_at": r.at,
+                "lapses_at": r.expires_at,
+            }
+            for r in rent_requests(state)
+        ],
         "clock": clock.view(game),
         # The dice the server rolls here, and the last roll: its faces, total and doubles.
         "dice_kinds": list(dice_kinds(state.edition)),

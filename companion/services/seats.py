@@ -1,5 +1,6 @@
 """Seats and sign-in: tokens, claiming a seat from a phone, rejoin codes for a lost phone.
 Tokens and rejoin secrets are stored only as their SHA-256."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -47,8 +48,11 @@ def claim_seat(game_id, player_id) -> str:
         if player is None:
             raise NotFound("unknown_player", N_("There is no such player in this game."))
         if player.claimed:
-            raise RuleViolation("seat_taken", N_("%(name)s is already playing on another phone. "
-                                                 "Ask the banker for a rejoin code."), name=player.name)
+            raise RuleViolation(
+                "seat_taken",
+                N_("%(name)s is already playing on another phone. Ask the banker for a rejoin code."),
+                name=player.name,
+            )
         token = secrets.token_urlsafe(24)
         player.token_hash = hash_secret(token)
         new_entry(game, Outcome("claim", params={"player": player.id}, undoable=False), player.id)
@@ -87,8 +91,11 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
         game = lock_game(game_id) if game_id is not None else None
         player = None
         if game is not None:
-            player = db.session.execute(select(Player).where(Player.game_id == game.id, Player.rejoin_hash == digest)
-                                        .execution_options(populate_existing=True)).scalar_one_or_none()
+            player = db.session.execute(
+                select(Player)
+                .where(Player.game_id == game.id, Player.rejoin_hash == digest)
+                .execution_options(populate_existing=True)
+            ).scalar_one_or_none()
         if player is None or player.rejoin_expires is None or player.rejoin_expires < now_utc():
             raise Forbidden("invalid_rejoin", N_("This rejoin code is not valid. Ask the banker for a new one."))
         token = secrets.token_urlsafe(24)
@@ -122,8 +129,9 @@ def redeem_bank_handoff(game_id, secret) -> str:
     """Swaps a hand-off secret for a new banker token and voids the old one: the device that
     held the bank is signed out of it (a player seat it holds stays where it is). Returns the
     new token. Refuses an unknown game (404) and an unknown, used or expired secret (403)."""
-    refusal = Forbidden("invalid_handoff", N_("This code to take over the bank is not valid: ask the banker "
-                                              "for a new one."))
+    refusal = Forbidden(
+        "invalid_handoff", N_("This code to take over the bank is not valid: ask the banker for a new one.")
+    )
     if not isinstance(secret, str) or not secret or len(secret) > 64:
         raise refusal
     with writing():
@@ -156,5 +164,3 @@ def identify(game: Game, token) -> Caller:
     if player is None:
         raise Unauthorized("invalid_token", N_("This sign-in is not valid for this game."))
     return Caller(game.id, False, player.id)
-
-

@@ -4,6 +4,7 @@ It is drawn the first time the game's money is printed and kept in the game row'
 under ``SECRET_KEY_NAME``: not a field of the core's ``GameState``, so neither the read model,
 the journal nor the API ever carries it. Until the money is printed a game has no secret and
 no serial matches it."""
+
 from __future__ import annotations
 
 import secrets
@@ -35,8 +36,9 @@ def printed_items(game_id: str) -> tuple[Game, list[dict]]:
         if secret is None:
             secret = secrets.token_hex(32)
             game.extra = {**(game.extra or {}), SECRET_KEY_NAME: secret}
-        items = [{"kind": item.kind, "face": item.face, "serial": item.serial}
-                 for item in serials.print_run(state, secret)]
+        items = [
+            {"kind": item.kind, "face": item.face, "serial": item.serial} for item in serials.print_run(state, secret)
+        ]
     return game, items
 
 

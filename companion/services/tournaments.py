@@ -1,11 +1,10 @@
 """Tournaments: registering players, drawing each round's tables (one game per table, created
 and ready to start), the semi-finals and the final seeded from the standings, the general
 standings from the games' tournament points, and the referee's token."""
+
 from __future__ import annotations
 
 import secrets
-
-from sqlalchemy import select
 
 from ..core import tournament as rules
 from ..core import waiting
@@ -14,8 +13,8 @@ from ..core.state import BANKER, FINISHED
 from ..store import Game, Tournament, TournamentPlayer, TournamentTable, db, now_utc
 from .catalog import editions
 from .clock import view as clock_view
-from .journal import state_of
 from .games import EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, random_id
+from .journal import state_of
 from .results import score
 from .seats import hash_secret
 from .tx import plausible_id, writing
@@ -28,8 +27,9 @@ def _clean_title(name) -> str:
         raise BadInput("invalid_name", N_("Give the tournament a name."))
     name = " ".join(name.split())
     if len(name) > MAX_TOURNAMENT_NAME or not name.isprintable():
-        raise BadInput("invalid_name", N_("A tournament's name is at most %(max)s printable characters."),
-                       max=MAX_TOURNAMENT_NAME)
+        raise BadInput(
+            "invalid_name", N_("A tournament's name is at most %(max)s printable characters."), max=MAX_TOURNAMENT_NAME
+        )
     return name
 
 
@@ -42,10 +42,12 @@ def finals_of(t: Tournament) -> rules.Finals:
     """The tournament's semi-final and final settings (a tournament opened before they
     existed: two tables of its size, then one)."""
     given = t.settings or {}
-    return rules.Finals(semi_finalists=given.get("semi_finalists", 2 * t.table_size),
-                        semi_final_tables=given.get("semi_final_tables", 2),
-                        final_players=given.get("final_players", t.table_size),
-                        finalists_by=given.get("finalists_by", "places"))
+    return rules.Finals(
+        semi_finalists=given.get("semi_finalists", 2 * t.table_size),
+        semi_final_tables=given.get("semi_final_tables", 2),
+        final_players=given.get("final_players", t.table_size),
+        finalists_by=given.get("finalists_by", "places"),
+    )
 
 
 def last_minutes_of(t: Tournament) -> int:
@@ -56,11 +58,14 @@ def _clean_finals(finals, table_size: int, edition) -> rules.Finals:
     if finals is None:
         finals = {}
     if not isinstance(finals, dict):
-        raise BadInput("invalid_finals", N_("The semi-finals and the final take whole numbers of players "
-                                            "and tables."))
+        raise BadInput("invalid_finals", N_("The semi-finals and the final take whole numbers of players and tables."))
     defaults = rules.Finals(semi_finalists=2 * table_size, semi_final_tables=2, final_players=table_size)
-    chosen = rules.Finals(**{field: finals.get(field, getattr(defaults, field)) for field in
-                             ("semi_finalists", "semi_final_tables", "final_players", "finalists_by")})
+    chosen = rules.Finals(
+        **{
+            field: finals.get(field, getattr(defaults, field))
+            for field in ("semi_finalists", "semi_final_tables", "final_players", "finalists_by")
+        }
+    )
     if chosen.semi_finalists == 0 or chosen.semi_final_tables == 0:
         chosen = rules.Finals(0, 0, chosen.final_players, chosen.finalists_by)
     rules.check_finals(chosen, edition.min_players, edition.max_players)
@@ -70,15 +75,21 @@ def _clean_finals(finals, table_size: int, edition) -> rules.Finals:
 def _clean_last_minutes(last_minutes, round_minutes) -> int:
     if last_minutes is None:
         return LAST_MINUTES if round_minutes and round_minutes > 2 * LAST_MINUTES else 0
-    if (isinstance(last_minutes, bool) or not isinstance(last_minutes, int) or not 0 <= last_minutes <= 60
-            or (last_minutes and (not round_minutes or last_minutes >= round_minutes))):
-        raise BadInput("invalid_last_minutes", N_("The last minutes' warning must be 0 to 60 minutes, shorter "
-                                                  "than a round."))
+    if (
+        isinstance(last_minutes, bool)
+        or not isinstance(last_minutes, int)
+        or not 0 <= last_minutes <= 60
+        or (last_minutes and (not round_minutes or last_minutes >= round_minutes))
+    ):
+        raise BadInput(
+            "invalid_last_minutes", N_("The last minutes' warning must be 0 to 60 minutes, shorter than a round.")
+        )
     return last_minutes
 
 
-def create_tournament(name, edition_id, names, table_size=4, round_minutes=EDITION_CLOCK, seed=None,
-                      finals=None, last_minutes=None) -> dict:
+def create_tournament(
+    name, edition_id, names, table_size=4, round_minutes=EDITION_CLOCK, seed=None, finals=None, last_minutes=None
+) -> dict:
     """Opens a tournament of an edition with its players; returns its id, the director's
     token and the players' ids. ``finals`` may set ``semi_finalists`` (0: no semi-finals),
     ``semi_final_tables``, ``final_players`` and ``finalists_by`` (``places`` or ``points``):
@@ -104,14 +115,22 @@ def create_tournament(name, edition_id, names, table_size=4, round_minutes=EDITI
         raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
     if len(names) < edition.min_players:
         raise BadInput("too_few_players", N_("A round needs at least %(min)s players."), min=edition.min_players)
-    if (isinstance(table_size, bool) or not isinstance(table_size, int)
-            or not edition.min_players <= table_size <= edition.max_players):
-        raise BadInput("invalid_table_size", N_("A table seats %(min)s to %(max)s players."),
-                       min=edition.min_players, max=edition.max_players)
+    if (
+        isinstance(table_size, bool)
+        or not isinstance(table_size, int)
+        or not edition.min_players <= table_size <= edition.max_players
+    ):
+        raise BadInput(
+            "invalid_table_size",
+            N_("A table seats %(min)s to %(max)s players."),
+            min=edition.min_players,
+            max=edition.max_players,
+        )
     if round_minutes is EDITION_CLOCK:
         round_minutes = edition.time_limit_minutes
-    if round_minutes is not None and (isinstance(round_minutes, bool) or not isinstance(round_minutes, int)
-                                      or not 1 <= round_minutes <= 1440):
+    if round_minutes is not None and (
+        isinstance(round_minutes, bool) or not isinstance(round_minutes, int) or not 1 <= round_minutes <= 1440
+    ):
         raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
         raise BadInput("invalid_seed", N_("The seed must be a whole number."))
@@ -119,10 +138,16 @@ def create_tournament(name, edition_id, names, table_size=4, round_minutes=EDITI
     warning = _clean_last_minutes(last_minutes, round_minutes)
     token = secrets.token_urlsafe(24)
     with writing():
-        t = Tournament(id=random_id(ID_ALPHABET, 10), name=title, edition_id=edition.id, table_size=table_size,
-                       round_minutes=round_minutes, seed=seed if seed is not None else secrets.randbits(52),
-                       director_token_hash=hash_secret(token),
-                       settings={**chosen.__dict__, "last_minutes": warning})
+        t = Tournament(
+            id=random_id(ID_ALPHABET, 10),
+            name=title,
+            edition_id=edition.id,
+            table_size=table_size,
+            round_minutes=round_minutes,
+            seed=seed if seed is not None else secrets.randbits(52),
+            director_token_hash=hash_secret(token),
+            settings={**chosen.__dict__, "last_minutes": warning},
+        )
         db.session.add(t)
         players = [TournamentPlayer(id=random_id(), tournament_id=t.id, seq=i, name=n) for i, n in enumerate(names)]
         db.session.add_all(players)
@@ -145,8 +170,12 @@ def _require_director(t: Tournament, token) -> None:
 
 
 def _token_matches(token, token_hash: str | None) -> bool:
-    return (isinstance(token, str) and bool(token) and token_hash is not None
-            and secrets.compare_digest(hash_secret(token), token_hash))
+    return (
+        isinstance(token, str)
+        and bool(token)
+        and token_hash is not None
+        and secrets.compare_digest(hash_secret(token), token_hash)
+    )
 
 
 def is_director(tournament_id, token) -> bool:
@@ -239,8 +268,9 @@ def _check_stage(t: Tournament, rounds: dict[int, list[TournamentTable]], stage,
     if stage == rules.ROUND and rules.SEMI_FINAL in drawn:
         raise RuleViolation("semi_finals_drawn", N_("The semi-finals are drawn: the final comes next."))
     if stage != rules.ROUND and rules.ROUND not in drawn:
-        raise RuleViolation("no_round_played", N_("The semi-finals and the final are drawn from the standings: "
-                                                  "play a round first."))
+        raise RuleViolation(
+            "no_round_played", N_("The semi-finals and the final are drawn from the standings: play a round first.")
+        )
     if stage == rules.SEMI_FINAL and rules.SEMI_FINAL in drawn:
         raise RuleViolation("semi_finals_drawn", N_("The semi-finals are drawn: the final comes next."))
     if stage == rules.SEMI_FINAL and not finals.semi_finalists:
@@ -260,12 +290,21 @@ def _check_stage(t: Tournament, rounds: dict[int, list[TournamentTable]], stage,
             continue
         tables = ", ".join(str(tb.number) for tb in playing)
         if stage == rules.ROUND:
-            raise RuleViolation("tables_still_playing",
-                                N_("Tables %(tables)s of round %(round)s are still playing: end them, or force "
-                                   "the draw."), tables=tables, round=number)
-        raise RuleViolation("tables_still_playing",
-                            N_("Tables %(tables)s of round %(round)s are still playing: the semi-finals and the "
-                               "final are drawn from every result, so end them first."), tables=tables, round=number)
+            raise RuleViolation(
+                "tables_still_playing",
+                N_("Tables %(tables)s of round %(round)s are still playing: end them, or force the draw."),
+                tables=tables,
+                round=number,
+            )
+        raise RuleViolation(
+            "tables_still_playing",
+            N_(
+                "Tables %(tables)s of round %(round)s are still playing: the semi-finals and the "
+                "final are drawn from every result, so end them first."
+            ),
+            tables=tables,
+            round=number,
+        )
 
 
 def _seat_stage(t: Tournament, rounds, stage, number: int) -> list[list[str]]:
@@ -285,8 +324,9 @@ def _seat_stage(t: Tournament, rounds, stage, number: int) -> list[list[str]]:
         return rules.snake(seeds, finals.semi_final_tables)
     if not finals.semi_finalists:
         return [rules.seeded(table, players, finals.final_players, t.seed)]
-    semi = [pid for tables in rounds.values() if tables[0].stage == rules.SEMI_FINAL for tb in tables
-            for pid in tb.seats]
+    semi = [
+        pid for tables in rounds.values() if tables[0].stage == rules.SEMI_FINAL for tb in tables for pid in tb.seats
+    ]
     seeds = rules.seeded(table, semi, len(semi), t.seed)
     still_in = set(players)
     results = [r for r in _results(t, rounds, rules.SEMI_FINAL) if r.player in still_in]
@@ -315,21 +355,34 @@ def draw_round(tournament_id, token, force=False, stage=rules.ROUND) -> dict:
     game_settings = {"no_trades_two_left": stage == rules.ROUND, "last_minutes": last_minutes_of(t)}
     created = []
     for i, seats in enumerate(drawn, start=1):
-        game = create_game(t.edition_id, [names[pid] for pid in seats], t.round_minutes,
-                           seed=(t.seed + number * 1000 + i) % 2**52, settings=game_settings)
+        game = create_game(
+            t.edition_id,
+            [names[pid] for pid in seats],
+            t.round_minutes,
+            seed=(t.seed + number * 1000 + i) % 2**52,
+            settings=game_settings,
+        )
         created.append((i, seats, game))
     with writing():
         for i, seats, game in created:
-            db.session.add(TournamentTable(tournament_id=t.id, round=number, number=i, game_id=game["id"],
-                                           seats=list(seats), stage=stage))
-    return {"round": number, "stage": stage,
-            "tables": [{"number": i, "game": game, "players": list(seats)} for i, seats, game in created]}
+            db.session.add(
+                TournamentTable(
+                    tournament_id=t.id, round=number, number=i, game_id=game["id"], seats=list(seats), stage=stage
+                )
+            )
+    return {
+        "round": number,
+        "stage": stage,
+        "tables": [{"number": i, "game": game, "players": list(seats)} for i, seats, game in created],
+    }
 
 
 def _table_results(tb: TournamentTable, game: Game) -> list[rules.Result]:
     seat_of = {p.id: tb.seats[p.seat] for p in game.players}
-    return [rules.Result(seat_of[row["player"]], row["tournament_points"] or 0, row["rank"], row["total"] or 0)
-            for row in score(game)["standings"]]
+    return [
+        rules.Result(seat_of[row["player"]], row["tournament_points"] or 0, row["rank"], row["total"] or 0)
+        for row in score(game)["standings"]
+    ]
 
 
 def _results(t: Tournament, rounds, stage: str) -> list[rules.Result]:
@@ -355,8 +408,13 @@ def tournament_view(tournament_id) -> dict:
         shown = []
         for tb in tables:
             game = db.session.get(Game, tb.game_id)
-            table = {"number": tb.number, "game": game.id, "status": game.status, "players": list(tb.seats),
-                     "results": []}
+            table = {
+                "number": tb.number,
+                "game": game.id,
+                "status": game.status,
+                "players": list(tb.seats),
+                "results": [],
+            }
             if game.status == FINISHED:
                 got = _table_results(tb, game)
                 table["results"] = [{"player": r.player, "place": r.place, "points": r.points} for r in got]
@@ -369,13 +427,29 @@ def tournament_view(tournament_id) -> dict:
         rounds.append({"round": number, "stage": tables[0].stage, "tables": shown})
     table = rules.standings([p.id for p in t.players], results)
     finals = finals_of(t)
-    return {"id": t.id, "name": t.name, "edition": t.edition_id, "table_size": t.table_size,
-            "round_minutes": t.round_minutes, "last_minutes": last_minutes_of(t),
-            "finals": {**finals.__dict__, "champion": champion},
-            "players": [{"id": p.id, "name": p.name, "withdrawn": p.withdrawn} for p in t.players],
-            "rounds": rounds,
-            "standings": [{"player": s.player, "name": names[s.player], "points": s.points, "played": s.played,
-                           "wins": s.wins, "worth": s.worth, "rank": s.rank} for s in table]}
+    return {
+        "id": t.id,
+        "name": t.name,
+        "edition": t.edition_id,
+        "table_size": t.table_size,
+        "round_minutes": t.round_minutes,
+        "last_minutes": last_minutes_of(t),
+        "finals": {**finals.__dict__, "champion": champion},
+        "players": [{"id": p.id, "name": p.name, "withdrawn": p.withdrawn} for p in t.players],
+        "rounds": rounds,
+        "standings": [
+            {
+                "player": s.player,
+                "name": names[s.player],
+                "points": s.points,
+                "played": s.played,
+                "wins": s.wins,
+                "worth": s.worth,
+                "rank": s.rank,
+            }
+            for s in table
+        ],
+    }
 
 
 def _deed_name(state, key: str | None) -> str | None:
@@ -401,11 +475,24 @@ def referee_view(tournament_id, token) -> dict:
         for tb, game in zip(tables, games):
             state = state_of(game)
             player_names = {p.id: p.name for p in game.players}
-            waits = [{"kind": w.kind, "who": w.who,
-                      "name": player_names.get(w.who) if w.who not in (None, BANKER) else None,
-                      "deed": _deed_name(state, w.deed)}
-                     for w in waiting.waiting_on(state, now)]
-            shown.append({"number": tb.number, "game": game.id, "status": game.status, "clock": clock_view(game),
-                          "players": [{"id": pid, "name": names[pid]} for pid in tb.seats], "waiting_on": waits})
+            waits = [
+                {
+                    "kind": w.kind,
+                    "who": w.who,
+                    "name": player_names.get(w.who) if w.who not in (None, BANKER) else None,
+                    "deed": _deed_name(state, w.deed),
+                }
+                for w in waiting.waiting_on(state, now)
+            ]
+            shown.append(
+                {
+                    "number": tb.number,
+                    "game": game.id,
+                    "status": game.status,
+                    "clock": clock_view(game),
+                    "players": [{"id": pid, "name": names[pid]} for pid in tb.seats],
+                    "waiting_on": waits,
+                }
+            )
         out.append({"round": number, "stage": tables[0].stage, "tables": shown})
     return {"id": t.id, "name": t.name, "rounds": out}

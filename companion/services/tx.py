@@ -22,6 +22,7 @@ it reads each game's row afresh under the lock, and its players and deeds again 
 version moved. Whatever else may change without an entry (a rejoin secret, the bank's hand-off,
 the serial secret) is on rows it reads afresh or never writes.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -249,8 +250,9 @@ def _expire_all_but_kept() -> None:
     kept = db.session.info.get(_KEPT)
     if kept is None:
         return
-    rows = sum(1 + len(game.__dict__.get("players", ())) + len(game.__dict__.get("holdings", ()))
-               for game in kept.values())
+    rows = sum(
+        1 + len(game.__dict__.get("players", ())) + len(game.__dict__.get("holdings", ())) for game in kept.values()
+    )
     if len(db.session.identity_map) == rows:
         return  # the session holds the kept games and nothing else (they are never expunged)
     spared = set()

@@ -1,9 +1,36 @@
 """Storage: the SQLAlchemy tables, the row <-> state mapping and the schema's migrations.
 Nothing here knows a rule; services are the only callers."""
-from .models import (CustomEdition, EditionContent, Entry, Game, Holding, Player, Posting, PrintedAddress, Request, Tournament,
-                     TournamentPlayer, TournamentTable, db,
-                     now_utc)
 
-__all__ = ["CustomEdition", "EditionContent", "Entry", "Game", "Holding", "Player", "Posting", "PrintedAddress", "Request", "Tournament",
-           "TournamentPlayer", "TournamentTable", "db",
-           "now_utc"]
+from .models import (
+    CustomEdition,
+    EditionContent,
+    Entry,
+    Game,
+    Holding,
+    Player,
+    Posting,
+    PrintedAddress,
+    Request,
+    Tournament,
+    TournamentPlayer,
+    TournamentTable,
+    db,
+    now_utc,
+)
+
+__all__ = [
+    "CustomEdition",
+    "EditionContent",
+    "Entry",
+    "Game",
+    "Holding",
+    "Player",
+    "Posting",
+    "PrintedAddress",
+    "Request",
+    "Tournament",
+    "TournamentPlayer",
+    "TournamentTable",
+    "db",
+    "now_utc",
+]

@@ -10,6 +10,7 @@ that changed), not through the ORM's unit of work: an action's write costs a few
 and no flush. The rows already loaded are brought up to date in place, as committed values,
 so the rest of the transaction reads what was written and the ORM has nothing left to flush.
 """
+
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
@@ -30,13 +31,19 @@ _GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
 # of each combination is kept, so an action builds and compiles no statement.
 _UPDATE_GAME = Prepared(update(_GAME).where(_GAME.c.id == bindparam("row_id")))
 _UPDATE_PLAYER = Prepared(update(_PLAYER).where(_PLAYER.c.id == bindparam("row_id")))
-_UPDATE_HOLDING = Prepared(update(_HOLDING).where((_HOLDING.c.game_id == bindparam("row_game"))
-                                                  & (_HOLDING.c.deed_key == bindparam("row_id"))))
+_UPDATE_HOLDING = Prepared(
+    update(_HOLDING).where((_HOLDING.c.game_id == bindparam("row_game")) & (_HOLDING.c.deed_key == bindparam("row_id")))
+)
 
 GAME_COLUMNS = ("status", "bank_small", "bank_big", "auctions_held", "auction", "trades", "seed")
 PLAYER_COLUMNS = ("cash", "in_jail", "bankrupt", "jail_cards")
-DEED_COLUMNS = {"owner": "owner_id", "mortgaged": "mortgaged", "houses": "houses", "hotel": "hotel",
-                "fee_due": "fee_due"}
+DEED_COLUMNS = {
+    "owner": "owner_id",
+    "mortgaged": "mortgaged",
+    "houses": "houses",
+    "hotel": "hotel",
+    "fee_due": "fee_due",
+}
 _DOCUMENTS = {spec.attr: spec for spec in DOCUMENT_FIELDS.values()}
 _GAME_FIELDS = [f for f in fields(GameState) if f.name not in ("edition", "players", "deeds")]
 _PLAYER_EXTRA = [f for f in fields(PlayerState) if f.name not in ("id", "name", *PLAYER_COLUMNS)]
@@ -80,15 +87,22 @@ def load_state(game: Game, edition: Edition, deeds: bool = True) -> GameState:
     players = {}
     for p in game.players:
         more = p.extra or {}
-        players[p.id] = PlayerState(p.id, p.name, **{c: getattr(p, c) for c in PLAYER_COLUMNS},
-                                    **{f.name: more.get(f.name, _default(f)) for f in _PLAYER_EXTRA})
+        players[p.id] = PlayerState(
+            p.id,
+            p.name,
+            **{c: getattr(p, c) for c in PLAYER_COLUMNS},
+            **{f.name: more.get(f.name, _default(f)) for f in _PLAYER_EXTRA},
+        )
     board: Any = NotLoaded("deeds")
     if deeds:
         board = {}
         for h in game.holdings:
             more = h.extra or {}
-            board[h.deed_key] = DeedState(h.deed_key, **{name: getattr(h, column) for name, column in DEED_COLUMNS.items()},
-                                          **{f.name: more.get(f.name, _default(f)) for f in _DEED_EXTRA})
+            board[h.deed_key] = DeedState(
+                h.deed_key,
+                **{name: getattr(h, column) for name, column in DEED_COLUMNS.items()},
+                **{f.name: more.get(f.name, _default(f)) for f in _DEED_EXTRA},
+            )
     return GameState(edition=edition, players=players, deeds=board, **values)
 
 

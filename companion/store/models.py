@@ -1,5 +1,6 @@
 """The tables. No rules here: ``store.mapping`` turns rows into the core's ``GameState`` and back.
 A change to a table or column comes with a migration: see docs/migrations.md."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -18,7 +19,7 @@ db = SQLAlchemy(model_class=Base)
 
 
 def now_utc() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 class Game(db.Model):
@@ -49,8 +50,8 @@ class Game(db.Model):
     edition_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
-    players: Mapped[list["Player"]] = relationship(order_by="Player.seat", back_populates="game")
-    holdings: Mapped[list["Holding"]] = relationship(order_by="Holding.position")
+    players: Mapped[list[Player]] = relationship(order_by="Player.seat", back_populates="game")
+    holdings: Mapped[list[Holding]] = relationship(order_by="Holding.position")
 
 
 class Player(db.Model):
@@ -142,8 +143,8 @@ class Tournament(db.Model):
     # The referee's devices sign in with this token's hash: they see every table, change nothing.
     referee_token_hash: Mapped[str | None] = mapped_column(String(64))
 
-    players: Mapped[list["TournamentPlayer"]] = relationship(order_by="TournamentPlayer.seq")
-    tables: Mapped[list["TournamentTable"]] = relationship(order_by="(TournamentTable.round, TournamentTable.number)")
+    players: Mapped[list[TournamentPlayer]] = relationship(order_by="TournamentPlayer.seq")
+    tables: Mapped[list[TournamentTable]] = relationship(order_by="(TournamentTable.round, TournamentTable.number)")
 
 
 class TournamentPlayer(db.Model):
@@ -187,7 +188,7 @@ class Entry(db.Model):
     reversed_by: Mapped[int | None] = mapped_column(ForeignKey("entry.id"))
     at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
-    postings: Mapped[list["Posting"]] = relationship(order_by="Posting.id")
+    postings: Mapped[list[Posting]] = relationship(order_by="Posting.id")
 
     __table_args__ = (UniqueConstraint("game_id", "version"),)
 

@@ -14,17 +14,17 @@ ORM (``services.tx``); a value set on one of these is written nowhere. Their JSO
 game's ``extra``, a player's) are shared with every other reader of the same row (a row that
 did not change is not decoded again), so nothing may change them in place.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Callable
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from .models import Game, Holding, Player
 from .statements import Prepared
-
 
 # Rows kept decoded by each statement (``Prepared``'s memo), enough for a club (50 tables): a
 # game's row changes at every version, so a few versions of each (its pages all read the newest

@@ -16,10 +16,12 @@ a connection the dialect reads as lost is invalidated as SQLAlchemy would, and t
 
 It fills in no column defaults: every INSERT names all its columns but the generated key.
 """
+
 from __future__ import annotations
 
 import weakref
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
@@ -29,8 +31,18 @@ from sqlalchemy.sql import Executable
 class _Form:
     """A statement compiled for one dialect and one set of parameter names."""
 
-    __slots__ = ("sql", "names", "processors", "named", "dialect", "columns", "results", "returns_key", "memo",
-                 "memo_size")
+    __slots__ = (
+        "columns",
+        "dialect",
+        "memo",
+        "memo_size",
+        "named",
+        "names",
+        "processors",
+        "results",
+        "returns_key",
+        "sql",
+    )
 
     def __init__(self, statement, dialect, keys: frozenset[str], many: bool, key_column=None, memo: int = 0) -> None:
         # The generated key of an INSERT as SQLAlchemy finds it: the driver's lastrowid where
@@ -49,8 +61,7 @@ class _Form:
             raise ValueError(f"{statement!r} needs parameters {missing} it was not given")
         escaped = getattr(compiled, "escaped_bind_names", None) or {}
         self.names = [(name, escaped.get(name, name)) for name in order]
-        self.processors = [compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
-                           for name in order]
+        self.processors = [compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in order]
         self.dialect = dialect
         self.columns = getattr(statement, "selected_columns", None)  # a SELECT's, read by ``row``
         self.results = None  # their processors, once the driver has said what it sends
@@ -60,8 +71,10 @@ class _Form:
     def parameters(self, params: dict[str, Any]):
         """``params`` as the driver takes them: processed, in the order of the placeholders
         (SQLite's ``?``) or by their names (PostgreSQL's ``%(name)s``)."""
-        values = [params[name] if process is None else process(params[name])
-                  for (name, _), process in zip(self.names, self.processors)]
+        values = [
+            params[name] if process is None else process(params[name])
+            for (name, _), process in zip(self.names, self.processors)
+        ]
         if self.named:
             return {escaped: value for (_, escaped), value in zip(self.names, values)}
         return values
@@ -84,8 +97,10 @@ class _Form:
                 self.memo = memo = None
         if self.results is None:
             # A processor may depend on the type the driver reports (PostgreSQL's numbers).
-            self.results = [column.type.dialect_impl(self.dialect).result_processor(self.dialect, described[1])
-                            for column, described in zip(self.columns, cursor.description)]
+            self.results = [
+                column.type.dialect_impl(self.dialect).result_processor(self.dialect, described[1])
+                for column, described in zip(self.columns, cursor.description)
+            ]
         row = tuple(value if process is None else process(value) for value, process in zip(raw, self.results))
         if memo is not None:
             if len(memo) >= self.memo_size:
@@ -127,8 +142,9 @@ class Prepared:
 
     def insert(self, connection: Connection, params: dict[str, Any]) -> int:
         """Runs the INSERT (built with its ``key_column``) once; answers the key it generated."""
-        return self._once(connection, params,
-                          lambda form, cursor: cursor.fetchone()[0] if form.returns_key else cursor.lastrowid)
+        return self._once(
+            connection, params, lambda form, cursor: cursor.fetchone()[0] if form.returns_key else cursor.lastrowid
+        )
 
     def first(self, connection: Connection, params: dict[str, Any]) -> tuple | None:
         """The first row the statement (a SELECT) gives, processed as SQLAlchemy would (JSON
@@ -173,6 +189,13 @@ def _run(connection: Connection, form: _Form, parameters, many: bool):
             # As SQLAlchemy's own execute does: the pool drops this connection, and the
             # session's rollback starts afresh on a new one.
             connection.invalidate(error)
-        raise DBAPIError.instance(form.sql, parameters, error, dialect.loaded_dbapi.Error,
-                                  dialect=dialect, ismulti=many, connection_invalidated=lost) from error
+        raise DBAPIError.instance(
+            form.sql,
+            parameters,
+            error,
+            dialect.loaded_dbapi.Error,
+            dialect=dialect,
+            ismulti=many,
+            connection_invalidated=lost,
+        ) from error
     return cursor

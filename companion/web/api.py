@@ -1,4 +1,5 @@
 """The JSON API of ../shared/API.md, version 1: a thin layer over the services."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,8 @@ from . import hosting, openapi
 from .errors import translate
 from .feed import describe
 from .live import stream_response
-from .results import visible_score
 from .ratelimit import count_attempt
+from .results import visible_score
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -64,8 +65,9 @@ def parse_json(raw: bytes) -> dict:
     except (UnicodeDecodeError, LookupError):
         raise BadInput("invalid_json", _OUT_OF_JSON) from None
     if json_depth(text) > MAX_JSON_DEPTH:
-        raise BadInput("invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."),
-                       depth=MAX_JSON_DEPTH)
+        raise BadInput(
+            "invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."), depth=MAX_JSON_DEPTH
+        )
     try:
         data = _DECODER.decode(text)
     except (json.JSONDecodeError, RecursionError):
@@ -101,7 +103,6 @@ def _caller(game_id: str) -> services.Caller:
     return services.authenticate(game_id, token)
 
 
-
 @bp.get("/openapi.json")
 def openapi_document():
     return jsonify(openapi.document())
@@ -109,10 +110,20 @@ def openapi_document():
 
 @bp.get("/v1/editions")
 def list_editions():
-    return jsonify({"editions": [
-        {"id": e.id, "name": e.name(_lang()), "currency": e.currency_symbol,
-         "min_players": e.min_players, "max_players": e.max_players}
-        for e in services.editions().values()]})
+    return jsonify(
+        {
+            "editions": [
+                {
+                    "id": e.id,
+                    "name": e.name(_lang()),
+                    "currency": e.currency_symbol,
+                    "min_players": e.min_players,
+                    "max_players": e.max_players,
+                }
+                for e in services.editions().values()
+            ]
+        }
+    )
 
 
 @bp.get("/v1/editions/<edition_id>")
@@ -120,29 +131,47 @@ def show_edition(edition_id):
     edition = services.editions().get(edition_id)
     if edition is None:
         raise NotFound("unknown_edition", N_("There is no such edition."))
-    return jsonify({
-        "id": edition.id, "name": edition.name(_lang()), "currency": edition.currency_symbol,
-        "min_players": edition.min_players, "max_players": edition.max_players,
-        "starting_cash": {str(k): v for k, v in edition.start.cash.items()},
-        "cash_private": edition.cash_private,
-        "salary": {"amount": edition.salary.amount, "dice_multiplier": edition.salary.dice_multiplier},
-        "fixed_payments": [{"key": p.key, "name": p.name(_lang()), "amount": p.amount}
-                           for p in edition.fixed_payments],
-        "groups": [{"key": g.key, "name": g.name(_lang()), "color": g.color, "kind": g.kind}
-                   for g in edition.groups],
-        "deeds": [{"key": d.key, "name": d.name, "group": d.group, "price": d.price, "mortgage": d.mortgage,
-                   "rents": list(d.rents), "building_cost": d.building_cost, "provisional": d.provisional}
-                  for d in edition.deeds],
-        "max_amount": edition.max_amount,
-    })
+    return jsonify(
+        {
+            "id": edition.id,
+            "name": edition.name(_lang()),
+            "currency": edition.currency_symbol,
+            "min_players": edition.min_players,
+            "max_players": edition.max_players,
+            "starting_cash": {str(k): v for k, v in edition.start.cash.items()},
+            "cash_private": edition.cash_private,
+            "salary": {"amount": edition.salary.amount, "dice_multiplier": edition.salary.dice_multiplier},
+            "fixed_payments": [
+                {"key": p.key, "name": p.name(_lang()), "amount": p.amount} for p in edition.fixed_payments
+            ],
+            "groups": [
+                {"key": g.key, "name": g.name(_lang()), "color": g.color, "kind": g.kind} for g in edition.groups
+            ],
+            "deeds": [
+                {
+                    "key": d.key,
+                    "name": d.name,
+                    "group": d.group,
+                    "price": d.price,
+                    "mortgage": d.mortgage,
+                    "rents": list(d.rents),
+                    "building_cost": d.building_cost,
+                    "provisional": d.provisional,
+                }
+                for d in edition.deeds
+            ],
+            "max_amount": edition.max_amount,
+        }
+    )
 
 
 @bp.get("/v1/editions/<edition_id>/file")
 def edition_file(edition_id):
     """The edition's file, as ``POST /api/v1/editions`` takes it back."""
     data = services.edition_file(edition_id)
-    response = current_app.response_class(json.dumps(data, ensure_ascii=False, indent=2) + "\n",
-                                          mimetype="application/json")
+    response = current_app.response_class(
+        json.dumps(data, ensure_ascii=False, indent=2) + "\n", mimetype="application/json"
+    )
     response.headers["Content-Disposition"] = f'attachment; filename="{data["id"]}.json"'
     return response
 
@@ -157,8 +186,9 @@ def import_edition():
         result = services.import_edition(body)
     except services.EditionRefused as refused:
         services.rollback()
-        response = jsonify({"error": {"code": refused.code, "message": translate(refused),
-                                      "problems": refused.problems}})
+        response = jsonify(
+            {"error": {"code": refused.code, "message": translate(refused), "problems": refused.problems}}
+        )
         response.status_code = 400
         return response
     return jsonify(result), 201
@@ -168,10 +198,15 @@ def import_edition():
 def create_game():
     body = _body()
     # Leaving time_limit_minutes out gives the edition's own clock; null gives none.
-    minutes = body["time_limit_minutes"] if "time_limit_minutes" in body else services.EDITION_CLOCK
-    result = services.create_game(body.get("edition"), body.get("players", []), minutes,
-                                  body.get("seed"), auction_seconds=body.get("auction_seconds"),
-                                  settings=body.get("settings"))
+    minutes = body.get("time_limit_minutes", services.EDITION_CLOCK)
+    result = services.create_game(
+        body.get("edition"),
+        body.get("players", []),
+        minutes,
+        body.get("seed"),
+        auction_seconds=body.get("auction_seconds"),
+        settings=body.get("settings"),
+    )
     return jsonify(result), 201
 
 
@@ -211,11 +246,23 @@ def _events(game_id):
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
     entries = services.entries_since(game, request.args.get("since", "0"))
-    return jsonify({"events": [
-        {"version": e.version, "type": e.kind, "actor": e.actor, "summary": describe(e, names, edition),
-         "params": e.params, "reverses": e.params.get("undone_version"), "reversed": e.reversed_by is not None,
-         "at": e.at.isoformat() + "Z"}
-        for e in entries]})
+    return jsonify(
+        {
+            "events": [
+                {
+                    "version": e.version,
+                    "type": e.kind,
+                    "actor": e.actor,
+                    "summary": describe(e, names, edition),
+                    "params": e.params,
+                    "reverses": e.params.get("undone_version"),
+                    "reversed": e.reversed_by is not None,
+                    "at": e.at.isoformat() + "Z",
+                }
+                for e in entries
+            ]
+        }
+    )
 
 
 @bp.get("/v1/games/<game_id>/stream")
@@ -227,16 +274,24 @@ def stream(game_id):
 
 def _lang() -> str:
     from .templating import lang
+
     return lang()
 
 
 @bp.post("/v1/tournaments")
 def create_tournament():
     body = _body()
-    minutes = body["round_minutes"] if "round_minutes" in body else services.EDITION_CLOCK
-    result = services.create_tournament(body.get("name"), body.get("edition"), body.get("players", []),
-                                        body.get("table_size", 4), minutes, body.get("seed"), body.get("finals"),
-                                        body.get("last_minutes"))
+    minutes = body.get("round_minutes", services.EDITION_CLOCK)
+    result = services.create_tournament(
+        body.get("name"),
+        body.get("edition"),
+        body.get("players", []),
+        body.get("table_size", 4),
+        minutes,
+        body.get("seed"),
+        body.get("finals"),
+        body.get("last_minutes"),
+    )
     return jsonify(result), 201
 
 
@@ -249,8 +304,9 @@ def show_tournament(tournament_id):
 @bp.post("/v1/tournaments/<tournament_id>/rounds")
 def draw_round(tournament_id):
     body = _body() if request.get_data(cache=True) else {}
-    return jsonify(services.draw_round(tournament_id, _token(), force=body.get("force") is True,
-                                       stage=body.get("stage", "round"))), 201
+    return jsonify(
+        services.draw_round(tournament_id, _token(), force=body.get("force") is True, stage=body.get("stage", "round"))
+    ), 201
 
 
 @bp.post("/v1/tournaments/<tournament_id>/referee")

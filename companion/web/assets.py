@@ -9,6 +9,7 @@ Responses are compressed (gzip or brotli, as the browser accepts) by Flask-Compr
 page of a game shrinks several times over on a crowded Wi-Fi. Live streams are left alone, so
 each event leaves the server the moment it happens.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,18 @@ compress = Compress()
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/css", "text/javascript", "application/javascript",
-                                                 "application/json", "image/svg+xml", "text/csv"])
+    app.config.setdefault(
+        "COMPRESS_MIMETYPES",
+        [
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "image/svg+xml",
+            "text/csv",
+        ],
+    )
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     # Static files are sent as streams and compress well; the live stream (text/event-stream)
     # is not in the list above, so each event still leaves the moment it happens.
@@ -60,7 +71,11 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _cache_for_good(response):
-        if (request.endpoint == "static" and response.status_code == 200 and request.view_args
-                and request.args.get("v") == digest(request.view_args.get("filename", ""))):
+        if (
+            request.endpoint == "static"
+            and response.status_code == 200
+            and request.view_args
+            and request.args.get("v") == digest(request.view_args.get("filename", ""))
+        ):
             response.headers["Cache-Control"] = FOR_GOOD
         return response

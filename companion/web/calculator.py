@@ -8,14 +8,17 @@ No game is created: the calculation lives in this browser's signed session cooki
 again and a refused entry changes nothing. With JavaScript the entry page saves itself at each
 change (``/calculator/save``), so scanning a card in between loses nothing typed.
 """
+
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 
-import printables
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+
+import printables
 
 from .. import services
 from ..core.errors import N_, BadInput, BancoError
@@ -63,8 +66,9 @@ def load() -> Calculation | None:
         return None
     try:
         edition = services.editions()[data["e"]]
-        found = Calculation(edition, [list(p) for p in data["p"]], _deeds_of(data["d"]), int(data.get("v", 0)),
-                            data.get("l"))
+        found = Calculation(
+            edition, [list(p) for p in data["p"]], _deeds_of(data["d"]), int(data.get("v", 0)), data.get("l")
+        )
         calc.check(edition, [tuple(p) for p in found.players], found.entries())
     except (BancoError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         session.pop(KEY, None)
@@ -81,10 +85,17 @@ def store(edition, players, deeds, previous: Calculation | None, last=KEEP) -> i
     version = (previous.version if previous else 0) + 1
     if last is KEEP:
         last = previous.last if previous else None
-    session[KEY] = {"e": edition.id, "p": [[name, cash] for name, cash in players],
-                    "d": {key: [owner, small, int(big), int(mortgaged)]
-                          for key, owner, small, big, mortgaged in deeds if owner is not None},
-                    "v": version, "l": last}
+    session[KEY] = {
+        "e": edition.id,
+        "p": [[name, cash] for name, cash in players],
+        "d": {
+            key: [owner, small, int(big), int(mortgaged)]
+            for key, owner, small, big, mortgaged in deeds
+            if owner is not None
+        },
+        "v": version,
+        "l": last,
+    }
     session.permanent = True
     return version
 
@@ -135,8 +146,7 @@ def read_form(edition, names: list[str]):
     """The entries as typed: ``players`` (name, cash) and ``deeds`` for the core, and ``typed``
     to show them again. A deed whose owner field comes twice is entered twice (and refused)."""
     form = request.form
-    typed = {"cash": [form.get(f"cash-{i}", "") for i in range(len(names))], "owner": {}, "build": {},
-             "mortgaged": {}}
+    typed = {"cash": [form.get(f"cash-{i}", "") for i in range(len(names))], "owner": {}, "build": {}, "mortgaged": {}}
     players = [(name, parse_cash(typed["cash"][i])) for i, name in enumerate(names)]
     keys = [d.key for d in edition.deeds]
     keys += list(dict.fromkeys(m.group(2) for f in form if (m := FIELD.fullmatch(f)) and m.group(2) not in keys))
@@ -156,8 +166,12 @@ def read_form(edition, names: list[str]):
 
 def typed_from(found: Calculation) -> dict:
     """The stored entries as the form shows them."""
-    typed = {"cash": ["" if cash is None else str(cash) for _, cash in found.players], "owner": {}, "build": {},
-             "mortgaged": {}}
+    typed = {
+        "cash": ["" if cash is None else str(cash) for _, cash in found.players],
+        "owner": {},
+        "build": {},
+        "mortgaged": {},
+    }
     for key, (owner, small, big, mortgaged) in found.deeds.items():
         typed["owner"][key] = str(owner)
         typed["build"][key] = "big" if big else str(small)
@@ -181,9 +195,13 @@ def _groups(edition) -> list[dict]:
     for group in edition.groups:
         deeds = []
         for deed in edition.deeds_in_group(group.key):
-            deeds.append({"deed": deed,
-                          "buildable": group.kind == "street" and deed.buildable and deed.building_cost is not None,
-                          "mortgageable": bool(deed.mortgage) and edition.mortgage.policy != "none"})
+            deeds.append(
+                {
+                    "deed": deed,
+                    "buildable": group.kind == "street" and deed.buildable and deed.building_cost is not None,
+                    "mortgageable": bool(deed.mortgage) and edition.mortgage.policy != "none",
+                }
+            )
         out.append({"group": group, "deeds": deeds})
     return out
 
@@ -194,19 +212,33 @@ def _entries_page(found: Calculation, typed: dict, error: BancoError | None = No
     if error is not None:
         message = say(error)
         wrong = {"key": error.params.get("key"), "player": error.params.get("player")}
-    return render_template("calculator_entries.html", found=found, edition=found.edition, typed=typed,
-                           groups=_groups(found.edition), options=building_options(found.edition),
-                           error=message, wrong=wrong), status
+    return render_template(
+        "calculator_entries.html",
+        found=found,
+        edition=found.edition,
+        typed=typed,
+        groups=_groups(found.edition),
+        options=building_options(found.edition),
+        error=message,
+        wrong=wrong,
+    ), status
 
 
 # --- the pages -------------------------------------------------------------------------------
+
 
 @bp.get("/calculator")
 def start():
     found = load()
     default = found.edition.id if found else current_app.config["DEFAULT_EDITION"]
-    return render_template("calculator.html", found=found, editions=list(services.editions().values()),
-                           chosen=default, names=[], error=None)
+    return render_template(
+        "calculator.html",
+        found=found,
+        editions=list(services.editions().values()),
+        chosen=default,
+        names=[],
+        error=None,
+    )
 
 
 @bp.post("/calculator")
@@ -220,8 +252,14 @@ def start_new():
             raise BadInput("unknown_edition", N_("There is no such edition."))
         names = calc.check_names(edition, names)
     except BancoError as error:
-        return render_template("calculator.html", found=found, editions=list(services.editions().values()),
-                               chosen=edition_id, names=names, error=say(error)), 400
+        return render_template(
+            "calculator.html",
+            found=found,
+            editions=list(services.editions().values()),
+            chosen=edition_id,
+            names=names,
+            error=say(error),
+        ), 400
     store(edition, [(name, None) for name in names], [], found, last=None)
     return redirect(url_for("calculator.entries"), code=303)
 
@@ -268,8 +306,14 @@ def save():
     try:
         calc.check(found.edition, players, deeds)
     except BancoError as error:
-        return jsonify({"error": say(error), "key": error.params.get("key"), "player": error.params.get("player"),
-                        "version": found.version}), 400
+        return jsonify(
+            {
+                "error": say(error),
+                "key": error.params.get("key"),
+                "player": error.params.get("player"),
+                "version": found.version,
+            }
+        ), 400
     return jsonify({"version": store(found.edition, players, deeds, found)})
 
 
@@ -293,11 +337,17 @@ def result():
     score = calc.count(found.edition, [tuple(p) for p in found.players], found.entries())
     rows = score["standings"]
     winners = [r for r in rows if r["rank"] == 1]
-    tied = [(a, b) for a, b in zip(rows, rows[1:]) if a["total"] == b["total"]]
-    return render_template("calculator_result.html", found=found, edition=found.edition, score=score,
-                           winners=winners, part_name=part_name,
-                           broken=[(a["name"], b["name"]) for a, b in tied if a["rank"] != b["rank"]],
-                           shared=[(a["name"], b["name"]) for a, b in tied if a["rank"] == b["rank"]])
+    tied = [(a, b) for a, b in itertools.pairwise(rows) if a["total"] == b["total"]]
+    return render_template(
+        "calculator_result.html",
+        found=found,
+        edition=found.edition,
+        score=score,
+        winners=winners,
+        part_name=part_name,
+        broken=[(a["name"], b["name"]) for a, b in tied if a["rank"] != b["rank"]],
+        shared=[(a["name"], b["name"]) for a, b in tied if a["rank"] == b["rank"]],
+    )
 
 
 @bp.post("/calculator/card/<edition_id>/<deed_key>")
@@ -320,8 +370,9 @@ def add_card(edition_id, deed_key):
     deeds = found.entries() + [(deed.key, owner, 0, False, False)]
     try:
         if owner is None:
-            raise BadInput("invalid_owner", N_("The owner of %(deed)s is not one of the players."),
-                           deed=deed.name, key=deed.key)
+            raise BadInput(
+                "invalid_owner", N_("The owner of %(deed)s is not one of the players."), deed=deed.name, key=deed.key
+            )
         calc.check(found.edition, [tuple(p) for p in found.players], deeds)
     except BancoError as error:
         flash(say(error), "error")
@@ -338,5 +389,9 @@ def card_offer(edition, deed) -> dict | None:
     if found is None or found.edition.id != edition.id:
         return None
     owner = found.deeds.get(deed.key, (None,))[0]
-    return {"players": list(enumerate(found.names)), "owner": None if owner is None else found.names[owner],
-            "last": found.last, "complete": found.complete}
+    return {
+        "players": list(enumerate(found.names)),
+        "owner": None if owner is None else found.names[owner],
+        "last": found.last,
+        "complete": found.complete,
+    }

@@ -1,4 +1,5 @@
 """Charts drawn on the server as SVG: nothing loaded from another host, nothing to install."""
+
 from __future__ import annotations
 
 from markupsafe import Markup, escape
@@ -21,8 +22,7 @@ def _nice_top(value: int) -> int:
     return value
 
 
-def worth_chart(points: list[tuple[int, dict[str, int]]], players: list[tuple[str, str]],
-                label: str, money) -> Markup:
+def worth_chart(points: list[tuple[int, dict[str, int]]], players: list[tuple[str, str]], label: str, money) -> Markup:
     """Each player's worth (a line each) from the start of play to now, as an inline SVG.
 
     ``points`` is [(version, {player id: worth})] for each change of worth; the lines step
@@ -42,14 +42,20 @@ def worth_chart(points: list[tuple[int, dict[str, int]]], players: list[tuple[st
     def y(value: int) -> float:
         return TOP + plot_h * (1 - max(value, 0) / top)
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}" '
-             f'xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>'
+    ]
     for i in range(5):
         value = top * i // 4
-        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
-                     f'stroke="#d9d4c7" stroke-width="1"/>')
-        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end" font-size="13" '
-                     f'fill="#444">{escape(money(value))}</text>')
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
+            f'stroke="#d9d4c7" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end" font-size="13" '
+            f'fill="#444">{escape(money(value))}</text>'
+        )
     for i, (pid, name) in enumerate(players):
         colour = PALETTE[i % len(PALETTE)]
         line = []
@@ -59,7 +65,9 @@ def worth_chart(points: list[tuple[int, dict[str, int]]], players: list[tuple[st
                 line.append(f"{x(step):.1f},{y(shown[step - 1].get(pid, 0)):.1f}")
             line.append(f"{x(step):.1f},{y(value):.1f}")
         line.append(f"{x(steps):.1f},{y(shown[-1].get(pid, 0)):.1f}")
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" stroke-linejoin="round" '
-                     f'points="{" ".join(line)}"><title>{escape(name)}</title></polyline>')
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="3" stroke-linejoin="round" '
+            f'points="{" ".join(line)}"><title>{escape(name)}</title></polyline>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -1,6 +1,7 @@
 """What the wallet says before a step that is hard to take back, and how to take back one
 that is easy: the bankruptcy form (to whom, and what could still be raised first) and the few
 seconds in which a player's own one-tap GO or tax can be taken back."""
+
 from __future__ import annotations
 
 from flask import request
@@ -20,9 +21,11 @@ def wallet_view(game, player) -> dict:
         return {"take_back": None, "raise_money": None, "bankrupt_to": None}
     creditors = {services.BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
     picked = request.args.get("bankrupt_to")
-    return {"take_back": Lazy(lambda: _take_back(game, player)),
-            "raise_money": Lazy(lambda: services.liquidation(game, player.id)),
-            "bankrupt_to": picked if picked in creditors else None}
+    return {
+        "take_back": Lazy(lambda: _take_back(game, player)),
+        "raise_money": Lazy(lambda: services.liquidation(game, player.id)),
+        "bankrupt_to": picked if picked in creditors else None,
+    }
 
 
 def _take_back(game, player) -> dict | None:

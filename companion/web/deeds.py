@@ -1,6 +1,7 @@
 """The deed cards on the phone: my deeds, every deed of the board, one deed with what I can do
 with it now, auctions and trades. What a page offers is what the rules allow at this moment:
 each candidate action is previewed by the same rules that will run it."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -16,10 +17,10 @@ from ..core.errors import N_, BancoError, NotFound
 from ..core.parts import cash_of
 from . import calculator, forms, seats
 from .dice import roll_total_for
-from .feed import trade_side
-from .templating import lang, money
 from .errors import translate
+from .feed import trade_side
 from .regions import Lazy, once, render
+from .templating import lang, money
 from .wallet_bar import wallet_bar
 
 bp = Blueprint("deeds", __name__)
@@ -39,9 +40,14 @@ def _groups(game, edition, owner_id=None) -> list[dict]:
         owners = {h.owner_id for _, h in deeds}
         if owner_id is not None and owner_id not in owners:
             continue
-        out.append({"group": group, "deeds": deeds,
-                    "complete": len(owners) == 1 and None not in owners,
-                    "owner": next(iter(owners)) if len(owners) == 1 else None})
+        out.append(
+            {
+                "group": group,
+                "deeds": deeds,
+                "complete": len(owners) == 1 and None not in owners,
+                "owner": next(iter(owners)) if len(owners) == 1 else None,
+            }
+        )
     return out
 
 
@@ -82,28 +88,38 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
     if holding.owner_id is None:
         auction = _("Auction it") if edition.auction.decliner_bids else _("Decline: auction it among the others")
         candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, auction)]
-        candidates += [("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
-                       for q in squares if q.policy == "buy_free_deed"]
+        candidates += [
+            ("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
+            for q in squares
+            if q.policy == "buy_free_deed"
+        ]
     elif holding.owner_id != me:
         payee = _("the bank") if holding.mortgaged else names[holding.owner_id]
         candidates += [("pay_rent", {}, _("Pay rent to %(name)s: %%(amount)s", name=payee))]
         if edition.expropriation is not None:
             candidates += [("expropriation_start", {}, _("Try to expropriate"))]
-            candidates += [("expropriation_start", {"via": q.key},
-                            _("Try to expropriate (%(square)s)", square=q.name(lang())))
-                           for q in squares if q.expropriation]
+            candidates += [
+                ("expropriation_start", {"via": q.key}, _("Try to expropriate (%(square)s)", square=q.name(lang())))
+                for q in squares
+                if q.expropriation
+            ]
     else:
         one_by_one = edition.buildings.placement == "one_at_a_time"
         candidates += [("build", {}, _("Build"))] if one_by_one else []
         buildings = edition.buildings
-        broken = (_("Break the %(big)s into %(small)s", big=buildings.big(lang()), small=buildings.small_plural(lang()))
-                  if buildings.big else _("Break the big building into small ones"))
-        candidates += [("sell_building", {}, _("Sell a building")),
-                       ("sell_building", {"break_hotel": True}, broken),
-                       ("mortgage", {}, _("Mortgage for %(amount)s")),
-                       ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
-                       ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged")),
-                       ("sell_to_bank", {}, _("Sell to the bank for %(amount)s"))]
+        broken = (
+            _("Break the %(big)s into %(small)s", big=buildings.big(lang()), small=buildings.small_plural(lang()))
+            if buildings.big
+            else _("Break the big building into small ones")
+        )
+        candidates += [
+            ("sell_building", {}, _("Sell a building")),
+            ("sell_building", {"break_hotel": True}, broken),
+            ("mortgage", {}, _("Mortgage for %(amount)s")),
+            ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
+            ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged")),
+            ("sell_to_bank", {}, _("Sell to the bank for %(amount)s")),
+        ]
     out = []
     for kind, extra, label in candidates:
         say_why = kind == "expropriation_start" and not extra
@@ -122,8 +138,17 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
             elif kind == "sell_to_bank" and refusal:
                 out.append({"kind": kind, "text": _("Sell to the bank"), "refusal": refusal})
             continue
-        out.append({"kind": kind, "text": text, "amount": amount, "extra": extra, "needs_dice": needs_dice,
-                    "refusal": None, "shows_amount": "%(amount)s" in label})
+        out.append(
+            {
+                "kind": kind,
+                "text": text,
+                "amount": amount,
+                "extra": extra,
+                "needs_dice": needs_dice,
+                "refusal": None,
+                "shows_amount": "%(amount)s" in label,
+            }
+        )
     return out
 
 
@@ -174,10 +199,18 @@ def _board(game_id):
         flash(_("No deed of this game has the code %(code)s.", code=code.upper()), "error")
     names = {p.id: p.name for p in game.players}
     query = request.args.get("q", "").strip()[:40]
-    return render("deeds.html", game.version, game=game, edition=edition, caller=caller, names=names,
-                  mine=Lazy(lambda: _groups(game, edition, caller.player_id) if caller.player_id else []),
-                  tiles=Lazy(lambda: _tiles(game, edition, names, query)), query=query,
-                  wallet_bar=Lazy(lambda: wallet_bar(game, caller)))
+    return render(
+        "deeds.html",
+        game.version,
+        game=game,
+        edition=edition,
+        caller=caller,
+        names=names,
+        mine=Lazy(lambda: _groups(game, edition, caller.player_id) if caller.player_id else []),
+        tiles=Lazy(lambda: _tiles(game, edition, names, query)),
+        query=query,
+        wallet_bar=Lazy(lambda: wallet_bar(game, caller)),
+    )
 
 
 def searchable(text: str) -> str:
@@ -199,9 +232,16 @@ def _tiles(game, edition, names, query="") -> list[dict]:
     for deed in sorted(edition.deeds, key=lambda d: d.position):
         holding, group = holdings[deed.key], edition.group(deed.group)
         words = searchable(" ".join((deed.name, group.name(lang()), names.get(holding.owner_id, ""))))
-        out.append({"deed": deed, "holding": holding, "group": group, "search": words,
-                    "whole_group": holding.owner_id is not None and group.key in whole,
-                    "hidden": bool(wanted) and wanted not in words})
+        out.append(
+            {
+                "deed": deed,
+                "holding": holding,
+                "group": group,
+                "search": words,
+                "whole_group": holding.owner_id is not None and group.key in whole,
+                "hidden": bool(wanted) and wanted not in words,
+            }
+        )
     return out
 
 
@@ -231,19 +271,33 @@ def _deed_page(game_id, deed_key):
             acting_for = chosen
             caller = services.Caller(game.id, True, chosen)
     state = once(lambda: services.state_of(game))
-    return render("deed.html", game.version, game=game, edition=edition, deed=deed, holding=holding, names=names,
-                  lot=Lazy(lambda: _lot(game, edition, deed, acting_for or caller.player_id)),
-                  expropriation=Lazy(lambda: state().expropriation), settings=Lazy(lambda: state().settings),
-                  wallet_bar=Lazy(lambda: wallet_bar(game, viewer)), rent_now=Lazy(lambda: services.rent_line(state(), deed.key)),
-                  caller=caller, actions=Lazy(lambda: _actions(game, caller, deed, holding, state(), names)),
-                  acting_for=acting_for, deed_cash_parts=_cash_parts(caller.player_id, holding.owner_id),
-                  players=[p for p in game.players if not p.bankrupt],
-                  group=edition.group(deed.group), lift=Lazy(lambda: _lift(edition, deed)), others=others,
-                  can_request_rent=edition.rent.request.enabled,
-                  laps_left=Lazy(lambda: _laps_left(game, deed)),
-                  # The last roll, offered as the dice of a utility's rent.
-                  last_roll=Lazy(lambda: state().last_roll),
-                  roll_total=Lazy(lambda: roll_total_for(state(), caller.player_id)))
+    return render(
+        "deed.html",
+        game.version,
+        game=game,
+        edition=edition,
+        deed=deed,
+        holding=holding,
+        names=names,
+        lot=Lazy(lambda: _lot(game, edition, deed, acting_for or caller.player_id)),
+        expropriation=Lazy(lambda: state().expropriation),
+        settings=Lazy(lambda: state().settings),
+        wallet_bar=Lazy(lambda: wallet_bar(game, viewer)),
+        rent_now=Lazy(lambda: services.rent_line(state(), deed.key)),
+        caller=caller,
+        actions=Lazy(lambda: _actions(game, caller, deed, holding, state(), names)),
+        acting_for=acting_for,
+        deed_cash_parts=_cash_parts(caller.player_id, holding.owner_id),
+        players=[p for p in game.players if not p.bankrupt],
+        group=edition.group(deed.group),
+        lift=Lazy(lambda: _lift(edition, deed)),
+        others=others,
+        can_request_rent=edition.rent.request.enabled,
+        laps_left=Lazy(lambda: _laps_left(game, deed)),
+        # The last roll, offered as the dice of a utility's rent.
+        last_roll=Lazy(lambda: state().last_roll),
+        roll_total=Lazy(lambda: roll_total_for(state(), caller.player_id)),
+    )
 
 
 def _cash_parts(acting: str | None, owner: str | None) -> str:
@@ -286,12 +340,22 @@ def card(edition_id, deed_key):
         raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
     for game_id in reversed(seats.known_games()):
         game = services.find_game(game_id)
-        if game is not None and game.edition_id == edition.id and game.status != "finished" and (
-                seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER)):
+        if (
+            game is not None
+            and game.edition_id == edition.id
+            and game.status != "finished"
+            and (seats.caller(game.id, seats.PLAYER) or seats.caller(game.id, seats.BANKER))
+        ):
             return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=deed.key))
-    return render_template("card.html", edition=edition, deed=deed, group=edition.group(deed.group),
-                           lift=_lift(edition, deed), code=printables.deed_code(edition.id, deed.key),
-                           calculator=calculator.card_offer(edition, deed))
+    return render_template(
+        "card.html",
+        edition=edition,
+        deed=deed,
+        group=edition.group(deed.group),
+        lift=_lift(edition, deed),
+        code=printables.deed_code(edition.id, deed.key),
+        calculator=calculator.card_offer(edition, deed),
+    )
 
 
 @bp.get("/g/<game_id>/trade")
@@ -305,8 +369,17 @@ def trade_form(game_id):
     partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
     state = services.state_of(game)
     sides = {p.id: _tradable(state, edition, p.id) for p in [me, *partners]}
-    return render_template("trade.html", game=game, edition=edition, me=me, partners=partners, sides=sides,
-                           holdings=holdings, chosen=request.args.get("with"), wallet_bar=wallet_bar(game, caller))
+    return render_template(
+        "trade.html",
+        game=game,
+        edition=edition,
+        me=me,
+        partners=partners,
+        sides=sides,
+        holdings=holdings,
+        chosen=request.args.get("with"),
+        wallet_bar=wallet_bar(game, caller),
+    )
 
 
 def _tradable(state, edition, player_id) -> dict:
@@ -348,8 +421,13 @@ def auction_view(game, edition) -> dict | None:
     high = auction.get("high_bid")
     next_bid = auction["opening_bid"] if high is None else high + auction["min_raise"]
     deed = edition.deed(auction["deed"]) if auction.get("deed") else None
-    return {**auction, "deed_obj": deed, "seconds_left": left, "next_bid": next_bid,
-            "over": services.is_past(services.now_utc(), auction["ends_at"])}
+    return {
+        **auction,
+        "deed_obj": deed,
+        "seconds_left": left,
+        "next_bid": next_bid,
+        "over": services.is_past(services.now_utc(), auction["ends_at"]),
+    }
 
 
 QUICK_RAISE_TIMES = (1, 5, 10)

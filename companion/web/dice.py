@@ -1,6 +1,7 @@
 """The server's dice on the pages: each face in words, the roll in the feed, and what the
 Dice card and the forms that ask for a dice total need (the last roll, the kinds of dice the
 edition has, the total to offer the player who rolled it)."""
+
 from __future__ import annotations
 
 from flask_babel import gettext as _
@@ -21,8 +22,14 @@ FACES = {
     "ritira": N_("ROLL AGAIN"),
 }
 # A normal die's pips on a 3 × 3 grid (t/m/b: top, middle, bottom; l/c/r: left, centre, right).
-PIPS = {1: ("mc",), 2: ("tl", "br"), 3: ("tl", "mc", "br"), 4: ("tl", "tr", "bl", "br"),
-        5: ("tl", "tr", "mc", "bl", "br"), 6: ("tl", "tr", "ml", "mr", "bl", "br")}
+PIPS = {
+    1: ("mc",),
+    2: ("tl", "br"),
+    3: ("tl", "mc", "br"),
+    4: ("tl", "tr", "bl", "br"),
+    5: ("tl", "tr", "mc", "bl", "br"),
+    6: ("tl", "tr", "ml", "mr", "bl", "br"),
+}
 
 
 def face_label(face) -> str:
@@ -44,11 +51,19 @@ def describe_roll(params: dict, who) -> str:
     faces = list(params.get("faces") or [])
     name = who(params.get("player"))
     if params.get("dice") == "expropriation" and len(faces) == 2:
-        return _("%(name)s rolled the expropriation dice: yellow die %(buyer)s, red die %(owner)s.",
-                 name=name, buyer=face_label(faces[0]), owner=face_label(faces[1]))
+        return _(
+            "%(name)s rolled the expropriation dice: yellow die %(buyer)s, red die %(owner)s.",
+            name=name,
+            buyer=face_label(faces[0]),
+            owner=face_label(faces[1]),
+        )
     if params.get("doubles"):
-        return _("%(name)s rolled %(faces)s = %(total)s: doubles.", name=name, faces=faces_text(faces),
-                 total=params.get("total"))
+        return _(
+            "%(name)s rolled %(faces)s = %(total)s: doubles.",
+            name=name,
+            faces=faces_text(faces),
+            total=params.get("total"),
+        )
     return _("%(name)s rolled %(faces)s = %(total)s.", name=name, faces=faces_text(faces), total=params.get("total"))
 
 
@@ -58,9 +73,13 @@ def dice_view(state, edition, player_id: str | None) -> dict:
     as the dice of the next amount that needs them), each player's laps (the Speedy die joins
     after the first), and who most likely rolls next (for the table's picker)."""
     last = state.last_roll
-    return {"last": last, "kinds": services.dice_kinds(edition), "my_total": roll_total_for(state, player_id),
-            "laps": {p.id: getattr(p, "laps", 0) for p in state.players.values()},
-            "next_roller": next_roller(state, player_id)}
+    return {
+        "last": last,
+        "kinds": services.dice_kinds(edition),
+        "my_total": roll_total_for(state, player_id),
+        "laps": {p.id: getattr(p, "laps", 0) for p in state.players.values()},
+        "next_roller": next_roller(state, player_id),
+    }
 
 
 def next_roller(state, fallback: str | None = None) -> str | None:

@@ -13,6 +13,7 @@ remembered (``services.act``), so the app running the request again judges it af
 had come a moment later. So is a batch that failed as a whole (its commit), or that never ran
 (the server stopping): the app runs each of its requests again. Only successes are answered here.
 """
+
 from __future__ import annotations
 
 import re
@@ -61,8 +62,7 @@ class DirectActions:
         try:
             services.run_batch(batch)
         except Exception as error:
-            self.app.logger.warning("a batch of %d actions failed; the app runs them again", len(batch),
-                                    exc_info=True)
+            self.app.logger.warning("a batch of %d actions failed; the app runs them again", len(batch), exc_info=True)
             for work in batch:
                 work.answer, work.error = None, error
 
@@ -75,8 +75,7 @@ class DirectActions:
         pretty = (self._json.compact is None and self.app.debug) or self._json.compact is False
         layout = {"indent": 2} if pretty else {"separators": (",", ":")}  # as jsonify lays it out
         body = (self._json.dumps(response, **layout) + "\n").encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                   *self.headers]
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *self.headers]
         worker = self.app.config.get("WORKER")
         if worker:
             headers.append((b"x-banco-worker", str(worker).encode()))

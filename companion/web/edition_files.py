@@ -1,5 +1,6 @@
 """Editions as files on the home page: import an edition file (checked whole, every problem
 named by its field and line, nothing stored on any), and download any edition's file."""
+
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, request, url_for
@@ -8,8 +9,8 @@ from flask_babel import gettext as _
 from .. import services
 from ..core.errors import BancoError
 from .errors import translate
-from .templating import lang
 from .hosting import password_required, require_host
+from .templating import lang
 
 bp = Blueprint("edition_files", __name__)
 
@@ -49,8 +50,13 @@ def import_file():
         return redirect(url_for("pages.home") + "#editions")
     edition = services.editions()[result["id"]]
     if result["replaced"]:
-        flash(_("Edition %(name)s updated: new games use the new file, games already opened keep theirs.",
-                name=edition.name(lang())), "ok")
+        flash(
+            _(
+                "Edition %(name)s updated: new games use the new file, games already opened keep theirs.",
+                name=edition.name(lang()),
+            ),
+            "ok",
+        )
     else:
         flash(_("Edition %(name)s imported: pick it when you open a table.", name=edition.name(lang())), "ok")
     return redirect(url_for("pages.home") + "#editions")

@@ -6,20 +6,22 @@ and saving is an import (``services.import_edition``): a built-in edition is nev
 The file's shape stays the starting edition's (the same deeds, groups and squares): adding or
 removing some is done in the file (download, edit, import).
 """
+
 from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
+from .editor_labels import field_label, section_label
 from .errors import translate
 from .hosting import require_host
-from .editor_labels import field_label, section_label
 from .templating import lang
 
 bp = Blueprint("editor", __name__)
@@ -115,12 +117,25 @@ def fields(data: Mapping) -> list[dict]:
     "value", "label"}]}]``."""
     sections: dict[str, list] = {}
     for path, value in leaves(data):
-        kind = "bool" if isinstance(value, bool) else "list" if isinstance(value, list) else \
-            "number" if isinstance(value, (int, float)) or value is None else "text"
-        sections.setdefault(str(path[0]), []).append({
-            "path": path_name(path), "name": PREFIX + path_name(path), "kind": kind,
-            "value": value if kind == "bool" else shown(value), "label": field_label(path, data),
-            "provisional": path[-1] == "provisional"})
+        kind = (
+            "bool"
+            if isinstance(value, bool)
+            else "list"
+            if isinstance(value, list)
+            else "number"
+            if isinstance(value, (int, float)) or value is None
+            else "text"
+        )
+        sections.setdefault(str(path[0]), []).append(
+            {
+                "path": path_name(path),
+                "name": PREFIX + path_name(path),
+                "kind": kind,
+                "value": value if kind == "bool" else shown(value),
+                "label": field_label(path, data),
+                "provisional": path[-1] == "provisional",
+            }
+        )
     return [{"name": section_label(name), "fields": items} for name, items in sections.items()]
 
 
@@ -146,8 +161,14 @@ def _suggested_id(edition_id: str) -> str:
 
 
 def _page(base_id: str, data: Mapping, problems: list[str], status: int = 200):
-    return render_template("editor.html", base_id=base_id, sections=fields(data), problems=problems,
-                           wrong=_problem_fields(problems), base_name=services.editions()[base_id].name(lang())), status
+    return render_template(
+        "editor.html",
+        base_id=base_id,
+        sections=fields(data),
+        problems=problems,
+        wrong=_problem_fields(problems),
+        base_name=services.editions()[base_id].name(lang()),
+    ), status
 
 
 @bp.get("/editions/edit")
@@ -181,8 +202,10 @@ def save():
         return _page(base_id, data, [translate(error)], error.status)
     name = services.editions()[result["id"]].name(lang())
     if result["replaced"]:
-        flash(_("Edition %(name)s updated: new games use the new file, games already opened keep theirs.",
-                name=name), "ok")
+        flash(
+            _("Edition %(name)s updated: new games use the new file, games already opened keep theirs.", name=name),
+            "ok",
+        )
     else:
         flash(_("Edition %(name)s saved: pick it when you open a table.", name=name), "ok")
     return redirect(url_for("pages.home") + "#editions")

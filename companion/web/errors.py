@@ -5,6 +5,7 @@ The same words answer the requests the server refuses before the app sees them (
 the size limit, a request it cannot parse): ``companion.serve`` asks the app to word them. No
 body is read past the app's ``MAX_CONTENT_LENGTH``, whatever server runs it (``_Guard``).
 """
+
 from __future__ import annotations
 
 import io
@@ -16,16 +17,18 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import get_content_length
 
-from ..core.errors import N_, BancoError
 from .. import services
+from ..core.errors import N_, BancoError
 from .templating import lang
 
 
 def translate(error: BancoError) -> str:
     """The refusal's message in the reader's language, with its values filled in (numbers
     grouped the reader's way: 1.500 in Italian, 1,500 in English)."""
-    params = {k: format_decimal(v, locale=lang()) if isinstance(v, int) and not isinstance(v, bool) else v
-              for k, v in error.params.items()}
+    params = {
+        k: format_decimal(v, locale=lang()) if isinstance(v, int) and not isinstance(v, bool) else v
+        for k, v in error.params.items()
+    }
     return gettext(error.message, **params)
 
 

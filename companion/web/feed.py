@@ -1,4 +1,5 @@
 """The feed in words: each journal entry described in the reader's language."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,61 +42,88 @@ def _describe(entry, names: dict[str, str], edition) -> str:
             hands: dict[str, list[str]] = {}
             for player_id, key in p["dealt"]:
                 hands.setdefault(player_id, []).append(_deed_name(edition, key))
-            line += " " + _("Dealt, each paid at its price:") + " " + "; ".join(
-                f"{who(pid)}: {', '.join(keys)}" for pid, keys in hands.items()) + "."
+            line += (
+                " "
+                + _("Dealt, each paid at its price:")
+                + " "
+                + "; ".join(f"{who(pid)}: {', '.join(keys)}" for pid, keys in hands.items())
+                + "."
+            )
         return line
     if kind == "transfer":
         reason = p.get("reason")
         if p.get("from") == BANK:
             if reason:
-                return _("The bank paid %(to)s %(amount)s: %(reason)s.", amount=amount, to=who(p.get("to")),
-                         reason=reason)
+                return _(
+                    "The bank paid %(to)s %(amount)s: %(reason)s.", amount=amount, to=who(p.get("to")), reason=reason
+                )
             return _("The bank paid %(to)s %(amount)s.", amount=amount, to=who(p.get("to")))
         if reason:
-            return _("%(payer)s paid %(to)s %(amount)s: %(reason)s.", payer=who(p.get("from")), amount=amount,
-                     to=who(p.get("to")), reason=reason)
+            return _(
+                "%(payer)s paid %(to)s %(amount)s: %(reason)s.",
+                payer=who(p.get("from")),
+                amount=amount,
+                to=who(p.get("to")),
+                reason=reason,
+            )
         return _("%(payer)s paid %(to)s %(amount)s.", payer=who(p.get("from")), amount=amount, to=who(p.get("to")))
     if kind == "pay_fixed":
         payment = edition.fixed_payment(p.get("payment", ""))
         label = payment.name(_lang()) if payment else p.get("payment", "")
         if p.get("to") == FREE_PARKING:
-            return _("%(payer)s paid %(what)s into the Free Parking pot: %(amount)s.", payer=who(p.get("from")),
-                     amount=amount, what=label)
+            return _(
+                "%(payer)s paid %(what)s into the Free Parking pot: %(amount)s.",
+                payer=who(p.get("from")),
+                amount=amount,
+                what=label,
+            )
         return _("%(payer)s paid %(what)s: %(amount)s.", payer=who(p.get("from")), amount=amount, what=label)
     if kind == "pot_collect":
         return _("%(name)s collected the Free Parking pot: %(amount)s.", name=who(p.get("player")), amount=amount)
     if kind == "request":
         reason = p.get("reason")
         if reason:
-            return _("%(asker)s asked %(payer)s for %(amount)s: %(reason)s.", asker=who(p.get("to")),
-                     payer=who(p.get("from")), amount=amount, reason=reason)
-        return _("%(asker)s asked %(payer)s for %(amount)s.", asker=who(p.get("to")), payer=who(p.get("from")),
-                 amount=amount)
+            return _(
+                "%(asker)s asked %(payer)s for %(amount)s: %(reason)s.",
+                asker=who(p.get("to")),
+                payer=who(p.get("from")),
+                amount=amount,
+                reason=reason,
+            )
+        return _(
+            "%(asker)s asked %(payer)s for %(amount)s.", asker=who(p.get("to")), payer=who(p.get("from")), amount=amount
+        )
     if kind == "bank_request":
-        return _("%(name)s asked the bank for %(amount)s: waiting for the banker.", name=who(p.get("to")),
-                 amount=amount)
+        return _(
+            "%(name)s asked the bank for %(amount)s: waiting for the banker.", name=who(p.get("to")), amount=amount
+        )
     if kind == "pending_declined":
         if p.get("from") == BANK:
-            return _("The banker turned down %(name)s's request for %(amount)s.", amount=amount,
-                     name=who(p.get("to")))
+            return _("The banker turned down %(name)s's request for %(amount)s.", amount=amount, name=who(p.get("to")))
         if p.get("by") == "banker":
-            return _("The banker cancelled the request for %(payer)s to pay %(to)s %(amount)s.",
-                     amount=amount, payer=who(p.get("from")), to=who(p.get("to")))
-        return _("%(payer)s declined to pay %(to)s %(amount)s.", payer=who(p.get("from")), amount=amount,
-                 to=who(p.get("to")))
+            return _(
+                "The banker cancelled the request for %(payer)s to pay %(to)s %(amount)s.",
+                amount=amount,
+                payer=who(p.get("from")),
+                to=who(p.get("to")),
+            )
+        return _(
+            "%(payer)s declined to pay %(to)s %(amount)s.", payer=who(p.get("from")), amount=amount, to=who(p.get("to"))
+        )
     if kind == "pending_withdrawn":
         return _("%(name)s withdrew the request for %(amount)s.", name=who(p.get("asked_by")), amount=amount)
     if kind == "pending_expired":
         count = p.get("count", 1)
         if count > 1:
             return ngettext("%(num)d request lapsed unpaid.", "%(num)d requests lapsed unpaid.", count)
-        return _("The request for %(payer)s to pay %(amount)s lapsed unpaid.", amount=amount,
-                 payer=who(p.get("from")))
+        return _("The request for %(payer)s to pay %(amount)s lapsed unpaid.", amount=amount, payer=who(p.get("from")))
     if kind == "pass_go":
         line = _("%(name)s passed GO and collected %(amount)s.", name=who(p.get("to")), amount=amount)
         if p.get("forfeited"):
-            line += " " + _("%(deeds)s went back to the bank: the mortgage was not lifted in time.",
-                            deeds=", ".join(_deed_name(edition, k) for k in p["forfeited"]))
+            line += " " + _(
+                "%(deeds)s went back to the bank: the mortgage was not lifted in time.",
+                deeds=", ".join(_deed_name(edition, k) for k in p["forfeited"]),
+            )
         return line
     if kind == "roll":
         return describe_roll(p, who)
@@ -104,67 +132,119 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "buy":
         return _("%(name)s bought %(deed)s for %(amount)s.", name=player, deed=deed, amount=amount)
     if kind == "pay_rent":
-        return _("%(payer)s paid %(to)s %(amount)s rent for %(deed)s.", payer=who(p.get("from")),
-                 amount=amount, deed=deed, to=who(p.get("to")))
+        return _(
+            "%(payer)s paid %(to)s %(amount)s rent for %(deed)s.",
+            payer=who(p.get("from")),
+            amount=amount,
+            deed=deed,
+            to=who(p.get("to")),
+        )
     if kind == "rent_request":
-        return _("%(owner)s asked %(payer)s for %(amount)s rent for %(deed)s.", owner=who(p.get("to")),
-                 payer=who(p.get("from")), amount=amount, deed=deed)
+        return _(
+            "%(owner)s asked %(payer)s for %(amount)s rent for %(deed)s.",
+            owner=who(p.get("to")),
+            payer=who(p.get("from")),
+            amount=amount,
+            deed=deed,
+        )
     if kind == "rent_lapse":
-        return _("The request for %(payer)s to pay the rent for %(deed)s lapsed.", deed=deed,
-                 payer=who(p.get("from")))
+        return _("The request for %(payer)s to pay the rent for %(deed)s lapsed.", deed=deed, payer=who(p.get("from")))
     if kind == "build":
-        return _("%(name)s built a %(building)s on %(deed)s for %(amount)s.", name=player, deed=deed,
-                 amount=amount, building=_building(edition, p.get("building")))
+        return _(
+            "%(name)s built a %(building)s on %(deed)s for %(amount)s.",
+            name=player,
+            deed=deed,
+            amount=amount,
+            building=_building(edition, p.get("building")),
+        )
     if kind == "sell_building":
         if p.get("broken"):
-            return _("%(name)s broke the %(building)s on %(deed)s into %(small)s and got %(amount)s.", name=player,
-                     building=_building(edition, "big"), deed=deed, amount=amount,
-                     small=edition.buildings.small_plural(_lang()))
-        return _("%(name)s sold a %(building)s on %(deed)s back to the bank for %(amount)s.", name=player, deed=deed,
-                 amount=amount, building=_building(edition, p.get("building")))
+            return _(
+                "%(name)s broke the %(building)s on %(deed)s into %(small)s and got %(amount)s.",
+                name=player,
+                building=_building(edition, "big"),
+                deed=deed,
+                amount=amount,
+                small=edition.buildings.small_plural(_lang()),
+            )
+        return _(
+            "%(name)s sold a %(building)s on %(deed)s back to the bank for %(amount)s.",
+            name=player,
+            deed=deed,
+            amount=amount,
+            building=_building(edition, p.get("building")),
+        )
     if kind == "mortgage":
         return _("%(name)s mortgaged %(deed)s and got %(amount)s.", name=player, deed=deed, amount=amount)
     if kind == "unmortgage":
         return _("%(name)s paid %(amount)s to lift the mortgage on %(deed)s.", name=player, deed=deed, amount=amount)
     if kind == "pay_mortgage_fee":
-        return _("%(name)s paid a fee of %(amount)s on the mortgaged %(deed)s.", name=player, deed=deed,
-                 amount=amount)
+        return _("%(name)s paid a fee of %(amount)s on the mortgaged %(deed)s.", name=player, deed=deed, amount=amount)
     if kind == "sell_to_bank":
         return _("%(name)s sold %(deed)s to the bank for %(amount)s.", name=player, deed=deed, amount=amount)
     if kind in ("auction_start", "building_auction_start"):
         if p.get("building"):
-            return _("The bank's last %(building)s is up for auction, opening at %(amount)s.",
-                     building=_building(edition, p.get("building")), amount=money(p.get("opening_bid", 0), edition))
-        line = _("%(deed)s is up for auction, opening at %(amount)s.", deed=deed,
-                 amount=money(p.get("opening_bid", 0), edition))
+            return _(
+                "The bank's last %(building)s is up for auction, opening at %(amount)s.",
+                building=_building(edition, p.get("building")),
+                amount=money(p.get("opening_bid", 0), edition),
+            )
+        line = _(
+            "%(deed)s is up for auction, opening at %(amount)s.",
+            deed=deed,
+            amount=money(p.get("opening_bid", 0), edition),
+        )
         if p.get("queued"):
-            line += " " + ngettext("%(num)d more deed of the bankrupt player to auction after this one.",
-                                   "%(num)d more deeds of the bankrupt player to auction after this one.", p["queued"])
+            line += " " + ngettext(
+                "%(num)d more deed of the bankrupt player to auction after this one.",
+                "%(num)d more deeds of the bankrupt player to auction after this one.",
+                p["queued"],
+            )
         if p.get("decliner"):
             line += " " + _("%(name)s declined to buy it and does not bid.", name=who(p["decliner"]))
         return line
     if kind == "break_shared":
         deeds = ", ".join(_deed_name(edition, k) for k in p.get("deeds", []))
-        return _("Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "
-                 "the price of each missing one (%(amount)s in all).", deeds=deeds, each=p.get("each"),
-                 amount=amount)
+        return _(
+            "Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "
+            "the price of each missing one (%(amount)s in all).",
+            deeds=deeds,
+            each=p.get("each"),
+            amount=amount,
+        )
     if kind == "check":
         if p.get("card"):
             if p.get("fake"):
-                return _("%(checker)s checked the Imprevisti card %(payer)s played: fake! The card is void and "
-                         "%(checker)s receives %(amount)s from the bank.", checker=who(p.get("by")),
-                         payer=who(p.get("from")), amount=amount)
-            return _("%(checker)s checked the Imprevisti card %(payer)s played: genuine.",
-                     checker=who(p.get("by")), payer=who(p.get("from")))
+                return _(
+                    "%(checker)s checked the Imprevisti card %(payer)s played: fake! The card is void and "
+                    "%(checker)s receives %(amount)s from the bank.",
+                    checker=who(p.get("by")),
+                    payer=who(p.get("from")),
+                    amount=amount,
+                )
+            return _(
+                "%(checker)s checked the Imprevisti card %(payer)s played: genuine.",
+                checker=who(p.get("by")),
+                payer=who(p.get("from")),
+            )
         face = money(p.get("face", 0), edition)
         if p.get("fake"):
-            line = _("%(checker)s checked a note of %(payer)s's payment: a fake %(face)s! %(checker)s keeps it and "
-                     "%(payer)s pays %(face)s again.", checker=who(p.get("by")), payer=who(p.get("from")), face=face)
+            line = _(
+                "%(checker)s checked a note of %(payer)s's payment: a fake %(face)s! %(checker)s keeps it and "
+                "%(payer)s pays %(face)s again.",
+                checker=who(p.get("by")),
+                payer=who(p.get("from")),
+                face=face,
+            )
             if p.get("owed"):
                 line += " " + _("%(payer)s cannot pay it now and owes it.", payer=who(p.get("from")))
             return line
-        return _("%(checker)s checked a note of %(payer)s's payment: a genuine %(face)s.",
-                 checker=who(p.get("by")), payer=who(p.get("from")), face=face)
+        return _(
+            "%(checker)s checked a note of %(payer)s's payment: a genuine %(face)s.",
+            checker=who(p.get("by")),
+            payer=who(p.get("from")),
+            face=face,
+        )
     if kind == "chance_draw":
         return _("%(name)s took an Imprevisti card.", name=who(p.get("player")))
     if kind == "chance_play":
@@ -177,24 +257,44 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         what = deed if p.get("deed") and not p.get("building") else _building(edition, p.get("building"))
         return _("%(name)s won %(what)s at auction for %(amount)s.", name=player, what=what, amount=amount)
     if kind == "auction_unsold":
-        return _("Nobody bid: the bank keeps %(what)s.", what=deed if p.get("deed") else _building(edition, p.get("building")))
+        return _(
+            "Nobody bid: the bank keeps %(what)s.",
+            what=deed if p.get("deed") else _building(edition, p.get("building")),
+        )
     if kind == "auction_rerun":
         return _("%(name)s cannot pay: the auction starts again without them.", name=who(p.get("excluded")))
     if kind == "trade_propose":
-        return _("%(from)s offered %(to)s a trade: %(give)s for %(get)s.", **{
-            "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
-            "get": trade_side(p.get("get"), edition)})
+        return _(
+            "%(from)s offered %(to)s a trade: %(give)s for %(get)s.",
+            **{
+                "from": who(p.get("from")),
+                "to": who(p.get("to")),
+                "give": trade_side(p.get("give"), edition),
+                "get": trade_side(p.get("get"), edition),
+            },
+        )
     if kind == "trade_accept":
-        return _("%(to)s accepted %(from)s's trade: %(give)s for %(get)s.", **{
-            "from": who(p.get("from")), "to": who(p.get("to")), "give": trade_side(p.get("give"), edition),
-            "get": trade_side(p.get("get"), edition)})
+        return _(
+            "%(to)s accepted %(from)s's trade: %(give)s for %(get)s.",
+            **{
+                "from": who(p.get("from")),
+                "to": who(p.get("to")),
+                "give": trade_side(p.get("give"), edition),
+                "get": trade_side(p.get("get"), edition),
+            },
+        )
     if kind == "trade_reject":
         return _("%(to)s refused %(from)s's trade.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
     if kind == "trade_withdraw":
-        return _("%(from)s withdrew the trade offered to %(to)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))})
+        return _(
+            "%(from)s withdrew the trade offered to %(to)s.", **{"from": who(p.get("from")), "to": who(p.get("to"))}
+        )
     if kind == "bankrupt":
-        line = _("%(name)s went bankrupt owing %(creditor)s and is out of the game.", name=player,
-                 creditor=who(p.get("creditor")))
+        line = _(
+            "%(name)s went bankrupt owing %(creditor)s and is out of the game.",
+            name=player,
+            creditor=who(p.get("creditor")),
+        )
         if p.get("winner"):
             line += " " + _("%(name)s is the last player left and wins: the game is over.", name=who(p["winner"]))
         return line
@@ -217,19 +317,28 @@ def _describe(entry, names: dict[str, str], edition) -> str:
         if p.get("skipped"):
             line += " " + _("Sitting out this turn: %(names)s.", names=", ".join(who(pid) for pid in p["skipped"]))
         if p.get("released"):
-            line += " " + _("%(name)s has waited the turns in %(jail)s and is out for free.", name=who(p["released"]),
-                            jail=_jail_name(edition))
+            line += " " + _(
+                "%(name)s has waited the turns in %(jail)s and is out for free.",
+                name=who(p["released"]),
+                jail=_jail_name(edition),
+            )
         return line
     if kind == "square":
         return _describe_square(p, edition, player, amount, deed)
     if kind == "build_lot":
         counts = ", ".join(f"{n} × {_deed_name(edition, key)}" for key, n in (p.get("counts") or {}).items())
-        return _("%(name)s built %(what)s: %(counts)s, for %(amount)s.", name=player, counts=counts, amount=amount,
-                 what=edition.buildings.small_plural(_lang()))
+        return _(
+            "%(name)s built %(what)s: %(counts)s, for %(amount)s.",
+            name=player,
+            counts=counts,
+            amount=amount,
+            what=edition.buildings.small_plural(_lang()),
+        )
     if kind == "expropriation_start":
         what = _("the whole lot of %(deed)s", deed=deed) if p.get("whole_lot") else deed
-        return _("%(name)s tries to expropriate %(what)s from %(owner)s.", name=player, what=what,
-                 owner=who(p.get("owner")))
+        return _(
+            "%(name)s tries to expropriate %(what)s from %(owner)s.", name=player, what=what, owner=who(p.get("owner"))
+        )
     if kind in ("expropriation_roll", "expropriation_settle"):
         return _describe_expropriation(p, who, edition, amount)
     if kind == "undo":
@@ -243,17 +352,26 @@ def _describe(entry, names: dict[str, str], edition) -> str:
     if kind == "end":
         return _("The banker ended the game.")
     if kind == "play_off":
-        return _("A tie for first place: %(names)s play %(minutes)s more minutes among themselves.",
-                 names=", ".join(who(pid) for pid in p.get("players", [])), minutes=p.get("minutes"))
+        return _(
+            "A tie for first place: %(names)s play %(minutes)s more minutes among themselves.",
+            names=", ".join(who(pid) for pid in p.get("players", [])),
+            minutes=p.get("minutes"),
+        )
     if kind == "clock_pause":
         return _("The clock is paused.")
     if kind == "scan":  # a printed note or Imprevisti card checked by phone
         name = who(p.get("player"))
         if p.get("item") == "card":
-            return (_("%(name)s checked a printed Imprevisti card: fake!", name=name) if p.get("fake")
-                    else _("%(name)s checked a printed Imprevisti card: genuine.", name=name))
-        return (_("%(name)s checked a printed note: fake!", name=name) if p.get("fake")
-                else _("%(name)s checked a printed note: genuine.", name=name))
+            return (
+                _("%(name)s checked a printed Imprevisti card: fake!", name=name)
+                if p.get("fake")
+                else _("%(name)s checked a printed Imprevisti card: genuine.", name=name)
+            )
+        return (
+            _("%(name)s checked a printed note: fake!", name=name)
+            if p.get("fake")
+            else _("%(name)s checked a printed note: genuine.", name=name)
+        )
     if kind == "clock_resume":
         return _("The clock is running again.")
     return kind
@@ -288,32 +406,67 @@ def _describe_square(p, edition, player, amount, deed) -> str:
     policy = square.policy if square else None
     if policy == "pay_then_prize_on_dice":
         if p.get("won"):
-            return _("%(name)s paid %(amount)s at %(what)s, rolled %(dice)s and got %(prize)s back.", name=player,
-                     amount=amount, what=label, dice=p.get("dice"), prize=money(p.get("back", 0), edition))
-        return _("%(name)s paid %(amount)s at %(what)s and rolled %(dice)s: no prize.", name=player, amount=amount,
-                 what=label, dice=p.get("dice"))
+            return _(
+                "%(name)s paid %(amount)s at %(what)s, rolled %(dice)s and got %(prize)s back.",
+                name=player,
+                amount=amount,
+                what=label,
+                dice=p.get("dice"),
+                prize=money(p.get("back", 0), edition),
+            )
+        return _(
+            "%(name)s paid %(amount)s at %(what)s and rolled %(dice)s: no prize.",
+            name=player,
+            amount=amount,
+            what=label,
+            dice=p.get("dice"),
+        )
     if policy == "collect_then_pay":
-        return _("%(name)s collected %(amount)s at %(what)s and paid back %(back)s.", name=player, amount=amount,
-                 what=label, back=money(p.get("back", 0), edition))
+        return _(
+            "%(name)s collected %(amount)s at %(what)s and paid back %(back)s.",
+            name=player,
+            amount=amount,
+            what=label,
+            back=money(p.get("back", 0), edition),
+        )
     if policy == "jail_unless_dice":
         if p.get("jailed"):
-            return _("%(name)s rolled %(dice)s at %(what)s and goes to %(jail)s.", name=player, dice=p.get("dice"),
-                     what=label, jail=_jail_name(edition))
+            return _(
+                "%(name)s rolled %(dice)s at %(what)s and goes to %(jail)s.",
+                name=player,
+                dice=p.get("dice"),
+                what=label,
+                jail=_jail_name(edition),
+            )
         return _("%(name)s rolled %(dice)s at %(what)s and rides on.", name=player, dice=p.get("dice"), what=label)
     if policy == "sit_out":
         if p.get("trades") is False:
-            return ngettext("%(name)s stops at %(what)s: sits out %(num)d turn, with no trades until then.",
-                            "%(name)s stops at %(what)s: sits out the next %(num)d turns, with no trades until then.",
-                            p.get("turns", 1), name=player, what=label)
-        return ngettext("%(name)s stops at %(what)s: sits out %(num)d turn.",
-                        "%(name)s stops at %(what)s: sits out the next %(num)d turns.", p.get("turns", 1),
-                        name=player, what=label)
+            return ngettext(
+                "%(name)s stops at %(what)s: sits out %(num)d turn, with no trades until then.",
+                "%(name)s stops at %(what)s: sits out the next %(num)d turns, with no trades until then.",
+                p.get("turns", 1),
+                name=player,
+                what=label,
+            )
+        return ngettext(
+            "%(name)s stops at %(what)s: sits out %(num)d turn.",
+            "%(name)s stops at %(what)s: sits out the next %(num)d turns.",
+            p.get("turns", 1),
+            name=player,
+            what=label,
+        )
     if p.get("deed"):
-        return _("%(name)s bought %(deed)s at %(what)s for %(amount)s.", name=player, deed=deed, what=label,
-                 amount=amount)
+        return _(
+            "%(name)s bought %(deed)s at %(what)s for %(amount)s.", name=player, deed=deed, what=label, amount=amount
+        )
     if "dice" in p:
-        return _("%(name)s collected %(amount)s at %(what)s (dice %(dice)s).", name=player, amount=amount,
-                 what=label, dice=p.get("dice"))
+        return _(
+            "%(name)s collected %(amount)s at %(what)s (dice %(dice)s).",
+            name=player,
+            amount=amount,
+            what=label,
+            dice=p.get("dice"),
+        )
     return _("%(name)s paid %(amount)s: %(what)s.", name=player, amount=amount, what=label)
 
 
@@ -324,17 +477,40 @@ def _describe_expropriation(p, who, edition, amount) -> str:
         line = _("%(name)s paid what the expropriation left owed.", name=who(p.get("player")))
     ends = p.get("ends")
     if ends == "penalty":
-        return line + " " + _("Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s.",
-                              buyer=who(p.get("buyer")), owner=who(p.get("owner")), amount=amount)
+        return (
+            line
+            + " "
+            + _(
+                "Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s.",
+                buyer=who(p.get("buyer")),
+                owner=who(p.get("owner")),
+                amount=amount,
+            )
+        )
     if ends == "taken":
         deeds = ", ".join(_deed_name(edition, k) for k in p.get("deeds", []))
-        return line + " " + _("Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s.",
-                              buyer=who(p.get("buyer")), deeds=deeds, amount=amount)
+        return (
+            line
+            + " "
+            + _(
+                "Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s.",
+                buyer=who(p.get("buyer")),
+                deeds=deeds,
+                amount=amount,
+            )
+        )
     if ends == "card":
         return line + " " + _("%(buyer)s draws a Vita di Castiglione card; nothing is paid.", buyer=who(p.get("buyer")))
     if p.get("owed"):
-        return line + " " + _("%(buyer)s owes %(amount)s and must raise the cash.", buyer=who(p.get("buyer")),
-                              amount=money(p["owed"], edition))
+        return (
+            line
+            + " "
+            + _(
+                "%(buyer)s owes %(amount)s and must raise the cash.",
+                buyer=who(p.get("buyer")),
+                amount=money(p["owed"], edition),
+            )
+        )
     if p.get("next") == "owner":
         return line + " " + _("Now %(owner)s rolls the red die.", owner=who(p.get("owner")))
     return line + " " + _("%(buyer)s rolls the yellow die again.", buyer=who(p.get("buyer")))
@@ -373,4 +549,5 @@ def trade_side(side, edition) -> str:
 
 def _lang() -> str:
     from flask_babel import get_locale
+
     return str(get_locale() or "en")

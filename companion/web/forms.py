@@ -1,4 +1,5 @@
 """Forms to actions: the same payload the API takes, read from a posted form."""
+
 from __future__ import annotations
 
 from flask import flash, request
@@ -8,9 +9,30 @@ from ..core.errors import BancoError
 from .errors import translate
 from .feed import describe
 
-FIELDS = ("type", "key", "to", "from", "reason", "payment", "player", "deed", "payer", "request",
-          "trade", "creditor", "building", "award_to", "pending", "pot", "square", "group", "place", "via",
-          "face", "card")
+FIELDS = (
+    "type",
+    "key",
+    "to",
+    "from",
+    "reason",
+    "payment",
+    "player",
+    "deed",
+    "payer",
+    "request",
+    "trade",
+    "creditor",
+    "building",
+    "award_to",
+    "pending",
+    "pot",
+    "square",
+    "group",
+    "place",
+    "via",
+    "face",
+    "card",
+)
 # "dice" is a total (pass_go, pay_rent) or, for roll, the kind of dice ("2d6", "speed",
 # "expropriation"): text that is not digits stays text, so both arrive as the API takes them.
 NUMBERS = ("dice", "amount")
@@ -36,7 +58,7 @@ def payload() -> dict:
         data["rerun"] = True
     if form.getlist("deeds"):
         data["deeds"] = form.getlist("deeds")
-    counts = {name[len("count_"):]: _number(form[name].strip() or "0") for name in form if name.startswith("count_")}
+    counts = {name[len("count_") :]: _number(form[name].strip() or "0") for name in form if name.startswith("count_")}
     if counts:
         data["counts"] = counts
     if data.get("type") == "trade_propose":
@@ -47,9 +69,11 @@ def payload() -> dict:
 
 def _trade_side(side: str) -> dict:
     form = request.form
-    return {"cash": _number(form.get(f"{side}_cash", "").strip() or "0"),
-            "deeds": form.getlist(f"{side}_deeds"),
-            "jail_cards": _number(form.get(f"{side}_cards", "").strip() or "0")}
+    return {
+        "cash": _number(form.get(f"{side}_cash", "").strip() or "0"),
+        "deeds": form.getlist(f"{side}_deeds"),
+        "jail_cards": _number(form.get(f"{side}_cards", "").strip() or "0"),
+    }
 
 
 def run(game_id: str, caller, data: dict) -> dict | None:

@@ -4,6 +4,7 @@ By default anyone who can open the home page: the server is on the home network.
 server sets ``BANCO_HOST_PASSWORD`` (``HOST_PASSWORD``): then the API asks for it as
 ``Authorization: Bearer <password>`` and the home page's import form asks for it.
 """
+
 from __future__ import annotations
 
 import hmac
@@ -26,5 +27,4 @@ def require_host(given: str | None) -> None:
         return
     count_attempt()  # a password can be guessed: as many tries as join codes
     if given is None or not hmac.compare_digest(given.encode("utf-8"), str(expected).encode("utf-8")):
-        raise Unauthorized("host_password_required",
-                           N_("This server asks for the host password to add editions."))
+        raise Unauthorized("host_password_required", N_("This server asks for the host password to add editions."))

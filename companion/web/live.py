@@ -11,6 +11,7 @@ or a restarted server heal by itself. Served without that loop (the Flask test c
 plain WSGI server), the opening is the whole answer and the browser comes back in three
 seconds: slower, never refused.
 """
+
 from __future__ import annotations
 
 import json
@@ -90,8 +91,9 @@ def stream_response(game_id: str, since_raw) -> Response:
     opening += event(current, parts_since(game_id, seen, current)) if current > seen else f"id: {seen}\n\n"
     if held is not None:
         held.update(game_id=game_id, seen=max(seen, current))
-    return Response(opening, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(
+        opening, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
 
 
 def _signed_in(game_id: str) -> None:

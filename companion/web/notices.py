@@ -5,6 +5,7 @@ Anna: rent on Piazza Dante", "Bruno outbid you: € 120"), so the page can show 
 seconds and keep the last few in a short list. Only what someone else did is worth a notice:
 a player knows what they tapped themselves.
 """
+
 from __future__ import annotations
 
 from flask import g
@@ -95,8 +96,9 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
         if p.get("player") == me:
             return _("You won %(what)s for %(amount)s.", what=what, amount=amount()), "minus"
         if me in bidders:
-            return _("%(name)s won %(what)s for %(amount)s.", name=who(p.get("player")), what=what,
-                     amount=amount()), "info"
+            return _(
+                "%(name)s won %(what)s for %(amount)s.", name=who(p.get("player")), what=what, amount=amount()
+            ), "info"
         return None, ""
     if by_me or kind == "start":
         return None, ""
@@ -108,28 +110,40 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
         line = _("%(name)s asks you for %(amount)s.", name=who(p.get("to")), amount=amount())
         return (f"{line} ({p['reason']})" if p.get("reason") else line), "info"
     if kind == "rent_request" and p.get("from") == me:
-        return _("%(name)s asks you for %(amount)s rent on %(deed)s.", name=who(p.get("to")), amount=amount(),
-                 deed=deed_name(p.get("deed"), edition)), "info"
+        return _(
+            "%(name)s asks you for %(amount)s rent on %(deed)s.",
+            name=who(p.get("to")),
+            amount=amount(),
+            deed=deed_name(p.get("deed"), edition),
+        ), "info"
     if kind == "pending_declined" and p.get("to") == me:
         if p.get("from") == services.BANK:
             return _("The banker declined your %(amount)s from the bank.", amount=amount()), "info"
         return _("%(name)s declined to pay you %(amount)s.", name=who(p.get("from")), amount=amount()), "info"
     if kind == "trade_propose" and p.get("to") == me:
-        return _("%(name)s offers you a trade: %(give)s for %(get)s.", name=who(p.get("from")),
-                 give=trade_side(p.get("give"), edition), get=trade_side(p.get("get"), edition)), "info"
+        return _(
+            "%(name)s offers you a trade: %(give)s for %(get)s.",
+            name=who(p.get("from")),
+            give=trade_side(p.get("give"), edition),
+            get=trade_side(p.get("get"), edition),
+        ), "info"
     if kind == "trade_accept" and p.get("from") == me:
         return _("%(name)s accepted your trade.", name=who(p.get("to"))), "info"
     if kind == "trade_reject" and p.get("from") == me:
         return _("%(name)s refused your trade.", name=who(p.get("to"))), "info"
     if kind == "expropriation_start" and p.get("owner") == me:
-        return _("%(name)s tries to expropriate %(deed)s from you.", name=who(p.get("player")),
-                 deed=deed_name(p.get("deed"), edition)), "info"
+        return _(
+            "%(name)s tries to expropriate %(deed)s from you.",
+            name=who(p.get("player")),
+            deed=deed_name(p.get("deed"), edition),
+        ), "info"
     net = _net(entry, me)
     if net > 0:
         return _money_in(entry, p, net, names, edition), "plus"
     if net < 0:
-        return _("%(amount)s: %(what)s", amount="−" + money(-net, edition),
-                 what=describe(entry, names, edition)), "minus"
+        return _(
+            "%(amount)s: %(what)s", amount="−" + money(-net, edition), what=describe(entry, names, edition)
+        ), "minus"
     return None, ""
 
 
@@ -140,8 +154,12 @@ def _money_in(entry, p, net, names, edition) -> str:
     kind = entry.kind
     plus = "+" + money(net, edition)
     if kind == "pay_rent":
-        return _("%(amount)s from %(name)s: rent on %(deed)s.", amount=plus, name=who(p.get("from")),
-                 deed=deed_name(p.get("deed"), edition))
+        return _(
+            "%(amount)s from %(name)s: rent on %(deed)s.",
+            amount=plus,
+            name=who(p.get("from")),
+            deed=deed_name(p.get("deed"), edition),
+        )
     if kind == "transfer" and p.get("from") is not None:
         line = _("%(amount)s from %(name)s.", amount=plus, name=who(p.get("from")))
         return f"{line} ({p['reason']})" if p.get("reason") else line

@@ -4,12 +4,12 @@ Every form posts, then redirects (so a reload never posts twice) and carries a f
 idempotency key (so a double tap never pays twice). Refusals come back as a message in the
 reader's language and change nothing.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -17,11 +17,11 @@ from .. import services
 from ..core.errors import BancoError
 from . import danger, forms, seats, versioned
 from .dice import dice_view
-from .ratelimit import count_attempt
 from .errors import translate
 from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
+from .ratelimit import count_attempt
 from .regions import Lazy, once, render
 from .templating import lang
 
@@ -35,7 +35,6 @@ DIE_FACES = {"buyer_die": ("si", "no", "vita"), "owner_die": ("no", "doppio", "m
 
 def _public(path: str) -> str:
     return current_app.config["PUBLIC_URL"] + path
-
 
 
 def _safe_next(target: str | None, fallback: str) -> str:
@@ -58,30 +57,55 @@ def game_view(game, caller) -> dict:
     names = {p.id: p.name for p in game.players}
     state = once(lambda: services.state_of(game, deeds=False))
     me = caller.player_id if caller else None
-    feed = once(lambda: versioned.once(("feed", game.id, game.version, lang()), lambda: [
-        {"version": e.version, "text": describe(e, names, edition), "at": e.at,
-         "reversed": e.reversed_by is not None, "kind": e.kind} for e in recent_entries(game, FEED_LINES)]))
-    return {"game": game, "edition": edition, "names": names, "caller": caller, "BANK": services.BANK,
-            "feed": Lazy(feed),
-            # The feed as the wallets and the Bank draw it: the same for every reader of a
-            # language, so drawn once a version for all of them (``_feed.html``).
-            "feed_html": Lazy(lambda: versioned.once(("feed_html", game.id, game.version, lang()), lambda: Markup(
-                current_app.jinja_env.get_template("_feed.html").render(feed=feed())))),
-            "clock": Lazy(lambda: services.clock_view(game)),
-            "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
-            "pending": Lazy(lambda: services.waiting(state())), "pots": Lazy(lambda: state().pots),
-            "settings": Lazy(lambda: state().settings),
-            "final": Lazy(lambda: services.score(game) if game.status == "finished" else None),
-            "dice": Lazy(lambda: dice_view(state(), edition, me)),
-            "turn": Lazy(lambda: services.turn_view(state())), "expropriation": Lazy(lambda: state().expropriation),
-            "play_offs": Lazy(lambda: state().play_offs),
-            "squares": Lazy(lambda: _squares(game, caller, edition, state())),
-            # Each player's state as the rules keep it (turns to sit out, turns in jail...).
-            "player_states": Lazy(lambda: state().players),
-            # Niente è come sembra: payments open to a check, the reader's notes and Imprevisti.
-            "checks": Lazy(lambda: services.checkable_view(state())),
-            "counterfeits": Lazy(lambda: services.counterfeits_view(state(), me if caller and not caller.is_banker
-                                                                    else None))}
+    feed = once(
+        lambda: versioned.once(
+            ("feed", game.id, game.version, lang()),
+            lambda: [
+                {
+                    "version": e.version,
+                    "text": describe(e, names, edition),
+                    "at": e.at,
+                    "reversed": e.reversed_by is not None,
+                    "kind": e.kind,
+                }
+                for e in recent_entries(game, FEED_LINES)
+            ],
+        )
+    )
+    return {
+        "game": game,
+        "edition": edition,
+        "names": names,
+        "caller": caller,
+        "BANK": services.BANK,
+        "feed": Lazy(feed),
+        # The feed as the wallets and the Bank draw it: the same for every reader of a
+        # language, so drawn once a version for all of them (``_feed.html``).
+        "feed_html": Lazy(
+            lambda: versioned.once(
+                ("feed_html", game.id, game.version, lang()),
+                lambda: Markup(current_app.jinja_env.get_template("_feed.html").render(feed=feed())),
+            )
+        ),
+        "clock": Lazy(lambda: services.clock_view(game)),
+        "show_cash": lambda pid: services.can_see_cash(game, caller, pid),
+        "pending": Lazy(lambda: services.waiting(state())),
+        "pots": Lazy(lambda: state().pots),
+        "settings": Lazy(lambda: state().settings),
+        "final": Lazy(lambda: services.score(game) if game.status == "finished" else None),
+        "dice": Lazy(lambda: dice_view(state(), edition, me)),
+        "turn": Lazy(lambda: services.turn_view(state())),
+        "expropriation": Lazy(lambda: state().expropriation),
+        "play_offs": Lazy(lambda: state().play_offs),
+        "squares": Lazy(lambda: _squares(game, caller, edition, state())),
+        # Each player's state as the rules keep it (turns to sit out, turns in jail...).
+        "player_states": Lazy(lambda: state().players),
+        # Niente è come sembra: payments open to a check, the reader's notes and Imprevisti.
+        "checks": Lazy(lambda: services.checkable_view(state())),
+        "counterfeits": Lazy(
+            lambda: services.counterfeits_view(state(), me if caller and not caller.is_banker else None)
+        ),
+    }
 
 
 # The squares whose amount is known without the dice: previewed for the one-tap button.
@@ -108,8 +132,9 @@ def _squares(game, caller, edition, state) -> list[dict]:
             entry["deeds"] = []
             for deed in edition.deeds:
                 try:
-                    outcome = services.preview(game, caller, {"type": "square", "square": square.key,
-                                                              "deed": deed.key}, board)
+                    outcome = services.preview(
+                        game, caller, {"type": "square", "square": square.key, "deed": deed.key}, board
+                    )
                 except BancoError:
                     continue  # owned, or more than the player has
                 entry["deeds"].append((deed, outcome.params["amount"]))
@@ -119,17 +144,27 @@ def _squares(game, caller, edition, state) -> list[dict]:
 
 # --- home and new games ----------------------------------------------------------------------
 
+
 @bp.get("/")
 def home():
     games = []
     for game_id in seats.known_games():
         game = services.find_game(game_id)
         if game is not None:
-            games.append({"game": game, "edition": services.edition_of(game),
-                          "is_banker": seats.caller(game_id, seats.BANKER) is not None,
-                          "is_screen": seats.is_screen(game_id) and seats.caller(game_id, seats.PLAYER) is None})
-    return render_template("home.html", editions=list(services.editions().values()), games=games,
-                           default_edition=current_app.config["DEFAULT_EDITION"])
+            games.append(
+                {
+                    "game": game,
+                    "edition": services.edition_of(game),
+                    "is_banker": seats.caller(game_id, seats.BANKER) is not None,
+                    "is_screen": seats.is_screen(game_id) and seats.caller(game_id, seats.PLAYER) is None,
+                }
+            )
+    return render_template(
+        "home.html",
+        editions=list(services.editions().values()),
+        games=games,
+        default_edition=current_app.config["DEFAULT_EDITION"],
+    )
 
 
 @bp.post("/games")
@@ -162,8 +197,9 @@ def create_game():
                 flash(_("The time limit must be 1 to 1440 minutes."), "error")
                 return redirect(url_for("pages.home"))
             limit = int(minutes)
-        created = services.create_game(edition_id, names, limit, settings=settings, hand_out_tokens=False,
-                                       banker_seat=0 if plays else None)
+        created = services.create_game(
+            edition_id, names, limit, settings=settings, hand_out_tokens=False, banker_seat=0 if plays else None
+        )
     except BancoError as error:
         flash(translate(error), "error")
         return redirect(url_for("pages.home"))
@@ -216,12 +252,14 @@ def switch_language(code):
     target = _safe_next(request.args.get("next"), url_for("pages.home"))
     response = make_response(redirect(target))
     if code in ("it", "en"):
-        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax",
-                            secure=current_app.config["SESSION_COOKIE_SECURE"])
+        response.set_cookie(
+            "lang", code, max_age=365 * 24 * 3600, samesite="Lax", secure=current_app.config["SESSION_COOKIE_SECURE"]
+        )
     return response
 
 
 # --- joining ---------------------------------------------------------------------------------
+
 
 @bp.get("/j/<code>")
 def join(code):
@@ -273,6 +311,7 @@ def redeem_rejoin(secret):
 
 # --- the phone: my wallet --------------------------------------------------------------------
 
+
 @bp.get("/g/<game_id>/me")
 def wallet(game_id):
     with services.reading():  # cash, feed and requests of one instant
@@ -286,8 +325,14 @@ def _wallet(game_id):
         return redirect(url_for("pages.join", code=game.join_code))
     player = next(p for p in game.players if p.id == me.player_id)
     banker = seats.caller(game.id, seats.BANKER)
-    return render("wallet.html", game.version, me=player, is_banker=banker is not None, **game_view(game, me),
-                  **danger.wallet_view(game, player))
+    return render(
+        "wallet.html",
+        game.version,
+        me=player,
+        is_banker=banker is not None,
+        **game_view(game, me),
+        **danger.wallet_view(game, player),
+    )
 
 
 @bp.post("/g/<game_id>/me")
@@ -301,6 +346,7 @@ def wallet_action(game_id):
 
 
 # --- the table: the banker's screen ----------------------------------------------------------
+
 
 @bp.get("/g/<game_id>/table")
 def table(game_id):
@@ -325,11 +371,18 @@ def _table(game_id):
     # stays private here too.
     view["show_cash"] = lambda _player_id: not game.cash_private
     screen_url = _public(url_for("screen.screen", game_id=game.id))
-    return render("table.html", game.version, join_url=join_url, join_qr=Lazy(lambda: qr_svg(join_url)),
-                  undo_text=Lazy(lambda: _undo_text(game, view["edition"])),
-                  screen_url=screen_url, screen_qr=Lazy(lambda: qr_svg(screen_url)),
-                  plays=seats.caller(game.id, seats.PLAYER) is not None,
-                  moved=Lazy(lambda: services.moved_since_printing(current_app.config["PUBLIC_URL"])), **view)
+    return render(
+        "table.html",
+        game.version,
+        join_url=join_url,
+        join_qr=Lazy(lambda: qr_svg(join_url)),
+        undo_text=Lazy(lambda: _undo_text(game, view["edition"])),
+        screen_url=screen_url,
+        screen_qr=Lazy(lambda: qr_svg(screen_url)),
+        plays=seats.caller(game.id, seats.PLAYER) is not None,
+        moved=Lazy(lambda: services.moved_since_printing(current_app.config["PUBLIC_URL"])),
+        **view,
+    )
 
 
 def _undo_text(game, edition) -> str | None:
@@ -360,5 +413,6 @@ def rejoin_code(game_id, player_id):
         return redirect(url_for("pages.table", game_id=game.id))
     player = next(p for p in game.players if p.id == player_id)
     url = _public(url_for("pages.rejoin", secret=secret))
-    return render_template("rejoin_qr.html", game=game, player=player, url=url, qr=qr_svg(url),
-                           minutes=services.REJOIN_MINUTES)
+    return render_template(
+        "rejoin_qr.html", game=game, player=player, url=url, qr=qr_svg(url), minutes=services.REJOIN_MINUTES
+    )

@@ -9,6 +9,7 @@ Refusals are the core's: an unknown edition or game is a 404 page, a bad paper s
 or table size a 400, in the reader's language. Drawing a deed set takes a few tenths of a
 second, so the edition sheets (immutable while the server runs) are kept in memory once drawn.
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,6 +33,7 @@ PREVIEW_WIDTH = 600
 
 
 # --- reading the request -------------------------------------------------------------------
+
 
 def _edition(edition_id):
     edition = services.editions().get(edition_id)
@@ -72,8 +74,12 @@ def _players(edition, value) -> int:
     if value is None or value == "":
         return min(max(DEFAULT_PLAYERS, edition.min_players), edition.max_players)
     if _count(value) is None or not edition.min_players <= int(value) <= edition.max_players:
-        raise BadInput("bad_players", N_("This game takes %(min)s to %(max)s players."),
-                       min=edition.min_players, max=edition.max_players)
+        raise BadInput(
+            "bad_players",
+            N_("This game takes %(min)s to %(max)s players."),
+            min=edition.min_players,
+            max=edition.max_players,
+        )
     return int(value)
 
 
@@ -110,6 +116,7 @@ def _banker_game(game_id):
 
 # --- drawing, with the edition sheets kept once drawn ---------------------------------------
 
+
 def _edition_data(edition_id: str) -> dict:
     """The edition as the plain dict of its file, which is what ``printables`` reads."""
     return copy.deepcopy(dict(services.editions()[edition_id].raw))
@@ -132,8 +139,9 @@ def _money_pdf(edition_id: str, players: int, paper: str, lang: str, ink_saver: 
 
 @lru_cache(maxsize=16)
 def _money_png(edition_id: str, players: int, paper: str, lang: str, ink_saver: bool = True) -> bytes:
-    return printables.money_png(_edition_data(edition_id), players, paper, lang, width=PREVIEW_WIDTH,
-                                ink_saver=ink_saver)
+    return printables.money_png(
+        _edition_data(edition_id), players, paper, lang, width=PREVIEW_WIDTH, ink_saver=ink_saver
+    )
 
 
 def _pdf(data: bytes, filename: str, private: bool = False) -> Response:
@@ -151,6 +159,7 @@ def _png(data: bytes, private: bool = False) -> Response:
 
 # --- the print page and the edition sheets --------------------------------------------------
 
+
 @bp.get("/print")
 def print_page():
     """Choose an edition, paper, language and table size; see and download the sheets."""
@@ -164,10 +173,17 @@ def print_page():
         if game is not None and seats.caller(game_id, seats.BANKER) is not None:
             games.append({"game": game, "edition": services.edition_of(game)})
     editions = list(services.editions().values())
-    return render_template("print.html", editions=editions, edition=edition, paper=paper, sheet_lang=sheet_lang,
-                           players=players, games=games, ink="full" if request.args.get("ink") == "full" else "saver",
-                           table_sizes=range(min(e.min_players for e in editions),
-                                             max(e.max_players for e in editions) + 1))
+    return render_template(
+        "print.html",
+        editions=editions,
+        edition=edition,
+        paper=paper,
+        sheet_lang=sheet_lang,
+        players=players,
+        games=games,
+        ink="full" if request.args.get("ink") == "full" else "saver",
+        table_sizes=range(min(e.min_players for e in editions), max(e.max_players for e in editions) + 1),
+    )
 
 
 @bp.get("/print/<edition_id>/deeds.pdf")
@@ -192,8 +208,10 @@ def money_pdf(edition_id):
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
     players = _players(edition, request.args.get("players"))
     ink_saver = _ink_saver(request.args.get("ink"))
-    return _pdf(_money_pdf(edition.id, players, paper, lang, ink_saver),
-                f"banco-{edition.id}-money-{players}-players-{paper}-{lang}{'' if ink_saver else '-full-colour'}.pdf")
+    return _pdf(
+        _money_pdf(edition.id, players, paper, lang, ink_saver),
+        f"banco-{edition.id}-money-{players}-players-{paper}-{lang}{'' if ink_saver else '-full-colour'}.pdf",
+    )
 
 
 @bp.get("/print/<edition_id>/money.png")
@@ -206,6 +224,7 @@ def money_png(edition_id):
 
 # --- a game's own sheets: the banker's --------------------------------------------------------
 
+
 def _poster_args(game, lang: str) -> tuple[str, str, str]:
     join_url = _base_url() + url_for("pages.join", code=game.join_code)
     return join_url, game.join_code, services.edition_of(game).name(lang)
@@ -215,17 +234,24 @@ def _poster_args(game, lang: str) -> tuple[str, str, str]:
 def game_print(game_id):
     """The banker's page for this game's sheets: the poster and the rejoin cards."""
     game = _banker_game(game_id)
-    return render_template("print_game.html", game=game, edition=services.edition_of(game),
-                           paper=_paper(request.args.get("paper")),
-                           sheet_lang=_sheet_lang(request.args.get("lang")))
+    return render_template(
+        "print_game.html",
+        game=game,
+        edition=services.edition_of(game),
+        paper=_paper(request.args.get("paper")),
+        sheet_lang=_sheet_lang(request.args.get("lang")),
+    )
 
 
 @bp.get("/g/<game_id>/print/poster.pdf")
 def poster_pdf(game_id):
     game = _banker_game(game_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
-    return _pdf(printables.poster_pdf(*_poster_args(game, lang), paper, lang),
-                f"banco-poster-{game.join_code}-{paper}.pdf", private=True)
+    return _pdf(
+        printables.poster_pdf(*_poster_args(game, lang), paper, lang),
+        f"banco-poster-{game.join_code}-{paper}.pdf",
+        private=True,
+    )
 
 
 @bp.get("/g/<game_id>/print/poster.png")
@@ -247,5 +273,6 @@ def rejoin_pdf(game_id):
     for player_id, name in seated:
         secret = services.issue_rejoin(game_id, player_id, minutes=None)
         cards.append({"name": name, "url": _base_url() + url_for("pages.rejoin", secret=secret)})
-    return _pdf(printables.rejoin_cards_pdf(cards, paper, lang), f"banco-rejoin-cards-{join_code}-{paper}.pdf",
-                private=True)
+    return _pdf(
+        printables.rejoin_cards_pdf(cards, paper, lang), f"banco-rejoin-cards-{join_code}-{paper}.pdf", private=True
+    )

@@ -1,4 +1,5 @@
 """QR codes drawn inline as SVG, so a page needs no image request and no internet."""
+
 from __future__ import annotations
 
 import io
@@ -21,14 +22,15 @@ def qr_svg(data: str, label: str | None = None) -> Markup:
 def _drawn(data: str) -> str:
     # Drawing a QR takes milliseconds, and a live table page shows the same ones at every
     # version: each is drawn once per address.
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
-                         image_factory=qrcode.image.svg.SvgPathImage)
+    code = qrcode.QRCode(
+        error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, image_factory=qrcode.image.svg.SvgPathImage
+    )
     code.add_data(data)
     code.make(fit=True)
     buffer = io.BytesIO()
     code.make_image().save(buffer)
     svg = buffer.getvalue().decode()
-    return svg[svg.index("<svg"):]  # without the XML declaration: this goes inside HTML
+    return svg[svg.index("<svg") :]  # without the XML declaration: this goes inside HTML
 
 
 def qr_terminal(data: str) -> str:

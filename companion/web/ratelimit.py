@@ -1,4 +1,5 @@
 """A small in-memory limiter for guessable secrets (join codes, rejoin codes)."""
+
 from __future__ import annotations
 
 import math
@@ -16,8 +17,9 @@ class TooManyAttempts(BancoError):
     status = 429
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("too_many_attempts", N_("Too many attempts. Try again in %(seconds)s seconds."),
-                         seconds=retry_after)
+        super().__init__(
+            "too_many_attempts", N_("Too many attempts. Try again in %(seconds)s seconds."), seconds=retry_after
+        )
         self.retry_after = retry_after
 
 
@@ -50,4 +52,5 @@ def count_attempt() -> None:
     """Counts one guess of a secret (a join or rejoin code) from this request's address;
     refuses (429) past the app's limit."""
     from flask import current_app, request
+
     current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")

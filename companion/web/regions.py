@@ -12,6 +12,7 @@ The view's costly pieces are ``Lazy``: the whole page computes them all, a regio
 block and the templates it includes name (read once from the templates' syntax trees), so a
 fragment does not pay for the rest of the page.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -40,6 +41,7 @@ def once(compute):
         if not kept:
             kept.append(compute())
         return kept[0]
+
     return value
 
 
@@ -71,13 +73,16 @@ def render(template_name: str, version: int, **view):
         if owner is not None:
             blocks[name] = (owner, block)
     read = set().union(*(_names_read(app.jinja_env, owner, block) for owner, block in blocks.values()))
-    context = {key: value.compute() if isinstance(value, Lazy) and key in read else value
-               for key, value in view.items()}
+    context = {
+        key: value.compute() if isinstance(value, Lazy) and key in read else value for key, value in view.items()
+    }
     app.update_template_context(context)
     # The page's own context, so a block nested in a region is the page's version of it.
     jinja_context = template.new_context(context)
-    regions = {name: "".join(app.jinja_env.get_template(owner).blocks[block](jinja_context))
-               for name, (owner, block) in blocks.items()}
+    regions = {
+        name: "".join(app.jinja_env.get_template(owner).blocks[block](jinja_context))
+        for name, (owner, block) in blocks.items()
+    }
     response = jsonify({"version": version, "regions": regions})
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -2,13 +2,15 @@
 chart of every player's worth through the game, and the count as CSV, JSON and a printable
 score sheet (PDF). During play the same page shows the standings so far (keeping private cash
 private)."""
+
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import io
+import itertools
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -24,9 +26,14 @@ from .wallet_bar import wallet_bar
 
 bp = Blueprint("results", __name__)
 
-PARTS = {"cash": lambda: _("Cash"), "deeds": lambda: _("Deeds"), "buildings": lambda: _("Buildings"),
-         # The count by rents collected from the bank (Niente è come sembra).
-         "rents": lambda: _("Deed rents"), "hotels": lambda: _("Hotel rents")}
+PARTS = {
+    "cash": lambda: _("Cash"),
+    "deeds": lambda: _("Deeds"),
+    "buildings": lambda: _("Buildings"),
+    # The count by rents collected from the bank (Niente è come sembra).
+    "rents": lambda: _("Deed rents"),
+    "hotels": lambda: _("Hotel rents"),
+}
 
 
 def part_name(part: str) -> str:
@@ -64,15 +71,32 @@ def _results(game_id):
         if score().get("hidden"):
             return None
         players = [(p.id, p.name) for p in game.players]
-        return worth_chart(services.worth_points(game), players, _("Worth of each player through the game"),
-                           lambda amount: money(amount, edition))
+        return worth_chart(
+            services.worth_points(game),
+            players,
+            _("Worth of each player through the game"),
+            lambda amount: money(amount, edition),
+        )
 
-    back = (url_for("pages.table", game_id=game.id) if caller.is_banker and not caller.player_id
-            else url_for("pages.wallet", game_id=game.id))
-    return render("results.html", game.version, game=game, edition=edition, score=Lazy(score), chart=Lazy(chart),
-                  winners=Lazy(lambda: [r for r in score()["standings"] if r["rank"] == 1] if score()["final"] else []),
-                  part_name=part_name, back=back, palette=PALETTE, wallet_bar=Lazy(lambda: wallet_bar(game, caller)),
-                  tie_notes=Lazy(lambda: [n for n in (play_off_note(score()),) if n] + tie_notes(score())))
+    back = (
+        url_for("pages.table", game_id=game.id)
+        if caller.is_banker and not caller.player_id
+        else url_for("pages.wallet", game_id=game.id)
+    )
+    return render(
+        "results.html",
+        game.version,
+        game=game,
+        edition=edition,
+        score=Lazy(score),
+        chart=Lazy(chart),
+        winners=Lazy(lambda: [r for r in score()["standings"] if r["rank"] == 1] if score()["final"] else []),
+        part_name=part_name,
+        back=back,
+        palette=PALETTE,
+        wallet_bar=Lazy(lambda: wallet_bar(game, caller)),
+        tie_notes=Lazy(lambda: [n for n in (play_off_note(score()),) if n] + tie_notes(score())),
+    )
 
 
 def tie_notes(score: dict) -> list[str]:
@@ -84,22 +108,42 @@ def tie_notes(score: dict) -> list[str]:
     played = {pid for players in score.get("play_offs") or () for pid in players}
     notes = []
     if due:
-        notes.append(_("%(names)s are tied for first place: the rules play %(minutes)s more minutes among them. "
-                       "The banker starts the play-off from the table.",
-                       names=", ".join(r["name"] for r in rows if r["player"] in due),
-                       minutes=score["play_off_minutes"]))
-    for a, b in zip(rows, rows[1:]):
+        notes.append(
+            _(
+                "%(names)s are tied for first place: the rules play %(minutes)s more minutes among them. "
+                "The banker starts the play-off from the table.",
+                names=", ".join(r["name"] for r in rows if r["player"] in due),
+                minutes=score["play_off_minutes"],
+            )
+        )
+    for a, b in itertools.pairwise(rows):
         if a["total"] != b["total"] or (a["player"] in due and b["player"] in due):
             continue
         if a["rank"] != b["rank"] and (a["player"] in played) != (b["player"] in played):
-            notes.append(_("%(first)s and %(second)s count the same, but %(first)s played the play-off for first "
-                           "place and goes first.", first=a["name"], second=b["name"]))
+            notes.append(
+                _(
+                    "%(first)s and %(second)s count the same, but %(first)s played the play-off for first "
+                    "place and goes first.",
+                    first=a["name"],
+                    second=b["name"],
+                )
+            )
         elif a["rank"] != b["rank"]:
-            notes.append(_("%(first)s and %(second)s count the same: the rules' tiebreak puts %(first)s first.",
-                           first=a["name"], second=b["name"]))
+            notes.append(
+                _(
+                    "%(first)s and %(second)s count the same: the rules' tiebreak puts %(first)s first.",
+                    first=a["name"],
+                    second=b["name"],
+                )
+            )
         else:
-            notes.append(_("%(first)s and %(second)s count the same and the rules do not separate them: they share "
-                           "the place.", first=a["name"], second=b["name"]))
+            notes.append(
+                _(
+                    "%(first)s and %(second)s count the same and the rules do not separate them: they share the place.",
+                    first=a["name"],
+                    second=b["name"],
+                )
+            )
     return notes
 
 
@@ -109,18 +153,24 @@ def play_off_note(score: dict) -> str | None:
     if score["final"] or not score.get("play_offs"):
         return None
     names = {r["player"]: r["name"] for r in score["standings"]}
-    return _("Play-off for first place: %(names)s play %(minutes)s more minutes among themselves; the others keep "
-             "their places behind them.", names=", ".join(names[pid] for pid in score["play_offs"][-1]),
-             minutes=score["play_off_minutes"])
+    return _(
+        "Play-off for first place: %(names)s play %(minutes)s more minutes among themselves; the others keep "
+        "their places behind them.",
+        names=", ".join(names[pid] for pid in score["play_offs"][-1]),
+        minutes=score["play_off_minutes"],
+    )
 
 
 def points_note(score: dict) -> str | None:
     """The championship's points table, as ``_points_note.html`` says it on the page."""
     if not score["points_table_rows"]:
         return None
-    return _("Tournament points by place and by players left at the end, as the rulebook's table gives them; "
-             "players out of the game score 0. The table stops at %(n)s players left: with more, its last row "
-             "counts and places past its fifth score 0.", n=score["points_table_rows"])
+    return _(
+        "Tournament points by place and by players left at the end, as the rulebook's table gives them; "
+        "players out of the game score 0. The table stops at %(n)s players left: with more, its last row "
+        "counts and places past its fifth score 0.",
+        n=score["points_table_rows"],
+    )
 
 
 @bp.get("/g/<game_id>/results.json")
@@ -140,21 +190,38 @@ def results_csv(game_id):
     parts = list(next((r["breakdown"] for r in score["standings"] if r["breakdown"]), {}))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([_("Rank"), _("Player"), *[part_name(p) for p in parts], _("Total"), _("Tournament points"),
-                     _("Out of the game")])
+    writer.writerow(
+        [
+            _("Rank"),
+            _("Player"),
+            *[part_name(p) for p in parts],
+            _("Total"),
+            _("Tournament points"),
+            _("Out of the game"),
+        ]
+    )
     for r in score["standings"]:
         breakdown = r["breakdown"] or {}
-        writer.writerow([r["rank"] if r["rank"] is not None else "", r["name"],
-                         *[breakdown.get(p, "") for p in parts], "" if r["total"] is None else r["total"],
-                         "" if r["tournament_points"] is None else r["tournament_points"],
-                         _("yes") if r["out"] else ""])
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="banco-{game.id}.csv"'})
+        writer.writerow(
+            [
+                r["rank"] if r["rank"] is not None else "",
+                r["name"],
+                *[breakdown.get(p, "") for p in parts],
+                "" if r["total"] is None else r["total"],
+                "" if r["tournament_points"] is None else r["tournament_points"],
+                _("yes") if r["out"] else "",
+            ]
+        )
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="banco-{game.id}.csv"'},
+    )
 
 
 def _game_date(game) -> str:
     """The day the table was opened, on the server's clock (the table's), in the reader's words."""
-    opened = game.created_at.replace(tzinfo=dt.timezone.utc).astimezone()
+    opened = game.created_at.replace(tzinfo=dt.UTC).astimezone()
     return format_date(opened.date(), "long")
 
 
@@ -168,12 +235,19 @@ def score_sheet(game, edition, score: dict) -> dict:
     winner = None
     winners = [r for r in rows if r["rank"] == 1] if score["final"] else []
     if winners:
-        winner = {"label": _("The winner") if len(winners) == 1 else _("A tie for first place"),
-                  "name": " · ".join(r["name"] for r in winners), "total": amount(winners[0]["total"])}
+        winner = {
+            "label": _("The winner") if len(winners) == 1 else _("A tie for first place"),
+            "name": " · ".join(r["name"] for r in winners),
+            "total": amount(winners[0]["total"]),
+        }
     notes = []
     if not score["final"]:
-        notes.append(_("The count as it would be if the game ended now. It becomes the final count when the banker "
-                       "ends the game."))
+        notes.append(
+            _(
+                "The count as it would be if the game ended now. It becomes the final count when the banker "
+                "ends the game."
+            )
+        )
         if score.get("hidden"):
             notes.append(_("In this game cash is private: until the end you see only your own count."))
     notes += [n for n in (points_note(score), play_off_note(score)) if n] + tie_notes(score)
@@ -183,14 +257,26 @@ def score_sheet(game, edition, score: dict) -> dict:
         "details": [_game_date(game), _("Game %(id)s", id=game.id)],
         "status": _("Final count") if score["final"] else _("Standings so far"),
         "winner": winner,
-        "columns": {"rank": _("Rank"), "player": _("Player"), "parts": [part_name(p) for p in parts],
-                    "total": _("Total"), "points": _("Tournament points") if with_points else None},
-        "rows": [{"rank": "·" if r["rank"] is None else str(r["rank"]), "player": r["name"],
-                  "parts": [amount(r["breakdown"][p]) if r["breakdown"] else "—" for p in parts],
-                  "total": _("private") if r["total"] is None else amount(r["total"]),
-                  "points": None if r["tournament_points"] is None else str(r["tournament_points"]),
-                  "first": bool(score["final"] and r["rank"] == 1), "out": r["out"], "tag": _("out")}
-                 for r in rows],
+        "columns": {
+            "rank": _("Rank"),
+            "player": _("Player"),
+            "parts": [part_name(p) for p in parts],
+            "total": _("Total"),
+            "points": _("Tournament points") if with_points else None,
+        },
+        "rows": [
+            {
+                "rank": "·" if r["rank"] is None else str(r["rank"]),
+                "player": r["name"],
+                "parts": [amount(r["breakdown"][p]) if r["breakdown"] else "—" for p in parts],
+                "total": _("private") if r["total"] is None else amount(r["total"]),
+                "points": None if r["tournament_points"] is None else str(r["tournament_points"]),
+                "first": bool(score["final"] and r["rank"] == 1),
+                "out": r["out"],
+                "tag": _("out"),
+            }
+            for r in rows
+        ],
         "notes": notes,
     }
 
@@ -206,6 +292,11 @@ def results_pdf(game_id):
     edition = services.edition_of(game)
     sheet = score_sheet(game, edition, visible_score(game, caller))
     pdf = score_sheet_pdf(sheet, paper, lang() if lang() in SHEET_LANGUAGES else "en", ink_saver=ink_saver)
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="banco-{game.id}-score-sheet.pdf"',
-                             "Cache-Control": "no-store"})
+    return Response(
+        pdf,
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f'inline; filename="banco-{game.id}-score-sheet.pdf"',
+            "Cache-Control": "no-store",
+        },
+    )

@@ -6,6 +6,7 @@ seated in the game opens a code and sees a big *Check* button: a check spends on
 player's chips, so it happens only on the POST of that tap, never on opening the page. The
 answer is GENUINE or FAKE in big type; on paper no money moves in the app.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
@@ -18,7 +19,7 @@ from ..services import serials as serial_service
 from . import seats
 from .api import _caller as api_caller
 from .errors import translate
-from .printing import _paper, _players, _sheet_lang, _pdf, _png, PREVIEW_WIDTH
+from .printing import PREVIEW_WIDTH, _paper, _pdf, _players, _png, _sheet_lang
 from .wallet_bar import wallet_bar
 
 bp = Blueprint("scan", __name__)
@@ -26,11 +27,13 @@ bp = Blueprint("scan", __name__)
 
 # --- printing: the game's money and the decoder chips ---------------------------------------
 
+
 def _money_pdf(game_id: str, paper: str, lang: str, ink_saver: bool = True) -> tuple[bytes, str]:
     game, items = serial_service.printed_items(game_id)
     edition = services.edition_of(game)
-    pdf = printables.counterfeit_money_pdf(dict(edition.raw), items, current_app.config["PUBLIC_URL"],
-                                           game.join_code, paper, lang, ink_saver=ink_saver)
+    pdf = printables.counterfeit_money_pdf(
+        dict(edition.raw), items, current_app.config["PUBLIC_URL"], game.join_code, paper, lang, ink_saver=ink_saver
+    )
     return pdf, f"banco-money-{game.join_code}-{paper}-{lang}.pdf"
 
 
@@ -65,9 +68,15 @@ def money_png(game_id):
     game = _banker_game(game_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
     game, items = serial_service.printed_items(game.id)
-    png = printables.counterfeit_money_png(dict(services.edition_of(game).raw), items,
-                                           current_app.config["PUBLIC_URL"], game.join_code, paper, lang,
-                                           width=PREVIEW_WIDTH)
+    png = printables.counterfeit_money_png(
+        dict(services.edition_of(game).raw),
+        items,
+        current_app.config["PUBLIC_URL"],
+        game.join_code,
+        paper,
+        lang,
+        width=PREVIEW_WIDTH,
+    )
     return _png(png, private=True)
 
 
@@ -84,8 +93,11 @@ def chips_pdf(game_id):
     game = _banker_game(game_id)
     paper, lang = _paper(request.args.get("paper")), _sheet_lang(request.args.get("lang"))
     edition, players = _chips_args(game)
-    return _pdf(printables.decoder_chips_pdf(edition, players, paper, lang),
-                f"banco-decoder-chips-{game.join_code}-{paper}-{lang}.pdf", private=True)
+    return _pdf(
+        printables.decoder_chips_pdf(edition, players, paper, lang),
+        f"banco-decoder-chips-{game.join_code}-{paper}-{lang}.pdf",
+        private=True,
+    )
 
 
 @bp.get("/g/<game_id>/print/decoder-chips.png")
@@ -97,6 +109,7 @@ def chips_png(game_id):
 
 
 # --- scanning ---------------------------------------------------------------------------------
+
 
 def _seated_games():
     """The running or waiting games with counterfeits this phone holds a seat in, newest first,
@@ -116,9 +129,19 @@ def _page(game, caller, serial="", answer=None, refusal=None, status=200):
     players = [p for p in game.players if not p.bankrupt] if caller is not None and caller.is_banker else []
     me = next((p for p in game.players if caller is not None and p.id == caller.player_id), None)
     chips = services.state_of(game, deeds=False).players[me.id].chips if me is not None else None
-    return render_template("scan.html", game=game, caller=caller, serial=serial, answer=answer, refusal=refusal,
-                           players=players, me=me, chips=chips, edition=services.edition_of(game),
-                           wallet_bar=wallet_bar(game, caller)), status
+    return render_template(
+        "scan.html",
+        game=game,
+        caller=caller,
+        serial=serial,
+        answer=answer,
+        refusal=refusal,
+        players=players,
+        me=me,
+        chips=chips,
+        edition=services.edition_of(game),
+        wallet_bar=wallet_bar(game, caller),
+    ), status
 
 
 @bp.get("/s/<serial>")
@@ -129,9 +152,18 @@ def printed(serial):
     for game, caller in seated:
         if serial_service.game_of_serial(game, serial):
             return _page(game, caller, serial)
-    return render_template("scan.html", game=None, caller=None, serial=serial, answer=None, players=[], me=None, chips=None, edition=None,
-                           refusal=translate(NotFound("unknown_serial", N_("This is not a note of this game.")))
-                           if seated else None), 404 if seated else 200
+    return render_template(
+        "scan.html",
+        game=None,
+        caller=None,
+        serial=serial,
+        answer=None,
+        players=[],
+        me=None,
+        chips=None,
+        edition=None,
+        refusal=translate(NotFound("unknown_serial", N_("This is not a note of this game."))) if seated else None,
+    ), 404 if seated else 200
 
 
 @bp.get("/g/<game_id>/scan")
@@ -157,8 +189,7 @@ def scan(game_id):
     try:
         response = services.act(game.id, caller, data)
     except BancoError as error:
-        return _page(services.get_game(game.id), caller, data["serial"], refusal=translate(error),
-                     status=error.status)
+        return _page(services.get_game(game.id), caller, data["serial"], refusal=translate(error), status=error.status)
     # The field is emptied after an answer: tapping again must not spend a chip on the same note.
     return _page(services.get_game(game.id), caller, "", answer=response["result"]["fake"])
 

@@ -10,6 +10,7 @@ The bank moves to a phone with a one-time code shown on the device that holds it
 phone that redeems it becomes the banker's, and the old device is signed out of the bank (it
 goes on as a table screen).
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -18,13 +19,13 @@ from flask_babel import gettext as _
 from .. import services
 from ..core.errors import BancoError
 from . import seats
+from .deeds import auction_view
 from .errors import translate
 from .live import changes_response, stream_response
-from .deeds import auction_view
 from .pages import game_view
 from .qr import qr_svg
-from .regions import Lazy, render
 from .ratelimit import count_attempt
+from .regions import Lazy, render
 
 bp = Blueprint("screen", __name__)
 
@@ -45,8 +46,14 @@ def screen(game_id):
         view["show_cash"] = lambda _player_id: not game.cash_private
         view["auction"] = Lazy(lambda: auction_view(game, view["edition"]) if game.status == "running" else None)
         join_url = _public(url_for("pages.join", code=game.join_code))
-        return render("screen.html", game.version, join_url=join_url, join_qr=Lazy(lambda: qr_svg(join_url)),
-                      earlier_lines=EARLIER_LINES, **view)
+        return render(
+            "screen.html",
+            game.version,
+            join_url=join_url,
+            join_qr=Lazy(lambda: qr_svg(join_url)),
+            earlier_lines=EARLIER_LINES,
+            **view,
+        )
 
 
 @bp.get("/g/<game_id>/screen/stream")
@@ -65,6 +72,7 @@ def screen_changes(game_id):
 
 # --- the bank moves to a phone ---------------------------------------------------------------
 
+
 @bp.post("/g/<game_id>/bank/handoff")
 def bank_handoff(game_id):
     """The banker's device shows a one-time QR that gives the bank to the phone scanning it."""
@@ -76,8 +84,15 @@ def bank_handoff(game_id):
     seat = None
     if game.banker_player_id and seats.caller(game.id, seats.PLAYER) is not None:
         seat = next(p for p in game.players if p.id == game.banker_player_id)
-    return render_template("bank_handoff.html", game=game, edition=services.edition_of(game), url=url,
-                           qr=qr_svg(url), minutes=services.HANDOFF_MINUTES, seat=seat)
+    return render_template(
+        "bank_handoff.html",
+        game=game,
+        edition=services.edition_of(game),
+        url=url,
+        qr=qr_svg(url),
+        minutes=services.HANDOFF_MINUTES,
+        seat=seat,
+    )
 
 
 @bp.get("/g/<game_id>/bank/<secret>")

@@ -1,5 +1,6 @@
 """Which games this browser holds a seat in: the signed session cookie keeps each game's
 player and banker secrets, so a phone stays signed in without any account."""
+
 from __future__ import annotations
 
 import copy

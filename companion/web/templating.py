@@ -1,5 +1,6 @@
 """What templates can call: money in the edition's currency, names in the reader's language,
 a fresh idempotency key for every form drawn."""
+
 from __future__ import annotations
 
 import uuid
@@ -54,7 +55,7 @@ def is_light(color: str) -> bool:
     """Whether dark text reads better than white on this ``#rrggbb`` colour (its relative
     luminance, WCAG's formula, is above the point where both contrasts are equal)."""
     try:
-        channels = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     except (TypeError, ValueError):
         return False
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]

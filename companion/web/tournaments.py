@@ -8,10 +8,10 @@ director's device opens any table's page as its banker. A referee's device keeps
 referee's token there (signed in from the code the desk shows): it sees every table and opens
 their table screens, and changes nothing.
 """
+
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session,
-                   url_for)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -101,17 +101,30 @@ def _tables(view: dict) -> list[dict]:
         tables = []
         for table in rnd["tables"]:
             game = services.find_game(table["game"])
-            tables.append({"number": table["number"], "game": table["game"], "status": table["status"],
-                           "players": [names[pid] for pid in table["players"]],
-                           "results": [{**r, "name": names[r["player"]]} for r in table["results"]],
-                           "clock": services.clock_view(game) if game is not None else None,
-                           "banker": seats.caller(table["game"], seats.BANKER) is not None})
-        rounds.append({"round": rnd["round"], "stage": rnd["stage"], "title": stage_title(rnd["stage"], rnd["round"]),
-                       "tables": tables})
+            tables.append(
+                {
+                    "number": table["number"],
+                    "game": table["game"],
+                    "status": table["status"],
+                    "players": [names[pid] for pid in table["players"]],
+                    "results": [{**r, "name": names[r["player"]]} for r in table["results"]],
+                    "clock": services.clock_view(game) if game is not None else None,
+                    "banker": seats.caller(table["game"], seats.BANKER) is not None,
+                }
+            )
+        rounds.append(
+            {
+                "round": rnd["round"],
+                "stage": rnd["stage"],
+                "title": stage_title(rnd["stage"], rnd["round"]),
+                "tables": tables,
+            }
+        )
     return rounds
 
 
 # --- the desk --------------------------------------------------------------------------------
+
 
 @bp.get("/t")
 def start():
@@ -140,18 +153,26 @@ def create():
             round_minutes = None
         elif minutes:
             round_minutes = _whole(minutes)
-        finals = {field: _whole(request.form.get(field, "")) for field in
-                  ("semi_finalists", "semi_final_tables", "final_players") if request.form.get(field, "").strip()}
+        finals = {
+            field: _whole(request.form.get(field, ""))
+            for field in ("semi_finalists", "semi_final_tables", "final_players")
+            if request.form.get(field, "").strip()
+        }
         if request.form.get("finalists_by"):
             finals["finalists_by"] = request.form["finalists_by"]
         warning = request.form.get("last_minutes", "").strip()
-        created = services.create_tournament(request.form.get("name", ""), edition_id, names, table_size,
-                                             round_minutes, finals=finals,
-                                             last_minutes=_whole(warning) if warning else None)
+        created = services.create_tournament(
+            request.form.get("name", ""),
+            edition_id,
+            names,
+            table_size,
+            round_minutes,
+            finals=finals,
+            last_minutes=_whole(warning) if warning else None,
+        )
     except BancoError as error:
         flash(translate(error), "error")
-        return render_template("tournament_new.html", editions=_championships(), directed=[],
-                               form=request.form), 400
+        return render_template("tournament_new.html", editions=_championships(), directed=[], form=request.form), 400
     _remember_director(created["id"], created["director_token"])
     session["tournament_opened_with"] = [key, created["id"]]
     return redirect(url_for("tournaments.desk", tournament_id=created["id"]))
@@ -178,9 +199,18 @@ def _desk(tournament_id, force_offer: str | None = None, status: int = 200):
     edition = services.editions().get(view["edition"])
     names = {p["id"]: p["name"] for p in view["players"]}
     startable = bool(rounds) and any(t["status"] == "setup" for t in rounds[0]["tables"])
-    return render_template("tournament_desk.html", t=view, edition=edition, rounds=rounds, names=names,
-                           startable=startable, force_offer=force_offer, withdrawn=_withdrawn(view),
-                           next_stages=_next_stages(view), champion=_champion(view)), status
+    return render_template(
+        "tournament_desk.html",
+        t=view,
+        edition=edition,
+        rounds=rounds,
+        names=names,
+        startable=startable,
+        force_offer=force_offer,
+        withdrawn=_withdrawn(view),
+        next_stages=_next_stages(view),
+        champion=_champion(view),
+    ), status
 
 
 def _withdrawn(view: dict) -> dict:
@@ -272,10 +302,12 @@ def start_all(tournament_id):
 
 # --- the referee and the big screen ----------------------------------------------------------
 
+
 def _in_play(rounds: list[dict]) -> list[dict]:
     """The last round, and any earlier round with a table still playing (a forced draw)."""
-    return [rnd for i, rnd in enumerate(rounds)
-            if i == 0 or any(table["status"] != "finished" for table in rnd["tables"])]
+    return [
+        rnd for i, rnd in enumerate(rounds) if i == 0 or any(table["status"] != "finished" for table in rnd["tables"])
+    ]
 
 
 @bp.get("/t/<tournament_id>/referee")
@@ -293,8 +325,13 @@ def referee(tournament_id):
         rnd["title"] = stage_title(rnd["stage"], rnd["round"])
         for table in rnd["tables"]:
             table["banker"] = director is not None and seats.caller(table["game"], seats.BANKER) is not None
-    return render_template("tournament_referee.html", t=seen, rounds=list(reversed(seen["rounds"])),
-                           director=director is not None, refresh=REFRESH_SECONDS)
+    return render_template(
+        "tournament_referee.html",
+        t=seen,
+        rounds=list(reversed(seen["rounds"])),
+        director=director is not None,
+        refresh=REFRESH_SECONDS,
+    )
 
 
 @bp.post("/t/<tournament_id>/referee/code")
@@ -304,10 +341,12 @@ def referee_code(tournament_id):
     token = _require_director(tournament_id)
     issued = services.issue_referee_token(tournament_id, token)
     view = services.tournament_view(tournament_id)
-    url = current_app.config["PUBLIC_URL"] + url_for("tournaments.referee_sign_in", tournament_id=tournament_id,
-                                                      secret=issued["referee_token"])
-    return render_template("tournament_referee_code.html", t=view, url=url,
-                           qr=qr_svg(url, _("QR code of the referee's sign-in")))
+    url = current_app.config["PUBLIC_URL"] + url_for(
+        "tournaments.referee_sign_in", tournament_id=tournament_id, secret=issued["referee_token"]
+    )
+    return render_template(
+        "tournament_referee_code.html", t=view, url=url, qr=qr_svg(url, _("QR code of the referee's sign-in"))
+    )
 
 
 @bp.get("/t/<tournament_id>/referee/sign-in/<secret>")
@@ -334,8 +373,15 @@ def standings(tournament_id):
     with services.reading():
         view = services.tournament_view(tournament_id)
         rounds = _tables(view)
-    return render_template("tournament_standings.html", t=view, rounds=_in_play(rounds), finals=_finals(rounds),
-                           refresh=REFRESH_SECONDS, withdrawn=_withdrawn(view), champion=_champion(view))
+    return render_template(
+        "tournament_standings.html",
+        t=view,
+        rounds=_in_play(rounds),
+        finals=_finals(rounds),
+        refresh=REFRESH_SECONDS,
+        withdrawn=_withdrawn(view),
+        champion=_champion(view),
+    )
 
 
 def _champion(view: dict) -> str | None:
@@ -361,29 +407,53 @@ def standings_sheet(tournament_id):
         status = _("Standings so far")
     withdrawn = _withdrawn(view)
     sheet = {
-        "title": view["name"], "status": status,
-        "details": " · ".join(filter(None, [(text(edition.name) if edition else view["edition"]),
-                                            format_date(format="long")])),
+        "title": view["name"],
+        "status": status,
+        "details": " · ".join(
+            filter(None, [(text(edition.name) if edition else view["edition"]), format_date(format="long")])
+        ),
         "champion": {"label": _("Champion"), "name": champion} if champion else None,
-        "stages": [{"title": rnd["title"] if len(rnd["tables"]) == 1
-                    else _("%(stage)s, table %(n)s", stage=rnd["title"], n=table["number"]),
-                    "rows": [[str(r["place"] or ""), r["name"], str(r["points"])] for r in table["results"]]}
-                   for rnd in _finals(rounds) for table in rnd["tables"] if table["results"]],
+        "stages": [
+            {
+                "title": rnd["title"]
+                if len(rnd["tables"]) == 1
+                else _("%(stage)s, table %(n)s", stage=rnd["title"], n=table["number"]),
+                "rows": [[str(r["place"] or ""), r["name"], str(r["points"])] for r in table["results"]],
+            }
+            for rnd in _finals(rounds)
+            for table in rnd["tables"]
+            if table["results"]
+        ],
         "columns": ["#", _("Player"), _("Points"), _("Played"), _("Won")],
-        "rows": [{"cells": [str(row["rank"]), row["name"], str(row["points"]), str(row["played"]), str(row["wins"])],
-                  "muted": withdrawn[row["player"]], "tag": _("withdrawn")} for row in view["standings"]],
-        "notes": [_("Equal points are ranked by tables won, then by the sum of the final counts: the rulebook "
-                    "gives no tiebreak."),
-                  _("The semi-finals and the final rank their own tables: their points are not added to the "
-                    "standings.")],
+        "rows": [
+            {
+                "cells": [str(row["rank"]), row["name"], str(row["points"]), str(row["played"]), str(row["wins"])],
+                "muted": withdrawn[row["player"]],
+                "tag": _("withdrawn"),
+            }
+            for row in view["standings"]
+        ],
+        "notes": [
+            _(
+                "Equal points are ranked by tables won, then by the sum of the final counts: the rulebook "
+                "gives no tiebreak."
+            ),
+            _("The semi-finals and the final rank their own tables: their points are not added to the standings."),
+        ],
     }
     data = standings_pdf(sheet, paper, page_lang() if page_lang() in ("it", "en") else "en")
-    return Response(data, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="banco-standings-{tournament_id}.pdf"',
-                             "Cache-Control": "no-store"})
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f'inline; filename="banco-standings-{tournament_id}.pdf"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 # --- the printed seating plan ----------------------------------------------------------------
+
 
 @bp.post("/t/<tournament_id>/seating.pdf")
 def seating_pdf(tournament_id):
@@ -408,12 +478,14 @@ def seating_pdf(tournament_id):
         seats_out = []
         for player_id, name in players:
             secret = services.issue_rejoin(game_id, player_id, minutes=None)
-            seats_out.append({"name": name, "url": current_app.config["PUBLIC_URL"]
-                              + url_for("pages.rejoin", secret=secret)})
+            seats_out.append(
+                {"name": name, "url": current_app.config["PUBLIC_URL"] + url_for("pages.rejoin", secret=secret)}
+            )
         tables.append({"number": number, "seats": seats_out})
     data = seating_plan_pdf(view["name"], last["round"], tables, paper, sheet_lang, stage=last["stage"])
     response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = (f'attachment; filename="banco-seating-{tournament_id}-'
-                                               f'round-{last["round"]}-{paper}.pdf"')
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="banco-seating-{tournament_id}-round-{last["round"]}-{paper}.pdf"'
+    )
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,6 +7,7 @@ others. The last ``KEPT`` are kept; a key always names the game and its version,
 database (``services.database_key``: two apps of one process, as the tests make, may hold the
 same game id at the same version).
 """
+
 from __future__ import annotations
 
 import threading

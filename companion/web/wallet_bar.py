@@ -1,6 +1,7 @@
 """The slim bar on a game's pages away from the wallet (deeds, a deed, a trade, the results, a
 note's check): the viewer's own cash and the way back to their wallet. The views of those pages
 pass ``wallet_bar=wallet_bar(game, caller)``; ``templates/base.html`` draws it under the top bar."""
+
 from __future__ import annotations
 
 from flask import url_for
@@ -19,5 +20,10 @@ def wallet_bar(game, caller) -> dict | None:
     me = next((p for p in game.players if p.id == caller.player_id), None)
     if me is None:
         return None
-    return {"player": me.id, "name": me.name, "cash": me.cash, "cash_text": money(me.cash, services.edition_of(game)),
-            "url": url_for("pages.wallet", game_id=game.id)}
+    return {
+        "player": me.id,
+        "name": me.name,
+        "cash": me.cash,
+        "cash_text": money(me.cash, services.edition_of(game)),
+        "url": url_for("pages.wallet", game_id=game.id),
+    }

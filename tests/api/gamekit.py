@@ -1,5 +1,6 @@
 """What the API games of the rule sets share: an answer that must succeed, a refusal that must
 name its code, who owns each deed, and a journal that balances."""
+
 from __future__ import annotations
 
 from companion import services
@@ -9,7 +10,7 @@ def ok(result, status=200):
     """The action's ``result`` (or the whole body) of an answer that must have ``status``."""
     code, body = result
     assert code == status, body
-    return body["result"] if "result" in body else body
+    return body.get("result", body)
 
 
 def refusal(result, status, code):

@@ -1,11 +1,11 @@
 """The JSON API of ../shared/API.md: each endpoint, and every bad input refused with a clear
 4xx that changes nothing."""
+
 from __future__ import annotations
 
 import pytest
 
-from companion import store
-from companion import services
+from companion import services, store
 from companion.store import db
 
 
@@ -20,6 +20,7 @@ def journal_matches(app, game) -> None:
 
 
 # --- editions --------------------------------------------------------------------------------
+
 
 def test_editions_list_the_built_in_rule_sets(api):
     status, body = api.get("/api/v1/editions")
@@ -38,8 +39,11 @@ def test_edition_shows_the_italian_board(api):
     assert deeds["parco-della-vittoria"]["price"] == 400
     assert deeds["parco-della-vittoria"]["rents"] == [50, 200, 600, 1400, 1700, 2000]
     assert deeds["vicolo-corto"]["group"] == "brown"
-    assert {p["key"]: p["amount"] for p in body["fixed_payments"]} == {"wealth-tax": 200, "luxury-tax": 100,
-                                                                       "jail-fine": 50}
+    assert {p["key"]: p["amount"] for p in body["fixed_payments"]} == {
+        "wealth-tax": 200,
+        "luxury-tax": 100,
+        "jail-fine": 50,
+    }
 
 
 def test_unknown_edition_is_404(api):
@@ -49,6 +53,7 @@ def test_unknown_edition_is_404(api):
 
 # --- creating and joining --------------------------------------------------------------------
 
+
 def test_create_game_hands_out_tokens(api):
     game = api.new_game(time_limit_minutes=90, seed=42)
     state = game.state()
@@ -57,30 +62,38 @@ def test_create_game_hands_out_tokens(api):
     assert all(p["cash"] == 0 for p in state["players"])
     assert len(state["deeds"]) == 28 and all(d["owner"] is None for d in state["deeds"])
     assert state["bank"] == {"houses": 32, "hotels": 12}
-    assert state["clock"] == {"limit_seconds": 5400, "remaining_seconds": 5400, "running": False,
-                              "last_minutes": 0, "closing": False}
+    assert state["clock"] == {
+        "limit_seconds": 5400,
+        "remaining_seconds": 5400,
+        "running": False,
+        "last_minutes": 0,
+        "closing": False,
+    }
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"edition": "nope", "players": ["A", "B"]}, "unknown_edition"),
-    ({"players": ["A", "B"]}, "unknown_edition"),
-    ({"edition": "classic-it", "players": "Anna"}, "invalid_players"),
-    ({"edition": "classic-it", "players": ["A", ""]}, "invalid_name"),
-    ({"edition": "classic-it", "players": ["A", "   "]}, "invalid_name"),
-    ({"edition": "classic-it", "players": ["A", 7]}, "invalid_name"),
-    ({"edition": "classic-it", "players": ["A", "x" * 41]}, "invalid_name"),
-    ({"edition": "classic-it", "players": ["A", "bad\u0000name"]}, "invalid_name"),
-    ({"edition": "classic-it", "players": ["Anna", "anna"]}, "duplicate_name"),
-    ({"edition": "classic-it", "players": [f"P{i}" for i in range(9)]}, "too_many_players"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 0}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": -5}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 1.5}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": "90"}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": True}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 100000}, "invalid_time_limit"),
-    ({"edition": "classic-it", "players": ["A", "B"], "seed": "x"}, "invalid_seed"),
-    ({"edition": "classic-it", "players": ["A", "B"], "seed": 2**70}, "invalid_seed"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"edition": "nope", "players": ["A", "B"]}, "unknown_edition"),
+        ({"players": ["A", "B"]}, "unknown_edition"),
+        ({"edition": "classic-it", "players": "Anna"}, "invalid_players"),
+        ({"edition": "classic-it", "players": ["A", ""]}, "invalid_name"),
+        ({"edition": "classic-it", "players": ["A", "   "]}, "invalid_name"),
+        ({"edition": "classic-it", "players": ["A", 7]}, "invalid_name"),
+        ({"edition": "classic-it", "players": ["A", "x" * 41]}, "invalid_name"),
+        ({"edition": "classic-it", "players": ["A", "bad\u0000name"]}, "invalid_name"),
+        ({"edition": "classic-it", "players": ["Anna", "anna"]}, "duplicate_name"),
+        ({"edition": "classic-it", "players": [f"P{i}" for i in range(9)]}, "too_many_players"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 0}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": -5}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 1.5}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": "90"}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": True}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "time_limit_minutes": 100000}, "invalid_time_limit"),
+        ({"edition": "classic-it", "players": ["A", "B"], "seed": "x"}, "invalid_seed"),
+        ({"edition": "classic-it", "players": ["A", "B"], "seed": 2**70}, "invalid_seed"),
+    ],
+)
 def test_create_game_refuses_bad_input(app, api, body, code):
     status, answer = api.post("/api/v1/games", body)
     assert status == 400
@@ -108,12 +121,15 @@ def test_join_while_in_setup(api):
     assert [p["name"] for p in game.state("Anna")["players"]] == ["Anna", "Dario"]
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"join_code": "WRONG1", "name": "Dario"}, 403, "wrong_join_code"),
-    ({"name": "Dario"}, 403, "wrong_join_code"),
-    ({"join_code": 12, "name": "Dario"}, 403, "wrong_join_code"),
-    ({"join_code": None, "name": ""}, 400, "invalid_name"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"join_code": "WRONG1", "name": "Dario"}, 403, "wrong_join_code"),
+        ({"name": "Dario"}, 403, "wrong_join_code"),
+        ({"join_code": 12, "name": "Dario"}, 403, "wrong_join_code"),
+        ({"join_code": None, "name": ""}, 400, "invalid_name"),
+    ],
+)
 def test_join_refusals(api, body, status, code):
     game = api.new_game()
     got, answer = api.post(f"/api/v1/games/{game.id}/join", body)
@@ -152,6 +168,7 @@ def test_join_attempts_are_rate_limited(api):
 
 # --- tokens ----------------------------------------------------------------------------------
 
+
 def test_state_needs_a_token_of_this_game(api):
     game, other = api.new_game(), api.new_game()
     assert api.get(f"/api/v1/games/{game.id}")[0] == 401
@@ -163,16 +180,20 @@ def test_state_needs_a_token_of_this_game(api):
 
 def test_a_token_of_another_game_spends_nothing(api):
     game, other = api.new_game().start(), api.new_game().start()
-    status, body = api.post(f"/api/v1/games/{game.id}/actions",
-                            {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}, other.tokens["Anna"])
+    status, _body = api.post(
+        f"/api/v1/games/{game.id}/actions",
+        {"type": "transfer", "to": game.ids["Bruno"], "amount": 100},
+        other.tokens["Anna"],
+    )
     assert status == 401
     assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
 
 
 def test_the_join_code_alone_spends_nothing(api):
     game = api.new_game().start()
-    status, _ = api.post(f"/api/v1/games/{game.id}/actions",
-                         {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}, game.join_code)
+    status, _ = api.post(
+        f"/api/v1/games/{game.id}/actions", {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}, game.join_code
+    )
     assert status == 401
 
 
@@ -184,6 +205,7 @@ def test_private_cash_is_hidden_from_other_players(api):
 
 
 # --- money -----------------------------------------------------------------------------------
+
 
 def test_start_pays_the_starting_cash(app, api):
     game = api.new_game().start()
@@ -228,20 +250,36 @@ def test_insufficient_cash_says_how_much_is_missing(api):
     assert game.cash()["Anna"] == 1500
 
 
-@pytest.mark.parametrize("amount, code", [
-    (-5, "invalid_amount"), (0, "invalid_amount"), (1.5, "invalid_amount"), ("abc", "invalid_amount"),
-    ("12.5", "invalid_amount"), ("-3", "invalid_amount"), (True, "invalid_amount"), (None, "invalid_amount"),
-    ([100], "invalid_amount"), ({"v": 1}, "invalid_amount"), (10**12, "amount_too_large"),
-    (100001, "amount_too_large"), ("1e3", "invalid_amount"), (float("nan"), "invalid_json"),
-])
+@pytest.mark.parametrize(
+    "amount, code",
+    [
+        (-5, "invalid_amount"),
+        (0, "invalid_amount"),
+        (1.5, "invalid_amount"),
+        ("abc", "invalid_amount"),
+        ("12.5", "invalid_amount"),
+        ("-3", "invalid_amount"),
+        (True, "invalid_amount"),
+        (None, "invalid_amount"),
+        ([100], "invalid_amount"),
+        ({"v": 1}, "invalid_amount"),
+        (10**12, "amount_too_large"),
+        (100001, "amount_too_large"),
+        ("1e3", "invalid_amount"),
+        (float("nan"), "invalid_json"),
+    ],
+)
 def test_bad_amounts_are_refused(api, amount, code):
     game = api.new_game().start()
     body = {"type": "transfer", "to": game.ids["Bruno"]}
     if amount is not None:
         body["amount"] = amount
     if isinstance(amount, float) and amount != amount:
-        status, answer = api.post(f"/api/v1/games/{game.id}/actions", token=game.tokens["Anna"],
-                                  raw=b'{"type": "transfer", "to": "%s", "amount": NaN}' % game.ids["Bruno"].encode())
+        status, answer = api.post(
+            f"/api/v1/games/{game.id}/actions",
+            token=game.tokens["Anna"],
+            raw=b'{"type": "transfer", "to": "%s", "amount": NaN}' % game.ids["Bruno"].encode(),
+        )
     else:
         status, answer = game.act("Anna", body)
     assert status == 400 and answer["error"]["code"] == code
@@ -257,25 +295,28 @@ def test_amounts_must_be_json_integers(api, amount):
     assert game.cash()["Bruno"] == 1500
 
 
-@pytest.mark.parametrize("action, status, code", [
-    ({"type": "transfer", "to": "nobody", "amount": 10}, 404, "unknown_player"),
-    ({"type": "transfer", "amount": 10}, 400, "missing_field"),
-    ({"type": "transfer", "to": None, "amount": 10}, 404, "unknown_player"),
-    ({"type": "transfer", "to": ["x"], "amount": 10}, 404, "unknown_player"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "reason": "x" * 81}, 400, "invalid_reason"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "reason": 5}, 400, "invalid_reason"),
-    ({"type": "fly"}, 400, "unknown_action"),
-    ({}, 400, "unknown_action"),
-    ({"type": ["transfer"]}, 400, "unknown_action"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "key": "k" * 101}, 400, "invalid_key"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "key": 5}, 400, "invalid_key"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "key": "tap\u0000"}, 400, "invalid_key"),
-    ({"type": "transfer", "to": "bank", "amount": 10, "reason": "rent\u0000"}, 400, "invalid_reason"),
-    ({"type": "pay_fixed", "payment": "nope"}, 404, "unknown_payment"),
-    ({"type": "undo"}, 403, "banker_only"),
-    ({"type": "end"}, 403, "banker_only"),
-    ({"type": "clock_pause"}, 403, "banker_only"),
-])
+@pytest.mark.parametrize(
+    "action, status, code",
+    [
+        ({"type": "transfer", "to": "nobody", "amount": 10}, 404, "unknown_player"),
+        ({"type": "transfer", "amount": 10}, 400, "missing_field"),
+        ({"type": "transfer", "to": None, "amount": 10}, 404, "unknown_player"),
+        ({"type": "transfer", "to": ["x"], "amount": 10}, 404, "unknown_player"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "reason": "x" * 81}, 400, "invalid_reason"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "reason": 5}, 400, "invalid_reason"),
+        ({"type": "fly"}, 400, "unknown_action"),
+        ({}, 400, "unknown_action"),
+        ({"type": ["transfer"]}, 400, "unknown_action"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "key": "k" * 101}, 400, "invalid_key"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "key": 5}, 400, "invalid_key"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "key": "tap\u0000"}, 400, "invalid_key"),
+        ({"type": "transfer", "to": "bank", "amount": 10, "reason": "rent\u0000"}, 400, "invalid_reason"),
+        ({"type": "pay_fixed", "payment": "nope"}, 404, "unknown_payment"),
+        ({"type": "undo"}, 403, "banker_only"),
+        ({"type": "end"}, 403, "banker_only"),
+        ({"type": "clock_pause"}, 403, "banker_only"),
+    ],
+)
 def test_bad_actions_are_refused_and_change_nothing(api, action, status, code):
     game = api.new_game().start()
     got, body = game.act("Anna", action)
@@ -292,8 +333,9 @@ def test_paying_oneself_is_refused(api):
 
 def test_a_player_cannot_spend_for_another(api):
     game = api.new_game().start()
-    status, body = game.act("Anna", {"type": "transfer", "from": game.ids["Bruno"], "to": game.ids["Anna"],
-                                     "amount": 500})
+    status, body = game.act(
+        "Anna", {"type": "transfer", "from": game.ids["Bruno"], "to": game.ids["Anna"], "amount": 500}
+    )
     assert status == 403 and body["error"]["code"] == "not_your_account"
     status, body = game.act("Anna", {"type": "pass_go", "player": game.ids["Bruno"]})
     assert status == 403 and body["error"]["code"] == "not_your_account"
@@ -302,8 +344,10 @@ def test_a_player_cannot_spend_for_another(api):
 
 def test_the_banker_moves_money_for_anyone(app, api):
     game = api.new_game().start()
-    assert game.act("banker", {"type": "transfer", "from": game.ids["Anna"], "to": game.ids["Carla"],
-                               "amount": 300})[0] == 200
+    assert (
+        game.act("banker", {"type": "transfer", "from": game.ids["Anna"], "to": game.ids["Carla"], "amount": 300})[0]
+        == 200
+    )
     assert game.act("banker", {"type": "transfer", "from": "bank", "to": game.ids["Bruno"], "amount": 50})[0] == 200
     assert game.act("banker", {"type": "pass_go", "player": game.ids["Anna"]})[0] == 200
     assert game.cash() == {"Anna": 1400, "Bruno": 1550, "Carla": 1800}
@@ -337,6 +381,7 @@ def test_money_moves_only_while_the_game_runs(api):
 
 # --- idempotency -----------------------------------------------------------------------------
 
+
 def test_the_same_key_pays_once(api):
     game = api.new_game().start()
     action = {"type": "transfer", "to": game.ids["Bruno"], "amount": 100, "key": "tap-1"}
@@ -364,6 +409,7 @@ def test_a_refused_request_can_be_retried_with_its_key(api):
 
 # --- undo and the journal --------------------------------------------------------------------
 
+
 def test_undo_goes_newest_first_and_is_a_new_entry(app, api):
     game = api.new_game().start()
     game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 100})
@@ -373,10 +419,14 @@ def test_undo_goes_newest_first_and_is_a_new_entry(app, api):
     assert game.cash() == {"Anna": 1400, "Bruno": 1600, "Carla": 1500}
     assert game.act("banker", {"type": "undo"})[0] == 200
     assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
-    status, body = api.get(f"/api/v1/games/{game.id}/events?since=0", game.tokens["Anna"])
+    _status, body = api.get(f"/api/v1/games/{game.id}/events?since=0", game.tokens["Anna"])
     kinds = [(e["version"], e["type"], e["reversed"], e["reverses"]) for e in body["events"]]
-    assert kinds[-4:] == [(3, "transfer", True, None), (4, "transfer", True, None), (5, "undo", False, 4),
-                          (6, "undo", False, 3)]
+    assert kinds[-4:] == [
+        (3, "transfer", True, None),
+        (4, "transfer", True, None),
+        (5, "undo", False, 4),
+        (6, "undo", False, 3),
+    ]
     journal_matches(app, game)
 
 
@@ -416,6 +466,7 @@ def test_events_since_a_version(api):
 
 # --- the clock -------------------------------------------------------------------------------
 
+
 def test_the_clock_starts_with_the_game_and_pauses(api):
     game = api.new_game(time_limit_minutes=60)
     assert game.state()["clock"]["running"] is False
@@ -440,14 +491,19 @@ def test_no_clock_without_a_time_limit(api):
 
 # --- the API describes itself ----------------------------------------------------------------
 
+
 def test_openapi_lists_every_api_route(app, api):
     status, doc = api.get("/api/openapi.json")
     assert status == 200 and doc["openapi"].startswith("3.")
     documented = set(doc["paths"])
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1"):
-            path = (rule.rule.replace("<game_id>", "{game_id}").replace("<edition_id>", "{edition}")
-                    .replace("<tournament_id>", "{tournament_id}").replace("<player_id>", "{player_id}"))
+            path = (
+                rule.rule.replace("<game_id>", "{game_id}")
+                .replace("<edition_id>", "{edition}")
+                .replace("<tournament_id>", "{tournament_id}")
+                .replace("<player_id>", "{player_id}")
+            )
             assert path in documented, path
     action_types = doc["components"]["schemas"]["Action"]["properties"]["type"]["enum"]
     assert {"start", "transfer", "pass_go", "undo", "end"} <= set(action_types)
@@ -469,10 +525,48 @@ def test_no_input_makes_the_server_fail(app, api):
 
     game = api.new_game().start()
     rng = random.Random(2026)
-    values = [None, True, 0, -1, 1, 2**70, 1.5, "", "x" * 500, "bank", "via-roma", [], [1, "a"], {}, {"cash": -1},
-              game.ids["Bruno"], {"cash": 1, "deeds": ["via-roma"], "jail_cards": 0}, "\u0000", "<script>"]
-    fields = ["to", "from", "amount", "reason", "payment", "player", "deed", "dice", "payer", "request", "trade",
-              "creditor", "building", "deeds", "give", "get", "award_to", "break_hotel", "key"]
+    values = [
+        None,
+        True,
+        0,
+        -1,
+        1,
+        2**70,
+        1.5,
+        "",
+        "x" * 500,
+        "bank",
+        "via-roma",
+        [],
+        [1, "a"],
+        {},
+        {"cash": -1},
+        game.ids["Bruno"],
+        {"cash": 1, "deeds": ["via-roma"], "jail_cards": 0},
+        "\u0000",
+        "<script>",
+    ]
+    fields = [
+        "to",
+        "from",
+        "amount",
+        "reason",
+        "payment",
+        "player",
+        "deed",
+        "dice",
+        "payer",
+        "request",
+        "trade",
+        "creditor",
+        "building",
+        "deeds",
+        "give",
+        "get",
+        "award_to",
+        "break_hotel",
+        "key",
+    ]
     kinds = [*services.ACTIONS, "undo", "clock_pause", "nope", 7, None]
     for _ in range(ROUNDS):
         body = {"type": rng.choice(kinds)}

@@ -1,6 +1,7 @@
 """Who decides at the end of an auction: in the championship a deed nobody bid for goes to the
 richest player, and when several are equally rich only the banker closes the auction and names
 who buys. A player may still close an ordinary auction whose countdown ran out."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -42,8 +43,9 @@ def test_a_player_cannot_close_a_tie_for_the_richest_nor_choose_the_buyer(app, a
     before = game.state()
     for who in ("Anna", "Bruno"):
         message = refused(game.act(who, {"type": "auction_close"}), 403, "banker_decides")
-        assert message == ("Anna, Bruno, Carla are equally rich: only the banker can close this auction "
-                           "and name who buys the deed.")
+        assert message == (
+            "Anna, Bruno, Carla are equally rich: only the banker can close this auction and name who buys the deed."
+        )
         for award_to in (game.ids[who], game.ids["Carla"]):
             message = refused(game.act(who, {"type": "auction_close", "award_to": award_to}), 403, "banker_decides")
             assert message == "Only the banker names who buys the deed."
@@ -64,7 +66,7 @@ def test_a_player_cannot_close_a_tie_for_the_richest_nor_choose_the_buyer(app, a
 def test_the_banker_may_close_the_tie_before_the_countdown_runs_out(app, api):
     game = unsold_auction(app, api, over=False)
     refused(game.act("Carla", {"type": "auction_close", "award_to": game.ids["Carla"]}), 403, "auction_running")
-    status, body = game.act("banker", {"type": "auction_close", "award_to": game.ids["Carla"]})
+    status, _body = game.act("banker", {"type": "auction_close", "award_to": game.ids["Carla"]})
     assert status == 200 and owner(game, "via-roma") == game.ids["Carla"]
 
 
@@ -96,13 +98,19 @@ def test_award_to_is_the_bankers_in_every_edition(app, api, edition):
 
 def test_the_refusal_in_italian(app, client, api):
     game = unsold_auction(app, api)
-    response = client.post(f"/api/v1/games/{game.id}/actions", json={"type": "auction_close"},
-                           headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Accept-Language": "it"})
+    response = client.post(
+        f"/api/v1/games/{game.id}/actions",
+        json={"type": "auction_close"},
+        headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Accept-Language": "it"},
+    )
     assert response.status_code == 403
     assert response.get_json()["error"]["message"] == (
         "Anna, Bruno, Carla hanno gli stessi soldi: solo il banchiere può chiudere quest'asta "
-        "e scegliere chi compra il contratto.")
-    response = client.post(f"/api/v1/games/{game.id}/actions",
-                           json={"type": "auction_close", "award_to": game.ids["Anna"]},
-                           headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Accept-Language": "it"})
+        "e scegliere chi compra il contratto."
+    )
+    response = client.post(
+        f"/api/v1/games/{game.id}/actions",
+        json={"type": "auction_close", "award_to": game.ids["Anna"]},
+        headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Accept-Language": "it"},
+    )
     assert response.get_json()["error"]["message"] == "Solo il banchiere sceglie chi compra il contratto."

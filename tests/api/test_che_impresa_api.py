@@ -1,6 +1,7 @@
 """A whole game of Che Impresa! for three players through the API: lands dealt at the start,
 GO by the dice, the computed squares, a lot built with activities, an expropriation through
 every face of both dice, jail and a bankruptcy; the journal balances all along."""
+
 from __future__ import annotations
 
 from companion.core.editions import load_editions
@@ -36,8 +37,9 @@ def test_a_three_player_game(app, api):
 
     # The same seed deals the same hands.
     twin = api.new_game(players=NAMES, edition="che-impresa", seed=11).start()
-    assert [o and {game.ids[n]: n for n in NAMES}[o] for o in owners(game).values()] == \
-           [o and {twin.ids[n]: n for n in NAMES}[o] for o in owners(twin).values()]
+    assert [o and {game.ids[n]: n for n in NAMES}[o] for o in owners(game).values()] == [
+        o and {twin.ids[n]: n for n in NAMES}[o] for o in owners(twin).values()
+    ]
 
     # GO by the dice; the phone must send them.
     before = game.cash()["Anna"]
@@ -57,19 +59,40 @@ def test_a_three_player_game(app, api):
             ok(game.act("Anna", {"type": "buy", "deed": key}))
         elif owner != a:
             name = next(n for n, i in game.ids.items() if i == owner)
-            trade = ok(game.act(name, {"type": "trade_propose", "to": a, "give": {"cash": 0, "deeds": [key]},
-                                       "get": {"cash": 0, "deeds": []}}))["trade"]
+            trade = ok(
+                game.act(
+                    name,
+                    {
+                        "type": "trade_propose",
+                        "to": a,
+                        "give": {"cash": 0, "deeds": [key]},
+                        "get": {"cash": 0, "deeds": []},
+                    },
+                )
+            )["trade"]
             ok(game.act("Anna", {"type": "trade_accept", "trade": trade}))
     refusal(game.act("Anna", {"type": "build", "deed": lot[0]}), 409, "build_by_lot")
     # Lands bought or traded this turn take activities from the next turn on.
-    refusal(game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {k: 1 for k in lot},
-                              "place": "on_group"}), 409, "taken_this_turn")
+    refusal(
+        game.act(
+            "Anna", {"type": "build_lot", "group": "azzurro", "counts": dict.fromkeys(lot, 1), "place": "on_group"}
+        ),
+        409,
+        "taken_this_turn",
+    )
     next_round(game)
-    refusal(game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {lot[0]: 2}, "place": "on_group"}),
-            409, "first_build_each")
+    refusal(
+        game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {lot[0]: 2}, "place": "on_group"}),
+        409,
+        "first_build_each",
+    )
     before = game.cash()["Anna"]
-    ok(game.act("Anna", {"type": "build_lot", "group": "azzurro", "counts": {lot[0]: 2, lot[1]: 1, lot[2]: 1},
-                         "place": "on_group"}))
+    ok(
+        game.act(
+            "Anna",
+            {"type": "build_lot", "group": "azzurro", "counts": {lot[0]: 2, lot[1]: 1, lot[2]: 1}, "place": "on_group"},
+        )
+    )
     assert game.cash()["Anna"] == before - 4 * 50
     assert game.state()["bank"]["houses"] == 75 - 4
     # IMU: 1 per deed and 5 per activity.

@@ -1,5 +1,6 @@
 """Many phones acting at the same instant against the real server: no update is lost, no
 money is created, and a key sent twice at once still pays once."""
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,10 @@ def call(url, method="GET", body=None, token=None):
 def new_game(server, players):
     status, game = call(f"{server.url}/api/v1/games", "POST", {"edition": "classic-it", "players": players})
     assert status == 201
-    assert call(f"{server.url}/api/v1/games/{game['id']}/actions", "POST", {"type": "start"},
-                game["banker_token"])[0] == 200
+    assert (
+        call(f"{server.url}/api/v1/games/{game['id']}/actions", "POST", {"type": "start"}, game["banker_token"])[0]
+        == 200
+    )
     return game
 
 
@@ -84,12 +87,15 @@ def test_the_same_key_sent_at_once_pays_once(live_server):
 
     def tap(i):
         barrier.wait()
-        answers.append(call(actions, "POST", {"type": "transfer", "to": bruno["id"], "amount": 100, "key": "one-tap"},
-                            anna["token"]))
+        answers.append(
+            call(
+                actions, "POST", {"type": "transfer", "to": bruno["id"], "amount": 100, "key": "one-tap"}, anna["token"]
+            )
+        )
 
     run_threads(6, tap)
     assert len(answers) == 6 and all(a == answers[0] for a in answers) and answers[0][0] == 200
-    status, state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])
+    _status, state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])
     assert {p["name"]: p["cash"] for p in state["players"]} == {"Anna": 1400, "Bruno": 1600}
 
 
@@ -102,8 +108,11 @@ def test_games_opened_at_once_on_a_new_database(live_server):
 
     def host(i):
         barrier.wait()
-        status, _ = call(f"{live_server.url}/api/v1/games", "POST",
-                         {"edition": "campionato-2015" if i % 2 else "classic-it", "players": ["Anna", "Bruno"]})
+        status, _ = call(
+            f"{live_server.url}/api/v1/games",
+            "POST",
+            {"edition": "campionato-2015" if i % 2 else "classic-it", "players": ["Anna", "Bruno"]},
+        )
         with lock:
             answers[status] += 1
 

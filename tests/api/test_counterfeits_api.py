@@ -1,6 +1,7 @@
 """Niente è come sembra's electronic fake money through the API: a payment answers its id and
 ``check_until`` and shows in ``checkable``; ``check`` answers ``{"fake", "face"}``; a catch keeps
 the journal balanced; the notes never show which are fake; Chance cards are checked likewise."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -14,7 +15,7 @@ NAMES = ("Anna", "Bruno", "Carla")
 def ok(result, status=200):
     code, body = result
     assert code == status, body
-    return body["result"] if "result" in body else body
+    return body.get("result", body)
 
 
 def refusal(result, status, code):
@@ -29,19 +30,21 @@ def balanced(app, game):
 
 def notes_match_cash(app, game):
     from companion.core import notes
+
     with app.app_context():
         state = services.state_of(services.get_game(game.id))
         assert notes.conserved(state) == []
 
 
 def new(api, **settings):
-    return api.new_game(players=NAMES, edition="niente-e-come-sembra", seed=5,
-                        settings={"fake_note_share": 1.0, **settings}).start()
+    return api.new_game(
+        players=NAMES, edition="niente-e-come-sembra", seed=5, settings={"fake_note_share": 1.0, **settings}
+    ).start()
 
 
 def test_a_payment_opens_a_check_that_catches_a_fake(app, api):
     game = new(api)
-    a, b, c = (game.ids[n] for n in NAMES)
+    a, b, _c = (game.ids[n] for n in NAMES)
     state = game.state()
     assert state["settings"]["fake_note_share"] == 1.0
     assert [p["chips"] for p in state["players"]] == [2, 2, 2]
@@ -122,8 +125,10 @@ def test_a_genuine_note_changes_nothing_but_the_chip(app, api):
 
 
 def test_settings_are_checked(api):
-    code, body = api.post("/api/v1/games", {"edition": "niente-e-come-sembra", "players": list(NAMES),
-                                            "settings": {"fake_note_share": 1.5}})
+    code, body = api.post(
+        "/api/v1/games",
+        {"edition": "niente-e-come-sembra", "players": list(NAMES), "settings": {"fake_note_share": 1.5}},
+    )
     assert code == 400 and body["error"]["code"] == "invalid_setting"
 
 

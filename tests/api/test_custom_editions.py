@@ -1,6 +1,7 @@
 """Editions as files: every edition exports as its file and imports back as an edition of the
 server; a bad file is refused whole, naming the field; an imported edition is an edition
 everywhere; a game keeps the content it started with."""
+
 from __future__ import annotations
 
 import copy
@@ -70,8 +71,10 @@ def test_what_a_schema_cannot_see_is_refused_too(app, api):
     data = renamed(exported(api, "classic-it"), "orphans")
     data["deeds"][0]["group"] = "nowhere"
     status, body = api.post("/api/v1/editions", data)
-    assert status == 400 and "orphans: deeds[0].group 'nowhere' is not one of the edition's groups" in \
-        body["error"]["problems"]
+    assert (
+        status == 400
+        and "orphans: deeds[0].group 'nowhere' is not one of the edition's groups" in body["error"]["problems"]
+    )
     assert stored_count(app) == 0
 
 
@@ -93,7 +96,7 @@ def test_an_imported_id_equal_to_a_built_in_one_is_refused_with_409(app, api):
 
 def test_an_imported_edition_plays_a_game_from_start_to_end(api):
     data = renamed(exported(api, "classic-it"), "casa-nostra")
-    data["start"]["cash"] = {k: 3000 for k in data["start"]["cash"]}
+    data["start"]["cash"] = dict.fromkeys(data["start"]["cash"], 3000)
     first = data["deeds"][0]
     first["name"] = "Vicolo di casa"
     first["price"] = 77
@@ -175,11 +178,17 @@ def test_a_host_password_guards_the_import(tmp_path):
 
 # --- the home page ------------------------------------------------------------------------
 
+
 def upload(client, text: str, **form):
     import io
-    return client.post("/editions/import", data={"file": (io.BytesIO(text.encode("utf-8")), "mine.json"), **form},
-                       content_type="multipart/form-data", follow_redirects=True,
-                       headers={"Accept-Language": "en"})
+
+    return client.post(
+        "/editions/import",
+        data={"file": (io.BytesIO(text.encode("utf-8")), "mine.json"), **form},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+        headers={"Accept-Language": "en"},
+    )
 
 
 def test_the_home_page_imports_a_file_and_offers_every_editions_file(app, api):

@@ -1,5 +1,6 @@
 """The deed actions through the API: each one, its refusals, and undo as a compensating change.
 The rules themselves are tested in tests/core; here the service layer persists them."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -34,19 +35,22 @@ def test_buy_at_the_printed_price(app, api):
     journal_matches(app, game)
 
 
-@pytest.mark.parametrize("action, status, code", [
-    ({"type": "buy", "deed": "vicolo-corto"}, 409, "deed_owned"),
-    ({"type": "buy", "deed": "atlantis"}, 404, "unknown_deed"),
-    ({"type": "buy"}, 404, "unknown_deed"),
-    ({"type": "pay_rent", "deed": "vicolo-corto"}, 409, "own_deed"),
-    ({"type": "build", "deed": "vicolo-corto"}, 409, "group_incomplete"),
-    ({"type": "mortgage", "deed": "via-roma"}, 409, "not_owner"),
-    ({"type": "unmortgage", "deed": "vicolo-corto"}, 409, "not_mortgaged"),
-    ({"type": "sell_building", "deed": "vicolo-corto"}, 409, "no_buildings"),
-    ({"type": "bid", "amount": 10}, 409, "no_auction"),
-    ({"type": "trade_accept", "trade": "nope"}, 404, "unknown_trade"),
-    ({"type": "auction_start", "deed": "vicolo-corto"}, 409, "deed_owned"),
-])
+@pytest.mark.parametrize(
+    "action, status, code",
+    [
+        ({"type": "buy", "deed": "vicolo-corto"}, 409, "deed_owned"),
+        ({"type": "buy", "deed": "atlantis"}, 404, "unknown_deed"),
+        ({"type": "buy"}, 404, "unknown_deed"),
+        ({"type": "pay_rent", "deed": "vicolo-corto"}, 409, "own_deed"),
+        ({"type": "build", "deed": "vicolo-corto"}, 409, "group_incomplete"),
+        ({"type": "mortgage", "deed": "via-roma"}, 409, "not_owner"),
+        ({"type": "unmortgage", "deed": "vicolo-corto"}, 409, "not_mortgaged"),
+        ({"type": "sell_building", "deed": "vicolo-corto"}, 409, "no_buildings"),
+        ({"type": "bid", "amount": 10}, 409, "no_auction"),
+        ({"type": "trade_accept", "trade": "nope"}, 404, "unknown_trade"),
+        ({"type": "auction_start", "deed": "vicolo-corto"}, 409, "deed_owned"),
+    ],
+)
 def test_deed_refusals_change_nothing(api, action, status, code):
     game = api.new_game().start()
     game.act("Anna", {"type": "buy", "deed": "vicolo-corto"})
@@ -160,15 +164,25 @@ def test_a_trade_refused_or_withdrawn(api):
     assert game.state()["trades"] == [] and game.cash()["Anna"] == 1500
 
 
-@pytest.mark.parametrize("give, code", [
-    ({"cash": -5, "deeds": [], "jail_cards": 0}, "invalid_trade"),
-    ({"cash": 0, "deeds": ["via-roma"], "jail_cards": 0}, "not_owner"),
-    ("everything", "invalid_trade"),
-])
+@pytest.mark.parametrize(
+    "give, code",
+    [
+        ({"cash": -5, "deeds": [], "jail_cards": 0}, "invalid_trade"),
+        ({"cash": 0, "deeds": ["via-roma"], "jail_cards": 0}, "not_owner"),
+        ("everything", "invalid_trade"),
+    ],
+)
 def test_bad_trades_are_refused(api, give, code):
     game = api.new_game().start()
-    status, body = game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": give,
-                                     "get": {"cash": 1, "deeds": [], "jail_cards": 0}})
+    status, body = game.act(
+        "Anna",
+        {
+            "type": "trade_propose",
+            "to": game.ids["Bruno"],
+            "give": give,
+            "get": {"cash": 1, "deeds": [], "jail_cards": 0},
+        },
+    )
     assert status in (400, 409) and body["error"]["code"] == code, body
     assert game.state()["trades"] == []
 
@@ -207,7 +221,7 @@ def test_jail_as_money_sees_it(api):
     game.act("Anna", {"type": "draw_jail_card"})
     game.act("Anna", {"type": "go_to_jail"})
     assert game.act("Anna", {"type": "use_jail_card"})[0] == 200
-    status, body = game.act("Anna", {"type": "use_jail_card"})
+    status, _body = game.act("Anna", {"type": "use_jail_card"})
     assert status == 409
 
 
@@ -251,6 +265,19 @@ def test_every_deed_action_is_undone_newest_first(app, api):
 def test_the_api_lists_the_deed_actions(api):
     _, doc = api.get("/api/openapi.json")
     types = set(doc["components"]["schemas"]["Action"]["properties"]["type"]["enum"])
-    assert {"buy", "pay_rent", "build", "sell_building", "mortgage", "unmortgage", "auction_start", "bid",
-            "auction_close", "trade_propose", "trade_accept", "trade_reject", "bankrupt"} <= types
+    assert {
+        "buy",
+        "pay_rent",
+        "build",
+        "sell_building",
+        "mortgage",
+        "unmortgage",
+        "auction_start",
+        "bid",
+        "auction_close",
+        "trade_propose",
+        "trade_accept",
+        "trade_reject",
+        "bankrupt",
+    } <= types
     assert services.ACTIONS.keys() <= types

@@ -1,6 +1,7 @@
 """The server's dice through the API (../shared/API.md, "Dice"): `roll` answers the faces, the
 journal keeps them, the state shows the last roll, the same seed rolls the same dice, and a
 bad kind of dice is refused like any bad input."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,8 +42,13 @@ def test_a_player_rolls_the_dice_and_the_journal_and_the_state_keep_them(api):
     assert "Anna" in event["summary"] and str(sum(faces)) in event["summary"]
 
     state = game.state("Bruno")  # every phone sees who rolled what
-    assert state["last_roll"] == {"player": game.ids["Anna"], "dice": "2d6", "faces": faces,
-                                  "total": sum(faces), "doubles": faces[0] == faces[1]}
+    assert state["last_roll"] == {
+        "player": game.ids["Anna"],
+        "dice": "2d6",
+        "faces": faces,
+        "total": sum(faces),
+        "doubles": faces[0] == faces[1],
+    }
     assert state["dice_kinds"] == ["2d6"]
     # Money does not move, and the same key does not roll again.
     assert set(game.cash().values()) == {1500}
@@ -63,8 +69,10 @@ def test_no_dice_named_rolls_two_and_the_banker_rolls_for_a_player(api):
 def test_the_same_seed_rolls_the_same_dice_in_two_games(api):
     def play(seed):
         game = api.new_game(seed=seed).start()
-        return [ok(game.act(name, {"type": "roll", "dice": "2d6"}))["result"]["faces"]
-                for name in ("Anna", "Bruno", "Carla", "Anna", "Bruno", "Carla")]
+        return [
+            ok(game.act(name, {"type": "roll", "dice": "2d6"}))["result"]["faces"]
+            for name in ("Anna", "Bruno", "Carla", "Anna", "Bruno", "Carla")
+        ]
 
     assert play(2024) == play(2024)
     assert play(2024) != play(2025)
@@ -138,6 +146,6 @@ def test_the_openapi_document_names_the_roll(client):
     doc = client.get("/api/openapi.json").get_json()
     action = doc["components"]["schemas"]["Action"]
     assert "roll" in action["properties"]["type"]["enum"]
-    kinds = [s for s in action["properties"]["dice"]["anyOf"] if "enum" in s][0]["enum"]
+    kinds = next(s for s in action["properties"]["dice"]["anyOf"] if "enum" in s)["enum"]
     assert kinds == ["2d6", "speed", "expropriation"]
     assert "last_roll" in doc["components"]["schemas"]["Game"]["properties"]

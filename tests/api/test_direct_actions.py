@@ -5,6 +5,7 @@ language; requests that arrive together committed as one batch; and with either 
 
 Every connection goes to 127.0.0.1; every wait is bounded.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,16 +46,23 @@ def raw(port: int, request: bytes) -> tuple[int, dict, bytes]:
 
 
 def action(port: int, game_id: str, token: str | None, body: bytes, *extra: str) -> tuple[int, dict, bytes]:
-    headers = [f"POST /api/v1/games/{game_id}/actions HTTP/1.1", "Host: banco.test", "Connection: close",
-               "Content-Type: application/json", f"Content-Length: {len(body)}", *extra]
+    headers = [
+        f"POST /api/v1/games/{game_id}/actions HTTP/1.1",
+        "Host: banco.test",
+        "Connection: close",
+        "Content-Type: application/json",
+        f"Content-Length: {len(body)}",
+        *extra,
+    ]
     if token is not None:
         headers.append(f"Authorization: Bearer {token}")
     return raw(port, ("\r\n".join(headers) + "\r\n\r\n").encode() + body)
 
 
 def new_game(server, players=("Anna", "Bruno"), **extra) -> dict:
-    status, game = call(f"{server.url}/api/v1/games", "POST",
-                        {"edition": "classic-it", "players": list(players), **extra})
+    status, game = call(
+        f"{server.url}/api/v1/games", "POST", {"edition": "classic-it", "players": list(players), **extra}
+    )
     assert status == 201
     game["ids"] = {p["name"]: p["id"] for p in game["players"]}
     game["tokens"] = {p["name"]: p["token"] for p in game["players"]}
@@ -89,9 +97,11 @@ def test_an_action_is_answered_without_the_app_and_exactly_as_the_app_answers_it
     assert status == 200 and counted == []
     assert json.loads(answer)["result"]["cash"] == 1460
     # The same request again through the app itself: a repeat, answered with the first answer.
-    again = live_server.app.test_client().post(f"/api/v1/games/{game['id']}/actions", data=body,
-                                               headers={"Authorization": f"Bearer {game['tokens']['Anna']}",
-                                                        "Content-Type": "application/json"})
+    again = live_server.app.test_client().post(
+        f"/api/v1/games/{game['id']}/actions",
+        data=body,
+        headers={"Authorization": f"Bearer {game['tokens']['Anna']}", "Content-Type": "application/json"},
+    )
     assert again.status_code == 200 and again.data == answer  # byte for byte: jsonify's keys, spacing, newline
     apps = {k.lower(): v for k, v in again.headers.items() if k.lower() != "content-length"}
     # (the server adds its date, and closes the connection this request asked it to close)
@@ -102,8 +112,12 @@ def test_an_action_is_answered_without_the_app_and_exactly_as_the_app_answers_it
 
 def test_money_asked_from_a_strict_bank_is_202_on_the_direct_path(live_server, counted):
     game = new_game(live_server, settings={"strict_bank": True})
-    status, _headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"],
-                                      b'{"type": "collect", "amount": 100, "reason": "beauty contest"}')
+    status, _headers, answer = action(
+        live_server.port,
+        game["id"],
+        game["tokens"]["Anna"],
+        b'{"type": "collect", "amount": 100, "reason": "beauty contest"}',
+    )
     assert status == 202 and counted == []
     assert json.loads(answer)["result"]["held"] is True
 
@@ -112,8 +126,7 @@ def test_a_refusal_is_the_apps_in_the_readers_language_and_changes_nothing(live_
     game = new_game(live_server)
     before = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
     body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 99999}).encode()
-    status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body,
-                                     "Accept-Language: it")
+    status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body, "Accept-Language: it")
     error = json.loads(answer)["error"]
     assert status == 409 and error["code"] == "insufficient_cash"
     assert "content-security-policy" in headers
@@ -124,14 +137,17 @@ def test_a_refusal_is_the_apps_in_the_readers_language_and_changes_nothing(live_
     assert after["version"] == before["version"] and after["players"] == before["players"]
 
 
-@pytest.mark.parametrize("token, body, status, code", [
-    (None, b'{"type": "start"}', 401, "missing_token"),
-    ("not-a-token", b'{"type": "start"}', 401, "invalid_token"),
-    ("banker", b'{"type": ', 400, "invalid_json"),
-    ("banker", b'[1, 2]', 400, "invalid_json"),
-    ("banker", b'{"type": "fly"}', 400, "unknown_action"),
-    ("banker", b'{"type": "end_turn", "key": ""}', 400, "invalid_key"),
-])
+@pytest.mark.parametrize(
+    "token, body, status, code",
+    [
+        (None, b'{"type": "start"}', 401, "missing_token"),
+        ("not-a-token", b'{"type": "start"}', 401, "invalid_token"),
+        ("banker", b'{"type": ', 400, "invalid_json"),
+        ("banker", b"[1, 2]", 400, "invalid_json"),
+        ("banker", b'{"type": "fly"}', 400, "unknown_action"),
+        ("banker", b'{"type": "end_turn", "key": ""}', 400, "invalid_key"),
+    ],
+)
 def test_what_the_direct_path_does_not_take_the_app_answers(live_server, token, body, status, code):
     game = new_game(live_server)
     token = game["banker_token"] if token == "banker" else token
@@ -199,13 +215,18 @@ def test_a_batch_that_fails_whole_is_run_again_by_the_app(live_server, counted, 
 
 # --- the batch itself -------------------------------------------------------------------------
 
+
 def test_a_batch_where_every_action_stands_takes_no_savepoint(app, api):
     game = api.new_game(("Anna", "Bruno")).start()
     statements = []
     with app.app_context():
         event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-        batch = [services.prepare(game.id, None, {"type": "transfer", "to": game.ids["Bruno"], "amount": 5},
-                                  game.tokens["Anna"]) for _ in range(4)]
+        batch = [
+            services.prepare(
+                game.id, None, {"type": "transfer", "to": game.ids["Bruno"], "amount": 5}, game.tokens["Anna"]
+            )
+            for _ in range(4)
+        ]
         services.run_batch(batch)
     assert [w.error for w in batch] == [None] * 4
     assert [w.answer["version"] for w in batch] == [3, 4, 5, 6]
@@ -241,6 +262,7 @@ def test_the_requests_of_one_turn_of_the_loop_are_one_batch():
 
 # --- either HTTP parser -----------------------------------------------------------------------
 
+
 @pytest.fixture(params=["httptools", "h11"])
 def any_parser(request, tmp_path):
     app = make_app(tmp_path)
@@ -267,9 +289,12 @@ def test_both_parsers_refuse_a_head_too_large_in_the_apps_words(any_parser):
 
 
 def test_both_parsers_refuse_a_transfer_coding_other_than_chunked(any_parser):
-    status, _headers, body = raw(any_parser.port, b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n"
-                                                  b"Content-Type: application/json\r\n"
-                                                  b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+    status, _headers, body = raw(
+        any_parser.port,
+        b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\n"
+        b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    )
     assert status == 400 and json.loads(body)["error"]["code"] == "bad_request"
 
 
@@ -277,8 +302,10 @@ def test_both_parsers_read_a_chunked_action(any_parser, counted):
     game = new_game(any_parser)
     body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 2}).encode()
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:])) + b"0\r\n\r\n"
-    request = (f"POST /api/v1/games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-               f"Authorization: Bearer {game['tokens']['Anna']}\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+    request = (
+        f"POST /api/v1/games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        f"Authorization: Bearer {game['tokens']['Anna']}\r\nTransfer-Encoding: chunked\r\n\r\n"
+    ).encode()
     status, _headers, answer = raw(any_parser.port, request + chunks)
     assert status == 200 and json.loads(answer)["result"]["cash"] == 1498 and counted == []
 
@@ -290,9 +317,13 @@ def test_a_stream_asked_right_behind_another_request_is_not_taken_for_a_silent_c
     monkeypatch.setattr(protocol, "HEAD_SECONDS", 0.5)
     game = new_game(any_parser)
     with socket.create_connection(("127.0.0.1", any_parser.port), timeout=10) as sock:
-        sock.sendall(b"GET /api/v1/editions HTTP/1.1\r\nHost: x\r\n\r\n"
-                     + (f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
-                        f"Authorization: Bearer {game['banker_token']}\r\n\r\n").encode())
+        sock.sendall(
+            b"GET /api/v1/editions HTTP/1.1\r\nHost: x\r\n\r\n"
+            + (
+                f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
+                f"Authorization: Bearer {game['banker_token']}\r\n\r\n"
+            ).encode()
+        )
         data = b""
         while b"retry:" not in data:
             part = sock.recv(65536)
@@ -310,8 +341,12 @@ def test_a_stream_asked_right_behind_another_request_is_not_taken_for_a_silent_c
 def test_a_huge_head_sent_behind_a_stream_ends_the_connection_and_nothing_else(any_parser):
     game = new_game(any_parser)
     with socket.create_connection(("127.0.0.1", any_parser.port), timeout=10) as sock:
-        sock.sendall((f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
-                      f"Authorization: Bearer {game['banker_token']}\r\n\r\n").encode())
+        sock.sendall(
+            (
+                f"GET /api/v1/games/{game['id']}/stream HTTP/1.1\r\nHost: x\r\n"
+                f"Authorization: Bearer {game['banker_token']}\r\n\r\n"
+            ).encode()
+        )
         data = b""
         while b"retry:" not in data:
             data += sock.recv(65536)

@@ -1,5 +1,6 @@
 """A bad edition file is reported when the server starts and left out; it never stops the
 server, and the good editions are still offered."""
+
 from __future__ import annotations
 
 import json

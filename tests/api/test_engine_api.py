@@ -1,6 +1,7 @@
 """The engine through the API (../shared/API.md, second part): game settings, the Free Parking
 pot, payment requests, the strict bank, the championship's rent requests, integer amounts,
 unknown accounts, and idempotency keys. The rules themselves are tested in tests/core."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -47,13 +48,16 @@ def last_event(game):
 
 # --- settings on creation --------------------------------------------------------------------
 
+
 def test_settings_are_taken_at_creation_and_shown(api):
-    game = api.new_game(settings={"strict_bank": True, "free_parking_pot": True, "request_seconds": 120,
-                                  "auction_seconds": 45})
+    game = api.new_game(
+        settings={"strict_bank": True, "free_parking_pot": True, "request_seconds": 120, "auction_seconds": 45}
+    )
     state = game.state()
     chosen = {"strict_bank": True, "free_parking_pot": True, "request_seconds": 120, "auction_seconds": 45}
     assert {k: state["settings"][k] for k in chosen} == chosen
     from companion.core.settings import SETTINGS
+
     assert set(state["settings"]) == set(SETTINGS)  # every setting shown, the others at their default
     assert all(state["settings"][k] == SETTINGS[k].default for k in SETTINGS if k not in chosen)
     assert state["pots"] == {POT: 0} and state["pending"] == []
@@ -63,11 +67,12 @@ def test_settings_are_taken_at_creation_and_shown(api):
 
 def test_without_settings_a_game_takes_the_defaults(api):
     from companion.core.settings import SETTINGS
+
     state = api.new_game().state()
     assert state["settings"] == {name: s.default for name, s in SETTINGS.items()}
-    assert {k: state["settings"][k] for k in ("strict_bank", "free_parking_pot", "request_seconds",
-                                              "auction_seconds")} == {"strict_bank": False, "free_parking_pot": False,
-                                                                      "request_seconds": 0, "auction_seconds": 20}
+    assert {
+        k: state["settings"][k] for k in ("strict_bank", "free_parking_pot", "request_seconds", "auction_seconds")
+    } == {"strict_bank": False, "free_parking_pot": False, "request_seconds": 0, "auction_seconds": 20}
     assert state["pots"] == {} and state["pending"] == []
     assert api.new_game(settings=None).state()["settings"] == state["settings"]
 
@@ -79,32 +84,40 @@ def test_a_game_stored_before_a_setting_existed_shows_its_default(app, api):
         row.extra = {**row.extra, "settings": {"strict_bank": True}}
         db.session.commit()
     from companion.core.settings import SETTINGS
+
     assert game.state()["settings"] == {**{name: s.default for name, s in SETTINGS.items()}, "strict_bank": True}
 
 
-@pytest.mark.parametrize("settings, code, named", [
-    ({"strict_bank": True, "free_parking": True}, "unknown_setting", "free_parking"),
-    ({"fake_note_share_typo": 0.5}, "unknown_setting", "fake_note_share_typo"),
-    ({"strict_bank": "yes"}, "invalid_setting", "strict_bank"),
-    ({"free_parking_pot": 1}, "invalid_setting", "free_parking_pot"),
-    ({"auction_seconds": 2}, "invalid_setting", "auction_seconds"),
-    ({"auction_seconds": "30"}, "invalid_setting", "auction_seconds"),
-    ({"request_seconds": -5}, "invalid_setting", "request_seconds"),
-    ({"request_seconds": 7200}, "invalid_setting", "request_seconds"),
-    ([], "invalid_settings", None),
-    ("strict_bank", "invalid_settings", None),
-    (True, "invalid_settings", None),
-])
+@pytest.mark.parametrize(
+    "settings, code, named",
+    [
+        ({"strict_bank": True, "free_parking": True}, "unknown_setting", "free_parking"),
+        ({"fake_note_share_typo": 0.5}, "unknown_setting", "fake_note_share_typo"),
+        ({"strict_bank": "yes"}, "invalid_setting", "strict_bank"),
+        ({"free_parking_pot": 1}, "invalid_setting", "free_parking_pot"),
+        ({"auction_seconds": 2}, "invalid_setting", "auction_seconds"),
+        ({"auction_seconds": "30"}, "invalid_setting", "auction_seconds"),
+        ({"request_seconds": -5}, "invalid_setting", "request_seconds"),
+        ({"request_seconds": 7200}, "invalid_setting", "request_seconds"),
+        ([], "invalid_settings", None),
+        ("strict_bank", "invalid_settings", None),
+        (True, "invalid_settings", None),
+    ],
+)
 def test_bad_settings_are_refused_and_nothing_is_created(app, api, settings, code, named):
     before = games_count(app)
-    message = refusal(api.post("/api/v1/games", {"edition": "classic-it", "players": ["Anna", "Bruno"],
-                                                 "settings": settings}), 400, code)
+    message = refusal(
+        api.post("/api/v1/games", {"edition": "classic-it", "players": ["Anna", "Bruno"], "settings": settings}),
+        400,
+        code,
+    )
     if named:
         assert named in message
     assert games_count(app) == before
 
 
 # --- the Free Parking pot --------------------------------------------------------------------
+
 
 def test_the_free_parking_pot_end_to_end(app, api):
     game = api.new_game(settings={"free_parking_pot": True}).start()
@@ -142,14 +155,17 @@ def test_a_game_without_the_pot_pays_taxes_to_the_bank(app, api):
     journal_is_whole(app, game)
 
 
-@pytest.mark.parametrize("who, action", [
-    ("Anna", {"type": "transfer", "to": "pot_that_does_not_exist", "amount": 10}),
-    ("banker", {"type": "transfer", "from": "pot_that_does_not_exist", "to": "bank", "amount": 10}),
-    ("banker", {"type": "transfer", "from": "bank", "to": "pot_that_does_not_exist", "amount": 10}),
-    ("banker", {"type": "transfer", "from": POT, "to": "bank", "amount": 10}),
-    ("Anna", {"type": "request", "from": "pot_that_does_not_exist", "amount": 10}),
-    ("Anna", {"type": "pot_collect", "pot": "pot_that_does_not_exist"}),
-])
+@pytest.mark.parametrize(
+    "who, action",
+    [
+        ("Anna", {"type": "transfer", "to": "pot_that_does_not_exist", "amount": 10}),
+        ("banker", {"type": "transfer", "from": "pot_that_does_not_exist", "to": "bank", "amount": 10}),
+        ("banker", {"type": "transfer", "from": "bank", "to": "pot_that_does_not_exist", "amount": 10}),
+        ("banker", {"type": "transfer", "from": POT, "to": "bank", "amount": 10}),
+        ("Anna", {"type": "request", "from": "pot_that_does_not_exist", "amount": 10}),
+        ("Anna", {"type": "pot_collect", "pot": "pot_that_does_not_exist"}),
+    ],
+)
 def test_an_unknown_account_is_404_never_500(app, api, who, action):
     game = api.new_game(settings={"free_parking_pot": True}).start()
     status, body = game.act(who, action)
@@ -161,6 +177,7 @@ def test_an_unknown_account_is_404_never_500(app, api, who, action):
 
 # --- payment requests between players ------------------------------------------------------
 
+
 def test_a_request_waits_and_the_payer_approves_it(app, api):
     game = api.new_game().start()
     anna, bruno = game.ids["Anna"], game.ids["Bruno"]
@@ -171,7 +188,13 @@ def test_a_request_waits_and_the_payer_approves_it(app, api):
     assert state["version"] == version + 1
     [waiting] = state["pending"]
     assert {k: waiting[k] for k in ("id", "from", "to", "amount", "reason", "needs")} == {
-        "id": pending_id, "from": bruno, "to": anna, "amount": 200, "reason": "half of Via Roma", "needs": "payer"}
+        "id": pending_id,
+        "from": bruno,
+        "to": anna,
+        "amount": 200,
+        "reason": "half of Via Roma",
+        "needs": "payer",
+    }
     assert waiting["at"]
     assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
 
@@ -210,8 +233,7 @@ def test_only_the_payer_approves_a_request(app, api):
     refusal(game.act("Carla", {"type": "approve", "pending": pending_id}), 403, "not_your_request")
     refusal(game.act("Carla", {"type": "decline", "pending": pending_id}), 403, "not_your_request")
     refusal(game.act("Anna", {"type": "approve", "pending": pending_id}), 403, "not_your_request")
-    refusal(game.act("Carla", {"type": "approve", "pending": pending_id, "player": bruno}), 403,
-            "not_your_account")
+    refusal(game.act("Carla", {"type": "approve", "pending": pending_id, "player": bruno}), 403, "not_your_account")
     # The banker is the bank unless acting for the payer.
     refusal(game.act("banker", {"type": "approve", "pending": pending_id}), 403, "not_your_request")
     assert len(game.state()["pending"]) == 1 and game.cash()["Bruno"] == 1500
@@ -234,22 +256,26 @@ def test_approving_without_the_cash_is_refused_and_moves_nothing(app, api):
     journal_is_whole(app, game)
 
 
-@pytest.mark.parametrize("action, status, code", [
-    ({"type": "request", "amount": 10}, 400, "missing_field"),
-    ({"type": "request", "from": "ANNA", "amount": 10}, 400, "same_account"),
-    ({"type": "request", "from": "bank", "amount": 10}, 404, "unknown_player"),
-    ({"type": "request", "from": "nobody", "amount": 10}, 404, "unknown_player"),
-    ({"type": "request", "from": "BRUNO", "amount": 0}, 400, "invalid_amount"),
-    ({"type": "request", "from": "BRUNO", "amount": 100001}, 400, "amount_too_large"),
-    ({"type": "request", "from": "BRUNO", "amount": 10, "reason": ["x"]}, 400, "invalid_reason"),
-    ({"type": "approve"}, 404, "unknown_pending"),
-    ({"type": "approve", "pending": "nope"}, 404, "unknown_pending"),
-    ({"type": "decline", "pending": 7}, 404, "unknown_pending"),
-])
+@pytest.mark.parametrize(
+    "action, status, code",
+    [
+        ({"type": "request", "amount": 10}, 400, "missing_field"),
+        ({"type": "request", "from": "ANNA", "amount": 10}, 400, "same_account"),
+        ({"type": "request", "from": "bank", "amount": 10}, 404, "unknown_player"),
+        ({"type": "request", "from": "nobody", "amount": 10}, 404, "unknown_player"),
+        ({"type": "request", "from": "BRUNO", "amount": 0}, 400, "invalid_amount"),
+        ({"type": "request", "from": "BRUNO", "amount": 100001}, 400, "amount_too_large"),
+        ({"type": "request", "from": "BRUNO", "amount": 10, "reason": ["x"]}, 400, "invalid_reason"),
+        ({"type": "approve"}, 404, "unknown_pending"),
+        ({"type": "approve", "pending": "nope"}, 404, "unknown_pending"),
+        ({"type": "decline", "pending": 7}, 404, "unknown_pending"),
+    ],
+)
 def test_request_refusals(app, api, action, status, code):
     game = api.new_game().start()
-    action = {k: game.ids["Anna"] if v == "ANNA" else game.ids["Bruno"] if v == "BRUNO" else v
-              for k, v in action.items()}
+    action = {
+        k: game.ids["Anna"] if v == "ANNA" else game.ids["Bruno"] if v == "BRUNO" else v for k, v in action.items()
+    }
     version = game.state()["version"]
     refusal(game.act("Anna", action), status, code)
     state = game.state()
@@ -282,7 +308,9 @@ def test_the_same_key_makes_one_request(app, api):
 
 def test_the_same_key_approves_once(app, api):
     game = api.new_game().start()
-    pending_id = ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200}))["result"]["pending"]
+    pending_id = ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200}))["result"][
+        "pending"
+    ]
     action = {"type": "approve", "pending": pending_id, "key": "pay-1"}
     assert game.act("Bruno", action) == game.act("Bruno", action)
     assert game.cash() == {"Anna": 1700, "Bruno": 1300, "Carla": 1500}
@@ -313,12 +341,16 @@ def test_a_request_lapses_after_the_games_request_seconds(app, api, monkeypatch)
 
 # --- the strict bank -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action, amount, kind", [
-    ({"type": "collect", "amount": 100, "reason": "beauty contest"}, 100, "transfer"),
-    ({"type": "pass_go"}, 200, "pass_go"),
-    ({"type": "transfer", "from": "bank", "amount": 50}, 50, "transfer"),
-    ({"type": "transfer", "from": "bank", "to": "ANNA", "amount": 50}, 50, "transfer"),
-])
+
+@pytest.mark.parametrize(
+    "action, amount, kind",
+    [
+        ({"type": "collect", "amount": 100, "reason": "beauty contest"}, 100, "transfer"),
+        ({"type": "pass_go"}, 200, "pass_go"),
+        ({"type": "transfer", "from": "bank", "amount": 50}, 50, "transfer"),
+        ({"type": "transfer", "from": "bank", "to": "ANNA", "amount": 50}, 50, "transfer"),
+    ],
+)
 def test_money_asked_from_a_strict_bank_waits_for_the_banker(app, api, action, amount, kind):
     game = api.new_game(settings={"strict_bank": True}).start()
     anna = game.ids["Anna"]
@@ -328,7 +360,12 @@ def test_money_asked_from_a_strict_bank_waits_for_the_banker(app, api, action, a
     assert body["result"]["held"] is True and body["version"] == game.state()["version"]
     [waiting] = game.state()["pending"]
     assert (waiting["id"], waiting["from"], waiting["to"], waiting["amount"], waiting["needs"]) == (
-        pending_id, "bank", anna, amount, "banker")
+        pending_id,
+        "bank",
+        anna,
+        amount,
+        "banker",
+    )
     assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
     assert last_event(game)["type"] == "bank_request"
 
@@ -373,13 +410,20 @@ def test_the_banker_declines_and_the_player_withdraws(app, api):
 def test_the_bankers_own_payouts_and_payments_to_the_bank_do_not_wait(app, api):
     game = api.new_game(settings={"strict_bank": True, "free_parking_pot": True}).start()
     anna = game.ids["Anna"]
-    for action in ({"type": "collect", "amount": 100, "player": anna}, {"type": "pass_go", "player": anna},
-                   {"type": "transfer", "from": "bank", "to": anna, "amount": 50}):
+    for action in (
+        {"type": "collect", "amount": 100, "player": anna},
+        {"type": "pass_go", "player": anna},
+        {"type": "transfer", "from": "bank", "to": anna, "amount": 50},
+    ):
         ok(game.act("banker", action))
     assert game.cash()["Anna"] == 1850
-    for action in ({"type": "transfer", "to": "bank", "amount": 50}, {"type": "pay_fixed", "payment": "luxury-tax"},
-                   {"type": "buy", "deed": "vicolo-corto"}, {"type": "transfer", "to": game.ids["Bruno"], "amount": 10},
-                   {"type": "transfer", "to": POT, "amount": 20}):
+    for action in (
+        {"type": "transfer", "to": "bank", "amount": 50},
+        {"type": "pay_fixed", "payment": "luxury-tax"},
+        {"type": "buy", "deed": "vicolo-corto"},
+        {"type": "transfer", "to": game.ids["Bruno"], "amount": 10},
+        {"type": "transfer", "to": POT, "amount": 20},
+    ):
         ok(game.act("Anna", action))
     ok(game.act("Bruno", {"type": "pot_collect", "pot": POT}))
     assert game.state()["pending"] == []
@@ -415,6 +459,7 @@ def test_undo_takes_back_a_held_request_and_an_approval(app, api):
 
 # --- the championship's rent requests -----------------------------------------------------------
 
+
 def test_championship_rent_requests_go_through_pending(app, api):
     game = api.new_game(edition="campionato-2015").start()
     anna, bruno = game.ids["Anna"], game.ids["Bruno"]
@@ -425,11 +470,18 @@ def test_championship_rent_requests_go_through_pending(app, api):
     state = game.state()
     [waiting] = state["pending"]
     assert (waiting["id"], waiting["from"], waiting["to"], waiting["amount"], waiting["needs"], waiting["deed"]) == (
-        request_id, bruno, anna, 26, "payer", "via-roma")
+        request_id,
+        bruno,
+        anna,
+        26,
+        "payer",
+        "via-roma",
+    )
     assert [r["id"] for r in state["rent_requests"]] == [request_id]
     assert game.cash() == {"Anna": 1200, "Bruno": 1500, "Carla": 1500}
-    refusal(game.act("Anna", {"type": "rent_request", "deed": "via-roma", "payer": bruno}), 409,
-            "rent_already_requested")
+    refusal(
+        game.act("Anna", {"type": "rent_request", "deed": "via-roma", "payer": bruno}), 409, "rent_already_requested"
+    )
     refusal(game.act("Carla", {"type": "rent_confirm", "request": request_id}), 403, "not_your_rent_request")
     ok(game.act("Bruno", {"type": "rent_confirm", "request": request_id}))
     assert game.cash() == {"Anna": 1226, "Bruno": 1474, "Carla": 1500}
@@ -467,14 +519,18 @@ def test_rent_actions_and_generic_requests_do_not_mix(app, api):
 
 # --- amounts are JSON integers -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("amount", ["100", "abc", 100.0, 1.5, "1,5", " 42 ", True, None, [100], {"n": 1}])
-@pytest.mark.parametrize("who, action", [
-    ("Anna", {"type": "transfer", "to": "BRUNO"}),
-    ("banker", {"type": "transfer", "from": "bank", "to": "BRUNO"}),
-    ("Anna", {"type": "collect"}),
-    ("Anna", {"type": "request", "from": "BRUNO"}),
-    ("Anna", {"type": "transfer", "to": POT}),
-])
+@pytest.mark.parametrize(
+    "who, action",
+    [
+        ("Anna", {"type": "transfer", "to": "BRUNO"}),
+        ("banker", {"type": "transfer", "from": "bank", "to": "BRUNO"}),
+        ("Anna", {"type": "collect"}),
+        ("Anna", {"type": "request", "from": "BRUNO"}),
+        ("Anna", {"type": "transfer", "to": POT}),
+    ],
+)
 def test_amounts_that_are_not_json_integers_are_refused(app, api, who, action, amount):
     game = api.new_game(settings={"free_parking_pot": True}).start()
     action = {k: game.ids["Bruno"] if v == "BRUNO" else v for k, v in action.items()}
@@ -484,13 +540,17 @@ def test_amounts_that_are_not_json_integers_are_refused(app, api, who, action, a
     assert state["version"] == version and state["pending"] == []
 
 
-@pytest.mark.parametrize("raw", [b'{"type": "transfer", "to": "bank", "amount": 100.0}',
-                                 b'{"type": "transfer", "to": "bank", "amount": 1e2}',
-                                 b'{"type": "transfer", "to": "bank", "amount": "100"}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"type": "transfer", "to": "bank", "amount": 100.0}',
+        b'{"type": "transfer", "to": "bank", "amount": 1e2}',
+        b'{"type": "transfer", "to": "bank", "amount": "100"}',
+    ],
+)
 def test_amounts_in_raw_json_must_be_integers(api, raw):
     game = api.new_game().start()
-    refusal(api.post(f"/api/v1/games/{game.id}/actions", token=game.tokens["Anna"], raw=raw), 400,
-            "invalid_amount")
+    refusal(api.post(f"/api/v1/games/{game.id}/actions", token=game.tokens["Anna"], raw=raw), 400, "invalid_amount")
     assert game.cash()["Anna"] == 1500
 
 
@@ -504,6 +564,7 @@ def test_a_bid_must_be_an_integer(api):
 
 # --- the API's description ------------------------------------------------------------------------
 
+
 def test_openapi_describes_the_engine(api):
     _, doc = api.get("/api/openapi.json")
     schemas = doc["components"]["schemas"]
@@ -511,6 +572,7 @@ def test_openapi_describes_the_engine(api):
     assert {"pending", "pot", "from", "reason"} <= set(schemas["Action"]["properties"])
     assert {"settings", "pots", "pending"} <= set(schemas["Game"]["properties"])
     from companion.core.settings import SETTINGS
+
     assert set(schemas["Settings"]["properties"]) == set(SETTINGS)  # each setting described
     assert {"id", "from", "to", "amount", "reason", "needs", "at"} <= set(schemas["Pending"]["properties"])
     create = doc["paths"]["/api/v1/games"]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -519,6 +581,7 @@ def test_openapi_describes_the_engine(api):
 
 
 # --- no input makes the server fail -------------------------------------------------------------
+
 
 def test_no_input_to_the_new_actions_makes_the_server_fail(app, api):
     """Random payloads for the new actions on a game with every setting: each answer is a
@@ -529,8 +592,26 @@ def test_no_input_to_the_new_actions_makes_the_server_fail(app, api):
     rng = random.Random(7)
     ids = list(game.ids.values())
     held = []
-    values = [None, True, 0, -1, 1, 50, 2**70, 1.5, "", "100", "x" * 300, "bank", POT, "jackpot", [], {}, "\u0000",
-              *ids]
+    values = [
+        None,
+        True,
+        0,
+        -1,
+        1,
+        50,
+        2**70,
+        1.5,
+        "",
+        "100",
+        "x" * 300,
+        "bank",
+        POT,
+        "jackpot",
+        [],
+        {},
+        "\u0000",
+        *ids,
+    ]
     fields = ["from", "to", "amount", "reason", "pending", "pot", "player", "payment", "key"]
     kinds = ["request", "approve", "decline", "pot_collect", "transfer", "collect", "pass_go", "pay_fixed", "undo"]
     for _ in range(200):

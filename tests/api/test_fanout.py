@@ -6,8 +6,10 @@ database session is killed comes back and catches up with what it missed; SQLite
 several workers. The tests that need PostgreSQL use the run's database (``TEST_DATABASE_URL``)
 and are skipped on the SQLite run. Every connection goes to 127.0.0.0/8; every wait is bounded.
 """
+
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
@@ -20,18 +22,28 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from companion import config, live
+from companion.core import parts
 from companion.live import Broker
 from companion.services import fanout
-from companion.core import parts
 from companion.store import db
 from tests.api.test_concurrency import new_game
 from tests.api.test_live_layer import Stream, bearer, event, paid, pay, stream_path, version
-from tests.conftest import PG_URL, LiveServer, app_py, database_url, empty_database, free_port, make_app, wait_for_app_py
+from tests.conftest import (
+    PG_URL,
+    LiveServer,
+    app_py,
+    database_url,
+    empty_database,
+    free_port,
+    make_app,
+    wait_for_app_py,
+)
 
 needs_postgresql = pytest.mark.skipif(not PG_URL, reason="fan-out across processes needs PostgreSQL")
 
 
 # --- the pure pieces ---------------------------------------------------------------------------
+
 
 def test_a_notification_names_a_game_its_version_and_what_changed():
     assert fanout.parse(fanout.payload("g_1-X", 42, frozenset({"feed", "cash"}))) == ("g_1-X", 42, {"cash", "feed"})
@@ -49,7 +61,7 @@ def test_reconnections_back_off_to_a_ceiling():
     for _ in range(10):
         delays.append(fanout.next_delay(delays[-1]))
     assert delays[:3] == [fanout.FIRST_RETRY_SECONDS, 2 * fanout.FIRST_RETRY_SECONDS, 4 * fanout.FIRST_RETRY_SECONDS]
-    assert all(a <= b for a, b in zip(delays, delays[1:])) and delays[-1] == fanout.LAST_RETRY_SECONDS
+    assert all(a <= b for a, b in itertools.pairwise(delays)) and delays[-1] == fanout.LAST_RETRY_SECONDS
 
 
 def test_the_worker_count_is_a_whole_number_from_1_to_64():
@@ -77,8 +89,8 @@ def test_the_broker_tells_what_changed_since_a_version_while_it_knows():
     broker.publish("a", 5, frozenset({"deeds", "feed"}))  # late (another process's echo): kept, not newer
     assert broker.latest("a") == 6 and broker.parts_since("a", 3) == {"cash", "deeds", "auction", "feed"}
     assert broker.parts_since("a", 4, upto=5) == {"deeds", "feed"}
-    for version in range(7, 7 + live.KEPT_VERSIONS):
-        broker.publish("a", version, frozenset({"feed"}))
+    for newer in range(7, 7 + live.KEPT_VERSIONS):
+        broker.publish("a", newer, frozenset({"feed"}))
     assert broker.parts_since("a", 6) == {"feed"} and broker.parts_since("a", 5) is None  # forgotten
     assert broker.parts_since("b", 0) is None
 
@@ -97,6 +109,7 @@ def test_a_worker_count_that_is_not_a_number_refuses_to_start(tmp_path):
 
 
 # --- across processes (PostgreSQL) -------------------------------------------------------------
+
 
 def stop(proc) -> str:
     """Ctrl+C, then the whole output; the process is gone afterwards whatever happens."""
@@ -320,10 +333,13 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
         # are refused (a database that does not exist, on the same server).
         listener.conninfo = database.rpartition("/")[0] + "/banco_no_such_database"
         with app.app_context():
-            killed = db.session.execute(text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE application_name = :name AND datname = current_database()"),
-                {"name": fanout.APPLICATION_NAME}).scalar()
+            killed = db.session.execute(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = :name AND datname = current_database()"
+                ),
+                {"name": fanout.APPLICATION_NAME},
+            ).scalar()
             db.session.rollback()
         assert killed == 1
         deadline = time.monotonic() + 5
@@ -331,9 +347,11 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
             assert time.monotonic() < deadline, "the listener did not notice"
             time.sleep(0.02)
         anna, bruno = game["players"][:2]
-        answer = elsewhere.test_client().post(f"/api/v1/games/{game['id']}/actions",
-                                              json={"type": "transfer", "to": bruno["id"], "amount": 10},
-                                              headers={"Authorization": f"Bearer {anna['token']}"})
+        answer = elsewhere.test_client().post(
+            f"/api/v1/games/{game['id']}/actions",
+            json={"type": "transfer", "to": bruno["id"], "amount": 10},
+            headers={"Authorization": f"Bearer {anna['token']}"},
+        )
         assert answer.status_code == 200 and not listener.connected.is_set()  # paid during the gap
         listener.conninfo = database
         # Read back from the database, the version comes without its parts: the pages fetch

@@ -1,6 +1,7 @@
 """The write path: actions committed in batches (group commit), each in a savepoint of its own,
 each answered only after the commit; idempotency keys stored without a read; and a server
 killed with ``kill -9`` in the middle of a rush loses nothing it answered."""
+
 from __future__ import annotations
 
 import http.client
@@ -110,17 +111,22 @@ def test_a_key_repeated_inside_one_batch_pays_once_and_both_get_the_first_answer
 
 def test_an_undo_in_the_same_batch_reverses_the_action_written_just_before_it(app, api):
     game = api.new_game(["Anna", "Bruno"]).start()
-    batch = [_work(game, game.tokens["Anna"], {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}),
-             _work(game, game.banker, {"type": "undo"}),
-             _work(game, game.tokens["Bruno"], {"type": "transfer", "to": game.ids["Anna"], "amount": 5})]
+    batch = [
+        _work(game, game.tokens["Anna"], {"type": "transfer", "to": game.ids["Bruno"], "amount": 100}),
+        _work(game, game.banker, {"type": "undo"}),
+        _work(game, game.tokens["Bruno"], {"type": "transfer", "to": game.ids["Anna"], "amount": 5}),
+    ]
     with app.app_context():
         run_batch(batch)
     assert [w.error for w in batch] == [None, None, None]
     paid, undone, _ = (w.answer["version"] for w in batch)
     assert game.cash() == {"Anna": 1505, "Bruno": 1495}
-    status, events = api.get(f"/api/v1/games/{game.id}/events?since={paid - 1}", game.banker)
+    _status, events = api.get(f"/api/v1/games/{game.id}/events?since={paid - 1}", game.banker)
     assert [(e["version"], e["type"], e["reversed"], e["reverses"]) for e in events["events"]] == [
-        (paid, "transfer", True, None), (undone, "undo", False, paid), (undone + 1, "transfer", False, None)]
+        (paid, "transfer", True, None),
+        (undone, "undo", False, paid),
+        (undone + 1, "transfer", False, None),
+    ]
     assert _verified(app, game.id) == []
 
 
@@ -158,8 +164,9 @@ def test_each_action_is_answered_only_after_the_commit_that_holds_it(app, api):
         barrier.wait()
         for _ in range(5):
             with app.app_context():
-                answer = services.act(game.id, None, {"type": "transfer", "to": to["id"], "amount": 1},
-                                      token=me["token"])
+                answer = services.act(
+                    game.id, None, {"type": "transfer", "to": to["id"], "amount": 1}, token=me["token"]
+                )
             with lock:
                 log.append(("answer", answer["version"]))
 
@@ -185,8 +192,9 @@ def test_a_commit_that_fails_answers_every_action_of_its_batch_with_the_failure(
     def phone(name, to):
         with app.app_context():
             try:
-                services.act(game.id, None, {"type": "transfer", "to": game.ids[to], "amount": 10},
-                             token=game.tokens[name])
+                services.act(
+                    game.id, None, {"type": "transfer", "to": game.ids[to], "amount": 10}, token=game.tokens[name]
+                )
             except OSError:
                 failures.append(name)
 
@@ -238,6 +246,7 @@ def test_a_batch_that_fails_as_a_whole_fails_each_of_its_actions_and_the_next_le
 
 # --- kill -9 in the middle of a rush ---------------------------------------------------------
 
+
 def _call(port, path, body, token=None):
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST")
     request.add_header("Content-Type", "application/json")
@@ -251,13 +260,22 @@ def _call(port, path, body, token=None):
 def test_kill_9_loses_nothing_that_was_answered(tmp_path):
     url = database_url(tmp_path)
     port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "SECRET_KEY": "x", "BANCO_THREADS": "16",
-           "DATABASE_URL": url, "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "SECRET_KEY": "x",
+        "BANCO_THREADS": "16",
+        "DATABASE_URL": url,
+        "BANCO_PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
     if url.startswith("postgresql"):
         from tests.conftest import empty_database
+
         empty_database(url)
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     answered, lock, stop = [], threading.Lock(), threading.Event()
     try:
         wait_for_app_py(proc, port)
@@ -269,9 +287,12 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
             me, to = players[i % 4], players[(i + 1) % 4]
             while not stop.is_set():
                 try:
-                    answer = _call(port, f"/api/v1/games/{game['id']}/actions",
-                                   {"type": "transfer", "to": to["id"], "amount": 1, "key": os.urandom(8).hex()},
-                                   me["token"])
+                    answer = _call(
+                        port,
+                        f"/api/v1/games/{game['id']}/actions",
+                        {"type": "transfer", "to": to["id"], "amount": 1, "key": os.urandom(8).hex()},
+                        me["token"],
+                    )
                 except (OSError, http.client.HTTPException):
                     return  # the server is gone (perhaps in the middle of this answer: not counted)
                 with lock:
@@ -294,6 +315,7 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
             proc.wait(10)
     assert len(answered) >= 60
     from tests.conftest import make_app
+
     app = make_app(tmp_path, fresh=False)
     with app.app_context():
         stored = services.get_game(game["id"])
@@ -305,6 +327,7 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
 
 def test_ids_use_only_their_alphabet_every_letter_of_it_and_are_not_repeated():
     from companion.services.games import ID_ALPHABET, JOIN_ALPHABET, random_id
+
     ids = [random_id() for _ in range(4000)]
     assert len(set(ids)) == len(ids) and all(len(i) == 8 for i in ids)
     assert set("".join(ids)) == set(ID_ALPHABET)  # 32,000 letters: each of the 32 appears

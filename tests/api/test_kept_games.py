@@ -3,6 +3,7 @@ a game's players and deeds again only when the game's version moved, and its row
 Every change made elsewhere (the app's own routes, another thread or process) is seen by the
 writer's next batch, and nothing it did not change is written over.
 """
+
 from __future__ import annotations
 
 import re

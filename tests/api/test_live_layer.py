@@ -6,6 +6,7 @@ logged when a phone leaves, and ``python app.py`` stops cleanly on Ctrl+C.
 Every connection goes to 127.0.0.0/8 (127.0.0.2 is a second phone's address: the whole block
 is loopback on Linux); every wait is bounded.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,6 @@ from companion.serve import gate, protocol, raise_file_limit, streams
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
 from tests.conftest import LiveServer, app_py, free_port, make_app, wait_for_app_py
-
 
 
 class Stream:
@@ -67,8 +67,10 @@ class Stream:
 
     def body(self) -> bytes:
         """The body of an answer that has its length (a refusal)."""
-        head, _, body = self.until(b"\r\n\r\n").partition(b"\r\n\r\n")
-        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+        head, _, _body = self.until(b"\r\n\r\n").partition(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+        )
         while len(self.data.partition(b"\r\n\r\n")[2]) < length:
             self._read(time.monotonic() + 10)
         return self.data.partition(b"\r\n\r\n")[2]
@@ -93,8 +95,12 @@ def event(version: int, parts) -> bytes:
 def pay(server, game, amount=10) -> dict:
     """Anna pays Bruno: one new version."""
     anna, bruno = game["players"][:2]
-    status, body = call(f"{server.url}/api/v1/games/{game['id']}/actions", "POST",
-                        {"type": "transfer", "to": bruno["id"], "amount": amount}, anna["token"])
+    status, body = call(
+        f"{server.url}/api/v1/games/{game['id']}/actions",
+        "POST",
+        {"type": "transfer", "to": bruno["id"], "amount": amount},
+        anna["token"],
+    )
     assert status == 200, body
     return body
 
@@ -164,7 +170,7 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
             stream.until(event(now + extra, paid(game)))
             time.sleep(0.3)
         first, last = event(now + 1, paid(game)), event(now + 5, paid(game))
-        flowing = stream.data[stream.data.index(first):stream.data.index(last)]
+        flowing = stream.data[stream.data.index(first) : stream.data.index(last)]
         assert b"keep-alive" not in flowing
         stream.until(b"\r\n0\r\n\r\n", 5)  # the chunked answer's end
         assert time.monotonic() - opened < 4.5
@@ -309,8 +315,10 @@ def test_a_body_that_does_not_come_is_refused_in_the_apps_words(live_server, mon
     monkeypatch.setattr(gate, "BODY_SECONDS", 0.5)
     sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=10)
     try:
-        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 100\r\n\r\n{\"edition\"")
+        sock.sendall(
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"edition"'
+        )
         data = b""
         while part := sock.recv(65536):
             data += part
@@ -405,8 +413,10 @@ def test_a_chunked_body_within_the_limit_reaches_the_app_whole(live_server):
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:]))
     sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=10)
     try:
-        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n")
+        sock.sendall(
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
+        )
         data = b""
         while part := sock.recv(65536):
             data += part

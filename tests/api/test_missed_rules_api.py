@@ -1,4 +1,5 @@
 """The classic and championship rules the first version missed, through the API."""
+
 from __future__ import annotations
 
 from companion import services
@@ -36,8 +37,15 @@ def test_no_trades_between_the_last_two_is_a_setting(api):
     game = api.new_game(edition="campionato-2015", settings={"no_trades_two_left": True}).start()
     ok(game.act("Anna", {"type": "buy", "deed": "vicolo-corto"}))
     ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank"}))
-    code, body = game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"],
-                                   "give": {"cash": 0, "deeds": ["vicolo-corto"]}, "get": {"cash": 100, "deeds": []}})
+    code, body = game.act(
+        "Anna",
+        {
+            "type": "trade_propose",
+            "to": game.ids["Bruno"],
+            "give": {"cash": 0, "deeds": ["vicolo-corto"]},
+            "get": {"cash": 100, "deeds": []},
+        },
+    )
     assert (code, body["error"]["code"]) == (409, "no_trades_two_left")
 
 

@@ -3,6 +3,7 @@ built on three stations a deed, a mortgage lost after three laps, half the rent 
 deed to the bank, the board's squares, Attesa ricambi and the sosta bisognino, auctions opening
 at 50, a bankruptcy paying the creditor half, and the end after the fortieth round; the journal
 balances all along."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,15 +52,17 @@ def test_seven_players_only_when_the_banker_does_not_play(app, api):
     for name in seven:
         mine = [d for d in MP.deeds if held[d.key] == game.ids[name]]
         assert len(mine) == 1 and game.cash()[name] == 7000 - mine[0].price
-    refusal(api.post("/api/v1/games", {"edition": "motopolis", "players": seven + ["P7"]}), 400,
-            "too_many_players")
+    refusal(api.post("/api/v1/games", {"edition": "motopolis", "players": seven + ["P7"]}), 400, "too_many_players")
     with app.app_context():
         with pytest.raises(BancoError) as info:
             services.create_game("motopolis", seven, banker_seat=0)
         assert info.value.code == "too_many_players_banker_plays"
         created = services.create_game("motopolis", seven[:6], banker_seat=0)
-    refusal(api.post(f"/api/v1/games/{created['id']}/join", {"join_code": created["join_code"], "name": "P7"}),
-            409, "table_full_banker_plays")
+    refusal(
+        api.post(f"/api/v1/games/{created['id']}/join", {"join_code": created["join_code"], "name": "P7"}),
+        409,
+        "table_full_banker_plays",
+    )
 
 
 def test_a_three_player_game(app, api):
@@ -94,8 +97,12 @@ def test_a_three_player_game(app, api):
         elif owner != a:
             if deed_state(game, key)["mortgaged"]:
                 ok(game.act(name_of(game, owner), {"type": "unmortgage", "deed": key}))
-            trade = ok(game.act(name_of(game, owner), {"type": "trade_propose", "to": a,
-                                                       "give": {"deeds": [key]}, "get": {"cash": 300}}))["trade"]
+            trade = ok(
+                game.act(
+                    name_of(game, owner),
+                    {"type": "trade_propose", "to": a, "give": {"deeds": [key]}, "get": {"cash": 300}},
+                )
+            )["trade"]
             ok(game.act("Anna", {"type": "trade_accept", "trade": trade}))
     # Three stations on every deed, then the dealership in place of three of them.
     before = game.cash()["Anna"]
@@ -114,13 +121,17 @@ def test_a_three_player_game(app, api):
     assert game.cash()["Bruno"] == cash["Bruno"] - 1250 and game.cash()["Anna"] == cash["Anna"] + 1250
 
     # Carla mortgages one of her deeds at half its price, no interest, and cannot sell it.
-    carla_streets = [d for d in MP.deeds if owners(game)[d.key] == c and MP.group(d.group).kind == "street"
-                     and d.key not in BROWN]
+    carla_streets = [
+        d for d in MP.deeds if owners(game)[d.key] == c and MP.group(d.group).kind == "street" and d.key not in BROWN
+    ]
     lost, kept = carla_streets[0], carla_streets[1]
     cash = game.cash()
     assert ok(game.act("Carla", {"type": "mortgage", "deed": lost.key}))["amount"] == lost.price // 2
-    refusal(game.act("Carla", {"type": "trade_propose", "to": b, "give": {"deeds": [lost.key]},
-                               "get": {"cash": 100}}), 409, "mortgaged_not_tradable")
+    refusal(
+        game.act("Carla", {"type": "trade_propose", "to": b, "give": {"deeds": [lost.key]}, "get": {"cash": 100}}),
+        409,
+        "mortgaged_not_tradable",
+    )
     # Whoever lands on it pays half its rent to the bank; Carla gets nothing.
     ok(game.act("Carla", {"type": "mortgage", "deed": kept.key}))
     cash = game.cash()
@@ -164,8 +175,11 @@ def test_a_three_player_game(app, api):
 
     # Bruno stops for a bisognino: his turn is passed over and he cannot trade until then.
     ok(game.act("Bruno", {"type": "square", "square": "sosta-bisognino"}))
-    refusal(game.act("Anna", {"type": "trade_propose", "to": b, "give": {"cash": 10}, "get": {"deeds": [free.key]}}),
-            409, "no_trades_now")
+    refusal(
+        game.act("Anna", {"type": "trade_propose", "to": b, "give": {"cash": 10}, "get": {"deeds": [free.key]}}),
+        409,
+        "no_trades_now",
+    )
     assert end_turn(game)["skipped"] == [b]  # Anna's turn ends: Carla plays, in Attesa ricambi
     summaries = [e["summary"] for e in ok(game.api.get(f"/api/v1/games/{game.id}/events", game.banker))["events"]]
     assert "Sitting out this turn: Bruno." in summaries[-1]

@@ -1,6 +1,7 @@
 """The Flask app in the server's threads (``companion.serve.mount``): the WSGI environ as PEP 3333
 has it, the answer collected whole, the app's ``close`` always called (Flask ends its request
 there), an error's head in place of the first, and what the app lets out raised to the loop."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,12 +12,26 @@ from companion.serve.mount import Mount
 
 
 def _scope(**over):
-    scope = {"type": "http", "method": "GET", "path": "/g/città/deeds", "raw_path": b"/g/citt%C3%A0/deeds",
-             "root_path": "", "query_string": b"q=vicolo&regions=a,b", "http_version": "1.1",
-             "scheme": "http", "server": ("127.0.0.1", 5000), "client": ("192.168.1.20", 51234),
-             "headers": [(b"host", b"banco.local"), (b"accept", b"text/html"), (b"accept", b"*/*"),
-                         (b"content-type", b"application/json"), (b"content-length", b"7"),
-                         (b"x-banco-live", b"1")]}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/g/città/deeds",
+        "raw_path": b"/g/citt%C3%A0/deeds",
+        "root_path": "",
+        "query_string": b"q=vicolo&regions=a,b",
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("127.0.0.1", 5000),
+        "client": ("192.168.1.20", 51234),
+        "headers": [
+            (b"host", b"banco.local"),
+            (b"accept", b"text/html"),
+            (b"accept", b"*/*"),
+            (b"content-type", b"application/json"),
+            (b"content-length", b"7"),
+            (b"x-banco-live", b"1"),
+        ],
+    }
     scope.update(over)
     return scope
 
@@ -79,6 +94,7 @@ def test_an_errors_head_replaces_the_first_and_a_second_without_one_is_refused()
             raise ValueError("while drawing the page")
         except ValueError:
             import sys
+
             start_response("500 Internal Server Error", [("Content-Type", "text/plain")], sys.exc_info())
         return [b"sorry"]
 
@@ -134,13 +150,15 @@ def test_printed_sheets_have_threads_of_their_own():
     async def scenario():
         mount = Mount(app, 1)
         try:
-            sheets = [asyncio.ensure_future(mount.answer(_scope(path=f"/print/classic-it/deeds{i}.pdf"), b""))
-                      for i in range(PRINTING_THREADS + 1)]
+            sheets = [
+                asyncio.ensure_future(mount.answer(_scope(path=f"/print/classic-it/deeds{i}.pdf"), b""))
+                for i in range(PRINTING_THREADS + 1)
+            ]
             page = await asyncio.wait_for(mount.answer(_scope(path="/g/abc/me"), b""), 5)
             assert page.body == b"/g/abc/me"
             assert not any(sheet.done() for sheet in sheets)  # still drawing
             release.set()
-            assert [s.body for s in await asyncio.gather(*sheets)][0].endswith(b"deeds0.pdf")
+            assert next(s.body for s in await asyncio.gather(*sheets)).endswith(b"deeds0.pdf")
         finally:
             release.set()
             mount.shutdown()

@@ -3,6 +3,7 @@ through the API: GO, buying, double rent, a hotel and its rent, a deed sold back
 after its hotel, auctions from 10 by 10, jail, and the end by itself when the last deed is won
 at auction (undone, and ended again); the final count by the rents collected from the bank,
 worked out by hand; the journal balances all along."""
+
 from __future__ import annotations
 
 from companion.core.editions import load_editions
@@ -47,11 +48,15 @@ def test_a_three_player_game_to_the_last_deed(app, api):
     assert game.cash() == {"Anna": 1680, "Bruno": 1300, "Carla": 1500}
 
     # Selling the deed back to the bank: first its hotel, at half; then the deed, at its price.
-    message = refusal(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-cieco"}), 409,
-                      "deed_sale_buildings_first")
+    message = refusal(
+        game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-cieco"}), 409, "deed_sale_buildings_first"
+    )
     assert "Vicolo Cieco" in message
-    refusal(game.act("Anna", {"type": "sell_building", "deed": "vicolo-cieco", "break_hotel": True}), 409,
-            "nothing_to_break")
+    refusal(
+        game.act("Anna", {"type": "sell_building", "deed": "vicolo-cieco", "break_hotel": True}),
+        409,
+        "nothing_to_break",
+    )
     assert ok(game.act("Anna", {"type": "sell_building", "deed": "vicolo-cieco"}))["amount"] == 50
     assert ok(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-cieco"}))["amount"] == 60
     assert owners(game)["vicolo-cieco"] is None and game.state()["bank"]["hotels"] == 12
@@ -86,8 +91,14 @@ def test_a_three_player_game_to_the_last_deed(app, api):
     balanced(app, game)
 
     # Every other deed at auction for 10, group by group; the last one won ends the game.
-    plan = {"azzurro": "Anna", "rosa": "Bruno", "arancione": "Anna", "rosso": "Bruno", "giallo": "Anna",
-            "verde": "Bruno"}
+    plan = {
+        "azzurro": "Anna",
+        "rosa": "Bruno",
+        "arancione": "Anna",
+        "rosso": "Bruno",
+        "giallo": "Anna",
+        "verde": "Bruno",
+    }
     free = [d for d in NE.deeds if owners(game)[d.key] is None]
     assert len(free) == 17
     for deed in free[:-1]:
@@ -125,8 +136,11 @@ def test_a_three_player_game_to_the_last_deed(app, api):
     assert rows[b]["breakdown"] == {"cash": 1450, "rents": 80 + 120 + 180 + 200, "hotels": 1400}
     # Carla: Vicolo Cieco 10.
     assert rows[c]["breakdown"] == {"cash": 80, "rents": 10, "hotels": 0}
-    assert [(r["player"], r["rank"], r["total"]) for r in score["standings"]] == \
-           [(b, 1, 3430), (a, 2, 2050), (c, 3, 90)]
+    assert [(r["player"], r["rank"], r["total"]) for r in score["standings"]] == [
+        (b, 1, 3430),
+        (a, 2, 2050),
+        (c, 3, 90),
+    ]
     balanced(app, game)
 
 

@@ -3,6 +3,7 @@ Saudi Arabia), GO at 500,000, the box's building counts as settings, towers and 
 a mortgage lifted at +20%, an auction at the printed price among the other players, a
 bankruptcy to the creditor, and a tie at the count played off for ten more minutes; the journal
 balances all along."""
+
 from __future__ import annotations
 
 from companion.core.editions import load_editions
@@ -22,8 +23,9 @@ def score(game):
 
 
 def test_a_three_player_game(app, api):
-    game = api.new_game(players=NAMES, edition="petropolis", seed=5,
-                        settings={"supply_small": 20, "supply_big": 5}).start()
+    game = api.new_game(
+        players=NAMES, edition="petropolis", seed=5, settings={"supply_small": 20, "supply_big": 5}
+    ).start()
     a, b, c = (game.ids[n] for n in NAMES)
     name_of = {i: n for n, i in game.ids.items()}
     state = game.state()
@@ -52,8 +54,17 @@ def test_a_three_player_game(app, api):
         if owner is None:
             ok(game.act("Anna", {"type": "buy", "deed": key}))
         elif owner != a:
-            trade = ok(game.act(name_of[owner], {"type": "trade_propose", "to": a,
-                                                 "give": {"cash": 0, "deeds": [key]}, "get": {"cash": 0, "deeds": []}}))
+            trade = ok(
+                game.act(
+                    name_of[owner],
+                    {
+                        "type": "trade_propose",
+                        "to": a,
+                        "give": {"cash": 0, "deeds": [key]},
+                        "get": {"cash": 0, "deeds": []},
+                    },
+                )
+            )
             ok(game.act("Anna", {"type": "trade_accept", "trade": trade["trade"]}))
     iran, saudi = group
     before = game.cash()["Anna"]
@@ -121,8 +132,12 @@ def test_a_three_player_game(app, api):
     cash = game.cash()
     richer, poorer = ("Bruno", "Carla") if cash["Bruno"] > cash["Carla"] else ("Carla", "Bruno")
     if cash[richer] != cash[poorer]:
-        ok(game.act("banker", {"type": "transfer", "from": game.ids[richer], "to": "bank",
-                               "amount": cash[richer] - cash[poorer]}))
+        ok(
+            game.act(
+                "banker",
+                {"type": "transfer", "from": game.ids[richer], "to": "bank", "amount": cash[richer] - cash[poorer]},
+            )
+        )
     ok(game.act("banker", {"type": "end"}))
     final = score(game)
     assert final["final"] and final["tie_rule"] == "play_off" and final["play_off_minutes"] == 10
@@ -139,8 +154,13 @@ def test_a_three_player_game(app, api):
     ok(game.act("banker", {"type": "undo"}))
     state = game.state()
     assert state["status"] == "finished" and state["play_offs"] == []
-    assert state["clock"] == {"limit_seconds": 3600, "remaining_seconds": state["clock"]["remaining_seconds"],
-                              "running": False, "last_minutes": 0, "closing": False}
+    assert state["clock"] == {
+        "limit_seconds": 3600,
+        "remaining_seconds": state["clock"]["remaining_seconds"],
+        "running": False,
+        "last_minutes": 0,
+        "closing": False,
+    }
     ok(game.act("banker", {"type": "play_off"}))
     ok(game.act("Bruno", {"type": "transfer", "to": c, "amount": 10_000, "reason": "royalties"}))
     ok(game.act("banker", {"type": "end"}))

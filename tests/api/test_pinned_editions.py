@@ -1,5 +1,6 @@
 """A game keeps the exact edition content it started with: changing the edition file later
 (a new printing's prices) changes new games only."""
+
 from __future__ import annotations
 
 import json
@@ -45,6 +46,7 @@ def test_games_of_the_same_content_share_one_stored_copy(app, api):
     b = api.new_game(players=("Carla", "Dario"))
     with app.app_context():
         from companion.store import EditionContent, db
+
         assert services.get_game(a.id).edition_hash == services.get_game(b.id).edition_hash
         assert db.session.query(EditionContent).count() == 1
 

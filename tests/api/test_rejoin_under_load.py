@@ -7,6 +7,7 @@ failing one of them (a 500). Here phones redeem codes (the page a rejoin QR open
 and cookie, as a phone does) while other phones pay those very players through the API: nothing
 may fail, every valid code must work, a used one must be refused, and the money must add up.
 """
+
 from __future__ import annotations
 
 import random
@@ -19,11 +20,11 @@ import requests
 from companion import services
 from companion.web.ratelimit import RateLimiter
 
-PAYERS = 4          # players 0-3 keep their phones and pay
-REJOINED = 4        # players 4-7 move to a new phone again and again
+PAYERS = 4  # players 0-3 keep their phones and pay
+REJOINED = 4  # players 4-7 move to a new phone again and again
 PAYER_THREADS = 8
 PAYMENTS_EACH = 30
-ROUNDS = 6          # rejoin codes redeemed per rejoined player
+ROUNDS = 6  # rejoin codes redeemed per rejoined player
 
 
 def csrf(html: str) -> str:
@@ -101,6 +102,7 @@ def test_rejoins_and_payments_at_once(live_server):
             except Exception as error:  # an error inside the server's code called here, or a dropped connection
                 with lock:
                     problems.append(f"{work.__name__} {i}: {error!r}"[:300])
+
         return run
 
     threads = [threading.Thread(target=guarded(payer), args=(i,)) for i in range(PAYER_THREADS)]

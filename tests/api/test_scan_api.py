@@ -2,6 +2,7 @@
 fake or genuine by the game's secret and spends one chip (undoable); it is refused without a
 green chip, in jail, for a guessed, edited or another game's serial (404, nothing changed);
 the game's money PDF is the banker's; the secret never shows in the state or the journal."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ NE = "niente-e-come-sembra"
 def ok(result, status=200):
     code, body = result
     assert code == status, body
-    return body["result"] if "result" in body else body
+    return body.get("result", body)
 
 
 def refused(result, status, code):
@@ -51,14 +52,22 @@ def test_a_scan_says_fake_or_genuine_and_spends_a_chip(app, api):
     assert chips(game) == {"Anna": 2, "Bruno": 2, "Carla": 2}
 
     assert ok(game.act("Carla", {"type": "scan", "serial": fake.serial})) == {
-        "entry": 3, "type": "scan", "fake": True, "cash": 1500}
-    assert ok(game.act("Carla", {"type": "scan", "serial": genuine.serial.lower()[:5] + "-" + genuine.serial[5:]}))[
-        "fake"] is False
+        "entry": 3,
+        "type": "scan",
+        "fake": True,
+        "cash": 1500,
+    }
+    assert (
+        ok(game.act("Carla", {"type": "scan", "serial": genuine.serial.lower()[:5] + "-" + genuine.serial[5:]}))["fake"]
+        is False
+    )
     assert chips(game) == {"Anna": 2, "Bruno": 2, "Carla": 0}
     assert game.cash() == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}  # on paper no money moves
     events = ok(api.get(f"/api/v1/games/{game.id}/events?since=2", game.banker))["events"]
-    assert [e["summary"] for e in events] == ["Carla checked a printed note: fake!",
-                                              "Carla checked a printed note: genuine."]
+    assert [e["summary"] for e in events] == [
+        "Carla checked a printed note: fake!",
+        "Carla checked a printed note: genuine.",
+    ]
 
     # No green chip left: refused, nothing changes; GO turns them green again.
     refused(game.act("Carla", {"type": "scan", "serial": fake.serial}), 409, "no_green_chip")
@@ -66,7 +75,9 @@ def test_a_scan_says_fake_or_genuine_and_spends_a_chip(app, api):
     assert chips(game)["Carla"] == 2
     # Undo gives the chip back like any change.
     card = next(i for i in items if i.kind == "card")
-    assert ok(game.act("banker", {"type": "scan", "player": game.ids["Anna"], "serial": card.serial}))["fake"] is card.fake
+    assert (
+        ok(game.act("banker", {"type": "scan", "player": game.ids["Anna"], "serial": card.serial}))["fake"] is card.fake
+    )
     assert chips(game)["Anna"] == 1
     ok(game.act("banker", {"type": "undo"}))
     assert chips(game)["Anna"] == 2
@@ -92,13 +103,14 @@ def test_scans_refused_in_jail_and_for_serials_not_of_this_game(app, api):
     refused(game.act("Bruno", {"type": "scan"}), 400, "missing_field")
     # In jail the decoder is not used.
     ok(game.act("Bruno", {"type": "go_to_jail"}))
-    assert refused(game.act("Bruno", {"type": "scan", "serial": note}), 409, "decoder_in_jail") == \
-        "Bruno is in jail and cannot use the decoder."
+    assert (
+        refused(game.act("Bruno", {"type": "scan", "serial": note}), 409, "decoder_in_jail")
+        == "Bruno is in jail and cannot use the decoder."
+    )
     assert chips(game)["Bruno"] == 2
     # The banker acts for a player, never alone; a player only for themselves.
     refused(game.act("banker", {"type": "scan", "serial": note}), 400, "player_required")
-    refused(game.act("Anna", {"type": "scan", "serial": note, "player": game.ids["Carla"]}), 403,
-            "not_your_account")
+    refused(game.act("Anna", {"type": "scan", "serial": note, "player": game.ids["Carla"]}), 403, "not_your_account")
 
 
 def test_the_share_of_fakes_and_exactly_twelve_fake_cards(app, api):
@@ -123,7 +135,7 @@ def test_the_money_pdf_is_the_bankers(app, api):
     path = f"/api/v1/games/{game.id}/print/money.pdf"
     refused(api.get(path), 401, "missing_token")
     refused(api.get(path, game.tokens["Anna"]), 403, "banker_only")
-    refused(api.get(f"/api/v1/games/nosuchgame/print/money.pdf", game.banker), 404, "unknown_game")
+    refused(api.get("/api/v1/games/nosuchgame/print/money.pdf", game.banker), 404, "unknown_game")
     classic = api.new_game(players=NAMES).start()
     refused(api.get(f"/api/v1/games/{classic.id}/print/money.pdf", classic.banker), 404, "no_printed_money")
     # No money printed yet: no serial is a note of this game.

@@ -14,6 +14,7 @@ equals its journal) and no balance may be negative. Examples are bounded by coun
 budget per operation: the module takes under a minute on SQLite or PostgreSQL (at most about
 two on a slow machine, where the budget cuts the examples short).
 """
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,11 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from companion import services
 from companion.store import db
@@ -70,11 +74,26 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXPLORE = os.environ.get("BANCO_FUZZ") == "explore"
 # The actions of every turn, with the fields each needs: the fuzzer's own choice of type rarely
 # comes with them.
-EVERYDAY = {"transfer": ("to", "amount"), "collect": ("amount",), "pass_go": (), "pay_fixed": ("payment",),
-            "buy": ("deed",), "pay_rent": ("deed", "dice"), "auction_start": ("deed",), "bid": ("amount",),
-            "auction_close": (), "mortgage": ("deed",), "unmortgage": ("deed",), "build": ("deed",),
-            "request": ("from", "amount"), "undo": (), "go_to_jail": (), "pay_jail_fine": (),
-            "pot_collect": ("pot",), "bankrupt": ("creditor",)}
+EVERYDAY = {
+    "transfer": ("to", "amount"),
+    "collect": ("amount",),
+    "pass_go": (),
+    "pay_fixed": ("payment",),
+    "buy": ("deed",),
+    "pay_rent": ("deed", "dice"),
+    "auction_start": ("deed",),
+    "bid": ("amount",),
+    "auction_close": (),
+    "mortgage": ("deed",),
+    "unmortgage": ("deed",),
+    "build": ("deed",),
+    "request": ("from", "amount"),
+    "undo": (),
+    "go_to_jail": (),
+    "pay_jail_fine": (),
+    "pot_collect": ("pot",),
+    "bankrupt": ("creditor",),
+}
 # Fields of an action that name a player, the bank or a pot; and those that name a deed.
 WHO_FIELDS = ("to", "from", "player", "payer", "creditor", "award_to")
 DEED_FIELDS = ("deed",)
@@ -93,9 +112,10 @@ class Fuzz:
         """A game of each kind; a game that ended (a case sent ``end``) is replaced."""
         with self.app.app_context():
             for name, edition, settings_, start in (
-                    ("classic", "classic-it", {"free_parking_pot": True, "strict_bank": True}, True),
-                    ("championship", "campionato-2015", {"request_seconds": 60}, True),
-                    ("setup", "classic-it", {}, False)):
+                ("classic", "classic-it", {"free_parking_pot": True, "strict_bank": True}, True),
+                ("championship", "campionato-2015", {"request_seconds": 60}, True),
+                ("setup", "classic-it", {}, False),
+            ):
                 known = self.games.get(name)
                 if known is not None:
                     game = services.get_game(known["id"])
@@ -147,8 +167,10 @@ def _aim(case, data, fuzz: Fuzz) -> dict:
         return headers
     if "game_id" in (case.path_parameters or {}):
         case.path_parameters["game_id"] = game["id"]
-    token = data.draw(st.sampled_from(["player", "banker", "player", "banker", "player", "generated", "none",
-                                       "other game"]), label="token")
+    token = data.draw(
+        st.sampled_from(["player", "banker", "player", "banker", "player", "generated", "none", "other game"]),
+        label="token",
+    )
     if token == "banker":
         headers["Authorization"] = f"Bearer {game['banker_token']}"
     elif token == "player":
@@ -179,11 +201,18 @@ def _plausible(data, game, ids) -> dict:
     amounts a player can usually pay, a real tax, dice that can be rolled."""
     fields = {
         "amount": st.one_of(st.integers(1, 300), st.integers(0, 5000)),
-        "to": st.sampled_from(ids), "from": st.sampled_from(ids), "player": st.sampled_from(ids[:-2]),
-        "payer": st.sampled_from(ids[:-2]), "creditor": st.sampled_from(ids[:-1]), "award_to": st.sampled_from(ids),
-        "deed": st.sampled_from(game["deeds"]), "dice": st.integers(2, 12),
-        "payment": st.sampled_from(["wealth-tax", "luxury-tax", "jail-fine"]), "pot": st.just("free_parking"),
-        "building": st.sampled_from(["small", "big"]), "break_hotel": st.booleans(),
+        "to": st.sampled_from(ids),
+        "from": st.sampled_from(ids),
+        "player": st.sampled_from(ids[:-2]),
+        "payer": st.sampled_from(ids[:-2]),
+        "creditor": st.sampled_from(ids[:-1]),
+        "award_to": st.sampled_from(ids),
+        "deed": st.sampled_from(game["deeds"]),
+        "dice": st.integers(2, 12),
+        "payment": st.sampled_from(["wealth-tax", "luxury-tax", "jail-fine"]),
+        "pot": st.just("free_parking"),
+        "building": st.sampled_from(["small", "big"]),
+        "break_hotel": st.booleans(),
         "deeds": st.lists(st.sampled_from(game["deeds"]), min_size=1, max_size=3),
     }
     chosen = data.draw(st.lists(st.sampled_from(sorted(fields)), max_size=4, unique=True), label="fields")
@@ -204,8 +233,13 @@ def test_no_server_error(fuzz, method, path, mode):
     budget = time.monotonic() + SECONDS.get(path, DEFAULT_SECONDS)
     sent = []
 
-    @settings(max_examples=EXAMPLES.get(path, DEFAULT_EXAMPLES), deadline=None, database=None,
-              derandomize=not EXPLORE, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES.get(path, DEFAULT_EXAMPLES),
+        deadline=None,
+        database=None,
+        derandomize=not EXPLORE,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=operation.as_strategy(generation_mode=mode), data=st.data())
     def fuzz_operation(case, data):
         headers = _aim(case, data, fuzz)  # drawn whatever the time, so a replay draws the same
@@ -234,14 +268,23 @@ def test_no_server_error(fuzz, method, path, mode):
 
 # --- what the fuzzing found, kept as plain tests ------------------------------------------------
 
+
 def test_a_join_code_with_non_ascii_characters_is_refused(api):
     game = api.new_game()
     status, body = api.post(f"/api/v1/games/{game.id}/join", {"join_code": "ÄBÇ123", "name": "Zoe"})
     assert status == 403 and body["error"]["code"] == "wrong_join_code"
 
 
-@pytest.mark.parametrize("since, status", [("²", 400), ("٣", 400), ("400662105349638905606745096192", 400),
-                                           ("9223372036854775807", 200), ("2147483648", 200)])
+@pytest.mark.parametrize(
+    "since, status",
+    [
+        ("²", 400),
+        ("٣", 400),
+        ("400662105349638905606745096192", 400),
+        ("9223372036854775807", 200),
+        ("2147483648", 200),
+    ],
+)
 def test_events_since_a_digit_that_is_no_number_or_a_huge_one(api, since, status):
     """Once a 500: ``int("²")`` fails though ``"²".isdigit()``, and a number past the database's
     integers overflowed the query. Past 64 bits ``since`` is refused; below, nothing is newer."""
@@ -258,6 +301,12 @@ def test_a_stream_resumed_from_a_digit_that_is_no_number_starts_now(app, client,
 
 
 def test_a_time_limit_typed_as_another_digit_is_refused_politely(client):
-    response = client.post("/games", data={"edition": "classic-it", "name": ["Anna", "Bruno"], "time_limit": "²"},
-                           follow_redirects=True, headers={"Accept-Language": "en"})
-    assert response.status_code == 200 and "The time limit must be 1 to 1440 minutes." in response.get_data(as_text=True)
+    response = client.post(
+        "/games",
+        data={"edition": "classic-it", "name": ["Anna", "Bruno"], "time_limit": "²"},
+        follow_redirects=True,
+        headers={"Accept-Language": "en"},
+    )
+    assert response.status_code == 200 and "The time limit must be 1 to 1440 minutes." in response.get_data(
+        as_text=True
+    )

@@ -1,5 +1,6 @@
 """GET /api/v1/games/{id}/score: live standings during play, the final count after the end,
 each row with its breakdown; private cash stays private until the end."""
+
 from __future__ import annotations
 
 
@@ -21,7 +22,7 @@ def test_the_score_during_play_and_after_the_end(api):
 def test_championship_cash_stays_private_until_the_end(api):
     game = api.new_game(edition="campionato-2015").start()
     game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 300})
-    status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Anna"])
+    _status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Anna"])
     rows = {r["name"]: r for r in body["standings"]}
     assert rows["Anna"]["total"] == 1200 and rows["Bruno"]["total"] is None and rows["Bruno"]["rank"] is None
     banker = {r["name"]: r for r in api.get(f"/api/v1/games/{game.id}/score", game.banker)[1]["standings"]}

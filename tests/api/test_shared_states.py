@@ -2,12 +2,14 @@
 (``journal.state_of`` inside ``services.reading``): after an event every open page of the game
 reads the same new version. The view is shared between threads, so nothing may change it: a
 write never gets it, and rendering every live page leaves it as a fresh read of the rows."""
+
 from __future__ import annotations
 
 from companion import services
 from companion.services import journal
 from companion.store.mapping import load_state
-from tests.web.test_live_regions import _act, _pages, rich  # noqa: F401 (rich is a fixture)
+from tests.web.test_live_regions import _act, _pages
+from tests.web.test_live_regions import rich as rich  # a fixture, used by name
 
 
 def _shared_view(app, game_id):
@@ -36,7 +38,10 @@ def test_every_live_page_leaves_the_shared_view_as_the_rows_say(rich, app):
     game_id, banker, anna, bruno = rich
     for device, path, _at_least in _pages(game_id, banker, anna, bruno, app.test_client()):
         assert device.get(path).status_code == 200
-        assert device.get(path + ("&" if "?" in path else "?") + "regions=deed-now,danger,state,results").status_code == 200
+        assert (
+            device.get(path + ("&" if "?" in path else "?") + "regions=deed-now,danger,state,results").status_code
+            == 200
+        )
     shared = _shared_view(app, game_id)
     with app.app_context():
         game = services.get_game(game_id)
@@ -49,6 +54,7 @@ def test_two_apps_on_one_database_never_share_a_view(tmp_path):
     """As the tests do on PostgreSQL (each empties the same database): a game of the same id at
     the same version, written anew by another app, is read anew."""
     from tests.conftest import make_app
+
     first, second = make_app(tmp_path), make_app(tmp_path)
     with first.app_context():
         one = services.database_key()

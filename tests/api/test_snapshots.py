@@ -6,6 +6,7 @@ payment landing between them gave cash from a later version than the ``version``
 Here phones keep paying while others read: for every read, each player's cash must equal that
 player's journal summed up to the version the read returned.
 """
+
 from __future__ import annotations
 
 import random
@@ -27,10 +28,14 @@ def balances_by_version(app, game_id) -> list[dict[str, int]]:
     """Each account's balance after every version of the game, from the journal itself."""
     with app.app_context():
         rows = db.session.execute(
-            select(Entry.version, Posting.account, Posting.amount).join(Posting, Posting.entry_id == Entry.id)
-            .where(Entry.game_id == game_id).order_by(Entry.version)).all()
-        last = db.session.execute(select(Entry.version).where(Entry.game_id == game_id)
-                                  .order_by(Entry.version.desc()).limit(1)).scalar_one()
+            select(Entry.version, Posting.account, Posting.amount)
+            .join(Posting, Posting.entry_id == Entry.id)
+            .where(Entry.game_id == game_id)
+            .order_by(Entry.version)
+        ).all()
+        last = db.session.execute(
+            select(Entry.version).where(Entry.game_id == game_id).order_by(Entry.version.desc()).limit(1)
+        ).scalar_one()
     moves = defaultdict(list)
     for version, account, amount in rows:
         moves[version].append((account, amount))
@@ -66,8 +71,11 @@ def test_the_state_read_under_load_matches_the_journal_at_its_version(live_serve
             for n in range(PAYMENTS_EACH):
                 me = players[(i + n) % len(players)]
                 to = rng.choice([p["id"] for p in players if p is not me] + ["bank"])
-                body = ({"type": "pass_go"} if rng.random() < 0.15 else
-                        {"type": "transfer", "to": to, "amount": rng.randint(1, 150)})
+                body = (
+                    {"type": "pass_go"}
+                    if rng.random() < 0.15
+                    else {"type": "transfer", "to": to, "amount": rng.randint(1, 150)}
+                )
                 r = http.post(actions, json=body, headers={"Authorization": f"Bearer {me['token']}"})
                 if r.status_code not in (200, 409):
                     with lock:
@@ -102,10 +110,10 @@ def test_the_state_read_under_load_matches_the_journal_at_its_version(live_serve
     assert errors == []
 
     journal = balances_by_version(server.app, game_id)
-    torn = [(version, cash) for version, cash in reads
-            if any(cash[pid] != journal[version].get(pid, 0) for pid in cash)]
+    torn = [
+        (version, cash) for version, cash in reads if any(cash[pid] != journal[version].get(pid, 0) for pid in cash)
+    ]
     versions = {version for version, _ in reads}
     # The load was real: many reads, taken while the game moved through many versions.
     assert len(reads) >= 100 and len(versions) >= 30, (len(reads), len(versions), time.monotonic() - began)
     assert torn == [], f"{len(torn)} of {len(reads)} reads show cash from another version than theirs"
-

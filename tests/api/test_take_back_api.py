@@ -1,6 +1,7 @@
 """``take_back`` through the API: a player reverses their own one-tap GO or tax while it is
 still the game's newest entry, within the seconds; the journal still balances; every refusal
 names its code and changes nothing."""
+
 from __future__ import annotations
 
 from datetime import timedelta

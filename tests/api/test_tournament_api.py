@@ -1,5 +1,6 @@
 """A whole small tournament through the API (../shared/API.md, third part): 8 players, two
 rounds of two tables, the standings from the tables' tournament points."""
+
 from __future__ import annotations
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
@@ -32,9 +33,20 @@ def play_table(api, table):
 
 
 def test_a_tournament_of_eight_over_two_rounds(api):
-    created = ok(api.post("/api/v1/tournaments", {"name": "Club night", "edition": "campionato-2015",
-                                                  "players": NAMES, "table_size": 4, "round_minutes": 90,
-                                                  "seed": 7}), 201)
+    created = ok(
+        api.post(
+            "/api/v1/tournaments",
+            {
+                "name": "Club night",
+                "edition": "campionato-2015",
+                "players": NAMES,
+                "table_size": 4,
+                "round_minutes": 90,
+                "seed": 7,
+            },
+        ),
+        201,
+    )
     tid, director = created["id"], created["director_token"]
     ids = {p["name"]: p["id"] for p in created["players"]}
     refused(api.post(f"/api/v1/tournaments/{tid}/rounds", {}, "wrong"), 403, "not_director")
@@ -54,7 +66,7 @@ def test_a_tournament_of_eight_over_two_rounds(api):
     for table in second["tables"]:
         play_table(api, table)
     view = ok(api.get(f"/api/v1/tournaments/{tid}"))
-    expected = {pid: 0 for pid in ids.values()}
+    expected = dict.fromkeys(ids.values(), 0)
     for rnd in (first, second):
         for table in rnd["tables"]:
             for seat, pid in enumerate(table["players"]):
@@ -69,8 +81,12 @@ def test_a_tournament_of_eight_over_two_rounds(api):
 
 
 def test_late_arrivals_and_withdrawals(api):
-    created = ok(api.post("/api/v1/tournaments", {"name": "Open", "edition": "campionato-2015",
-                                                  "players": NAMES[:6], "seed": 3}), 201)
+    created = ok(
+        api.post(
+            "/api/v1/tournaments", {"name": "Open", "edition": "campionato-2015", "players": NAMES[:6], "seed": 3}
+        ),
+        201,
+    )
     tid, director = created["id"], created["director_token"]
     late = ok(api.post(f"/api/v1/tournaments/{tid}/players", {"name": "Zoe"}, director), 201)
     gone = created["players"][0]["id"]
@@ -83,12 +99,23 @@ def test_late_arrivals_and_withdrawals(api):
 
 
 def test_bad_tournaments_are_refused(api):
-    refused(api.post("/api/v1/tournaments", {"name": "X", "edition": "classic-it", "players": NAMES}),
-            400, "no_tournament_points")
-    refused(api.post("/api/v1/tournaments", {"name": "", "edition": "campionato-2015", "players": NAMES}),
-            400, "invalid_name")
-    refused(api.post("/api/v1/tournaments", {"name": "X", "edition": "campionato-2015", "players": NAMES,
-                                             "table_size": 12}), 400, "invalid_table_size")
+    refused(
+        api.post("/api/v1/tournaments", {"name": "X", "edition": "classic-it", "players": NAMES}),
+        400,
+        "no_tournament_points",
+    )
+    refused(
+        api.post("/api/v1/tournaments", {"name": "", "edition": "campionato-2015", "players": NAMES}),
+        400,
+        "invalid_name",
+    )
+    refused(
+        api.post(
+            "/api/v1/tournaments", {"name": "X", "edition": "campionato-2015", "players": NAMES, "table_size": 12}
+        ),
+        400,
+        "invalid_table_size",
+    )
     refused(api.get("/api/v1/tournaments/nope"), 404, "unknown_tournament")
 
 
@@ -111,10 +138,20 @@ def settings_of(api, table):
 
 
 def test_a_tournament_through_the_semi_finals_and_the_final(api):
-    created = ok(api.post("/api/v1/tournaments", {
-        "name": "Finals night", "edition": "campionato-2015", "players": NAMES, "table_size": 4, "seed": 11,
-        "finals": {"semi_finalists": 8, "semi_final_tables": 2, "final_players": 4, "finalists_by": "places"}}),
-        201)
+    created = ok(
+        api.post(
+            "/api/v1/tournaments",
+            {
+                "name": "Finals night",
+                "edition": "campionato-2015",
+                "players": NAMES,
+                "table_size": 4,
+                "seed": 11,
+                "finals": {"semi_finalists": 8, "semi_final_tables": 2, "final_players": 4, "finalists_by": "places"},
+            },
+        ),
+        201,
+    )
     tid, director = created["id"], created["director_token"]
     ids = [p["id"] for p in created["players"]]
     extra = {pid: i for i, pid in enumerate(ids)}  # Anna pays 0 more, Ugo 7 more
@@ -164,8 +201,18 @@ def test_a_tournament_through_the_semi_finals_and_the_final(api):
     ok(api.post(path, {"type": "start"}, banker))
     ok(api.post(path, {"type": "bankrupt", "creditor": "bank"}, seat[pids[2]]))
     ok(api.post(path, {"type": "bankrupt", "creditor": "bank"}, seat[pids[3]]))
-    ok(api.post(path, {"type": "trade_propose", "to": pids[1], "give": {"cash": 10, "deeds": []},
-                       "get": {"cash": 0, "deeds": []}}, seat[pids[0]]))
+    ok(
+        api.post(
+            path,
+            {
+                "type": "trade_propose",
+                "to": pids[1],
+                "give": {"cash": 10, "deeds": []},
+                "get": {"cash": 0, "deeds": []},
+            },
+            seat[pids[0]],
+        )
+    )
     ok(api.post(path, {"type": "transfer", "from": pids[1], "to": "bank", "amount": 100}, banker))
     ok(api.post(path, {"type": "end"}, banker))
     play_ranked(api, semi["tables"][1], extra)
@@ -187,9 +234,20 @@ def test_a_tournament_through_the_semi_finals_and_the_final(api):
 
 
 def test_a_final_straight_from_the_standings_skips_withdrawn_players(api):
-    created = ok(api.post("/api/v1/tournaments", {
-        "name": "Short", "edition": "campionato-2015", "players": NAMES[:6], "table_size": 3, "seed": 5,
-        "finals": {"semi_finalists": 0, "final_players": 3}}), 201)
+    created = ok(
+        api.post(
+            "/api/v1/tournaments",
+            {
+                "name": "Short",
+                "edition": "campionato-2015",
+                "players": NAMES[:6],
+                "table_size": 3,
+                "seed": 5,
+                "finals": {"semi_finalists": 0, "final_players": 3},
+            },
+        ),
+        201,
+    )
     tid, director = created["id"], created["director_token"]
     ids = [p["id"] for p in created["players"]]
     rounds = f"/api/v1/tournaments/{tid}/rounds"
@@ -205,8 +263,13 @@ def test_a_final_straight_from_the_standings_skips_withdrawn_players(api):
 
 
 def test_the_referee_sees_every_table_and_changes_nothing(api):
-    created = ok(api.post("/api/v1/tournaments", {"name": "Watched", "edition": "campionato-2015",
-                                                  "players": NAMES, "seed": 2, "last_minutes": 15}), 201)
+    created = ok(
+        api.post(
+            "/api/v1/tournaments",
+            {"name": "Watched", "edition": "campionato-2015", "players": NAMES, "seed": 2, "last_minutes": 15},
+        ),
+        201,
+    )
     tid, director = created["id"], created["director_token"]
     refused(api.post(f"/api/v1/tournaments/{tid}/referee", {}, "nope"), 403, "not_director")
     referee = ok(api.post(f"/api/v1/tournaments/{tid}/referee", {}, director), 201)["referee_token"]
@@ -217,15 +280,24 @@ def test_the_referee_sees_every_table_and_changes_nothing(api):
     pids = list(tokens)
     path = f"/api/v1/games/{game['id']}/actions"
     ok(api.post(path, {"type": "start"}, game["banker_token"]))
-    ok(api.post(path, {"type": "trade_propose", "to": pids[1], "give": {"cash": 10, "deeds": []},
-                       "get": {"cash": 0, "deeds": []}}, tokens[pids[0]]))
+    ok(
+        api.post(
+            path,
+            {
+                "type": "trade_propose",
+                "to": pids[1],
+                "give": {"cash": 10, "deeds": []},
+                "get": {"cash": 0, "deeds": []},
+            },
+            tokens[pids[0]],
+        )
+    )
     ok(api.post(path, {"type": "clock_pause"}, game["banker_token"]))
     seen = ok(api.get(f"/api/v1/tournaments/{tid}/tables", referee))
     first, second = seen["rounds"][0]["tables"]
     assert first["status"] == "running" and second["status"] == "setup"
     assert first["clock"]["running"] is False and first["clock"]["last_minutes"] == 15
-    assert first["waiting_on"] == [{"kind": "trade", "who": pids[1], "name": game["players"][1]["name"],
-                                    "deed": None}]
+    assert first["waiting_on"] == [{"kind": "trade", "who": pids[1], "name": game["players"][1]["name"], "deed": None}]
     assert [p["id"] for p in first["players"]] == table["players"]
     assert settings_of(api, table)["last_minutes"] == 15
     assert ok(api.get(f"/api/v1/tournaments/{tid}/tables", director))["rounds"] == seen["rounds"]
@@ -239,12 +311,15 @@ def test_the_referee_sees_every_table_and_changes_nothing(api):
 
 def test_bad_finals_are_refused(api):
     base = {"name": "X", "edition": "campionato-2015", "players": NAMES}
-    for finals, code in [({"semi_finalists": 17}, "invalid_semi_finals"),
-                         ({"semi_finalists": 8, "semi_final_tables": 5}, "invalid_semi_finals"),
-                         ({"final_players": 9}, "invalid_final_players"),
-                         ({"semi_finalists": 4, "semi_final_tables": 2, "final_players": 5}, "invalid_final_players"),
-                         ({"finalists_by": "luck"}, "invalid_finalists_by"),
-                         ({"semi_finalists": "8"}, "invalid_finals"), ([8], "invalid_finals")]:
+    for finals, code in [
+        ({"semi_finalists": 17}, "invalid_semi_finals"),
+        ({"semi_finalists": 8, "semi_final_tables": 5}, "invalid_semi_finals"),
+        ({"final_players": 9}, "invalid_final_players"),
+        ({"semi_finalists": 4, "semi_final_tables": 2, "final_players": 5}, "invalid_final_players"),
+        ({"finalists_by": "luck"}, "invalid_finalists_by"),
+        ({"semi_finalists": "8"}, "invalid_finals"),
+        ([8], "invalid_finals"),
+    ]:
         refused(api.post("/api/v1/tournaments", {**base, "finals": finals}), 400, code)
     for minutes in (90, -1, True, "10"):
         refused(api.post("/api/v1/tournaments", {**base, "last_minutes": minutes}), 400, "invalid_last_minutes")

@@ -1,12 +1,13 @@
 """Shared helpers for the pure rules tests: a running game on a real edition, an ``act`` that
 applies an outcome and proves undo restores the state exactly, and a ``refused`` that proves a
 refusal changes nothing."""
+
 from __future__ import annotations
 
 import copy
 import json
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -20,7 +21,7 @@ from companion.core.state import RUNNING, AuctionState, DeedState, GameState, Pe
 
 EDITIONS = load_editions().editions
 EDITION_IDS = ("classic-it", "campionato-2015")
-NOW = datetime(2015, 4, 25, 10, 0, tzinfo=timezone.utc)
+NOW = datetime(2015, 4, 25, 10, 0, tzinfo=UTC)
 NAMES = {"a": "Anna", "b": "Bruno", "c": "Carla", "d": "Dario"}
 
 
@@ -36,14 +37,21 @@ def new_state(edition_id="classic-it", cash=1500, players=3, settings=None, edit
     (``rent={"policy": "never_double"}``)."""
     edition = edition or EDITIONS[edition_id]
     if sections:
-        edition = replace(edition, **{name: replace(getattr(edition, name), **fields)
-                                      for name, fields in sections.items()})
+        edition = replace(
+            edition, **{name: replace(getattr(edition, name), **fields) for name, fields in sections.items()}
+        )
     ids = list(NAMES)[:players]
     chosen = clean_settings(settings)
-    return GameState(edition, RUNNING, {i: PlayerState(i, NAMES[i], cash) for i in ids},
-                     {d.key: DeedState(d.key) for d in edition.deeds},
-                     edition.buildings.supply_small, edition.buildings.supply_big,
-                     settings=chosen, pots=pots_for(chosen))
+    return GameState(
+        edition,
+        RUNNING,
+        {i: PlayerState(i, NAMES[i], cash) for i in ids},
+        {d.key: DeedState(d.key) for d in edition.deeds},
+        edition.buildings.supply_small,
+        edition.buildings.supply_big,
+        settings=chosen,
+        pots=pots_for(chosen),
+    )
 
 
 def give(state: GameState, owner, *keys, houses=0, hotel=False, mortgaged=False) -> None:
@@ -113,8 +121,12 @@ def act(state: GameState, outcome):
     assert len(keys) == len(set(keys)), "one field changed twice in one outcome"
     apply_outcome(state, outcome)
     bank = sum(p.amount for p in outcome.postings if p.account == BANK)
-    moved = (sum(p.cash for p in state.players.values()) + sum(state.pots.values())
-             - sum(p.cash for p in before.players.values()) - sum(before.pots.values()))
+    moved = (
+        sum(p.cash for p in state.players.values())
+        + sum(state.pots.values())
+        - sum(p.cash for p in before.players.values())
+        - sum(before.pots.values())
+    )
     assert moved + bank == 0
     _check_invariants(state, before)
     undone = snapshot(state)

@@ -1,11 +1,14 @@
 """The score calculator for paper games: entries typed on a phone become the state the final
 count reads, counted by the same code as a game. Totals are worked out by hand from the
 printed deeds; every impossible entry is refused, naming it."""
+
 from __future__ import annotations
 
 import pytest
 
-from companion.core.calculator import DeedEntry as D, PlayerEntry as P, clean_names, game_state
+from companion.core.calculator import DeedEntry as D
+from companion.core.calculator import PlayerEntry as P
+from companion.core.calculator import clean_names, game_state
 from companion.core.errors import BadInput, RuleViolation
 from companion.core.score import standings
 from tests.core.conftest import EDITIONS
@@ -15,17 +18,21 @@ CLASSIC, CHAMPIONSHIP = EDITIONS["classic-it"], EDITIONS["campionato-2015"]
 
 def rows(edition, players, deeds):
     state = game_state(edition, players, deeds)
-    return [(state.players[r.player].name, r.rank, r.total, r.breakdown, r.tournament_points)
-            for r in standings(state)]
+    return [(state.players[r.player].name, r.rank, r.total, r.breakdown, r.tournament_points) for r in standings(state)]
 
 
 def test_classic_count_by_hand():
     players = [P("Anna", 1000), P("Bruno", 850), P("Carla", 1200)]
-    deeds = [D("vicolo-corto", 0, mortgaged=True),                 # price 60, mortgaged: counts 30
-             D("via-roma", 0, 2), D("corso-impero", 0, 2), D("largo-augusto", 0, 1),  # 300+300+320, 5 houses x 200
-             D("viale-dei-giardini", 1, 4), D("parco-della-vittoria", 1, 0, True),    # 350+400, 4 x 200 + hotel 5 x 200
-             D("stazione-sud", 1),                                 # 200
-             D("societa-elettrica", 2, mortgaged=True)]            # 150 mortgaged: 75
+    deeds = [
+        D("vicolo-corto", 0, mortgaged=True),  # price 60, mortgaged: counts 30
+        D("via-roma", 0, 2),
+        D("corso-impero", 0, 2),
+        D("largo-augusto", 0, 1),  # 300+300+320, 5 houses x 200
+        D("viale-dei-giardini", 1, 4),
+        D("parco-della-vittoria", 1, 0, True),  # 350+400, 4 x 200 + hotel 5 x 200
+        D("stazione-sud", 1),  # 200
+        D("societa-elettrica", 2, mortgaged=True),
+    ]  # 150 mortgaged: 75
     assert rows(CLASSIC, players, deeds) == [
         ("Bruno", 1, 850 + 950 + 1800, {"cash": 850, "deeds": 950, "buildings": 1800}, None),
         ("Anna", 2, 1000 + 950 + 1000, {"cash": 1000, "deeds": 30 + 920, "buildings": 1000}, None),
@@ -34,8 +41,11 @@ def test_classic_count_by_hand():
 
 
 def test_the_state_holds_the_entries_and_the_bank_keeps_the_rest_of_the_supply():
-    state = game_state(CLASSIC, [P("Anna", 10), P("Bruno", 0)],
-                       [D("via-roma", 1, 3), D("corso-impero", 1, 4), D("largo-augusto", 1, 0, True)])
+    state = game_state(
+        CLASSIC,
+        [P("Anna", 10), P("Bruno", 0)],
+        [D("via-roma", 1, 3), D("corso-impero", 1, 4), D("largo-augusto", 1, 0, True)],
+    )
     assert [(p.id, p.name, p.cash) for p in state.players.values()] == [("p1", "Anna", 10), ("p2", "Bruno", 0)]
     assert set(state.deeds) == {d.key for d in CLASSIC.deeds}
     assert state.deeds["largo-augusto"].owner == "p2" and state.deeds["largo-augusto"].hotel
@@ -45,8 +55,11 @@ def test_the_state_holds_the_entries_and_the_bank_keeps_the_rest_of_the_supply()
 
 def test_championship_tie_broken_by_unmortgaged_deeds_and_the_points():
     players = [P("Anna", 1000), P("Bruno", 1030), P("Carla", 500), P("Dario", 500)]
-    deeds = [D("via-roma", 0, mortgaged=True),                     # 300 mortgaged: 150 -> 1150, unmortgaged 0
-             D("vicolo-corto", 1), D("vicolo-stretto", 1)]         # 60 + 60 -> 1150, unmortgaged 120
+    deeds = [
+        D("via-roma", 0, mortgaged=True),  # 300 mortgaged: 150 -> 1150, unmortgaged 0
+        D("vicolo-corto", 1),
+        D("vicolo-stretto", 1),
+    ]  # 60 + 60 -> 1150, unmortgaged 120
     assert rows(CHAMPIONSHIP, players, deeds) == [
         ("Bruno", 1, 1150, {"cash": 1030, "deeds": 120, "buildings": 0}, 19),
         ("Anna", 2, 1150, {"cash": 1000, "deeds": 150, "buildings": 0}, 10),
@@ -58,8 +71,11 @@ def test_championship_tie_broken_by_unmortgaged_deeds_and_the_points():
 
 def test_championship_two_players_left_with_buildings():
     players = [P("Anna", 100), P("Bruno", 2000)]
-    deeds = [D("vicolo-corto", 0, 0, True), D("vicolo-stretto", 0, 4),  # 120 + hotel 5 x 50 + 4 x 50 = 570
-             D("stazione-sud", 0, mortgaged=True)]                       # 100
+    deeds = [
+        D("vicolo-corto", 0, 0, True),
+        D("vicolo-stretto", 0, 4),  # 120 + hotel 5 x 50 + 4 x 50 = 570
+        D("stazione-sud", 0, mortgaged=True),
+    ]  # 100
     assert rows(CHAMPIONSHIP, players, deeds) == [
         ("Bruno", 1, 2000, {"cash": 2000, "deeds": 0, "buildings": 0}, 25),
         ("Anna", 2, 100 + 220 + 450, {"cash": 100, "deeds": 220, "buildings": 450}, 14),
@@ -109,39 +125,90 @@ REFUSALS = [
     ("negative buildings", TWO, _green(small=-1), BadInput, "invalid_buildings", {"deed": "Via Roma"}),
     ("big not a yes", TWO, _green(big="yes"), BadInput, "invalid_buildings", {"deed": "Via Roma"}),
     ("mortgage not a yes", TWO, _green(mortgaged=1), BadInput, "invalid_mortgage", {"deed": "Via Roma"}),
-    ("entered twice", TWO, [D("via-roma", 0), D("via-roma", 0)], BadInput, "deed_entered_twice",
-     {"deed": "Via Roma"}),
+    ("entered twice", TWO, [D("via-roma", 0), D("via-roma", 0)], BadInput, "deed_entered_twice", {"deed": "Via Roma"}),
     # impossible by the rules
-    ("two owners", TWO, [D("via-roma", 0), D("via-roma", 1)], RuleViolation, "deed_two_owners",
-     {"deed": "Via Roma", "first": "Anna", "second": "Bruno"}),
+    (
+        "two owners",
+        TWO,
+        [D("via-roma", 0), D("via-roma", 1)],
+        RuleViolation,
+        "deed_two_owners",
+        {"deed": "Via Roma", "first": "Anna", "second": "Bruno"},
+    ),
     ("unowned built", TWO, [D("via-roma", None, 1)], RuleViolation, "unowned_buildings", {"deed": "Via Roma"}),
-    ("unowned mortgaged", TWO, [D("via-roma", None, mortgaged=True)], RuleViolation, "unowned_mortgaged",
-     {"deed": "Via Roma"}),
+    (
+        "unowned mortgaged",
+        TWO,
+        [D("via-roma", None, mortgaged=True)],
+        RuleViolation,
+        "unowned_mortgaged",
+        {"deed": "Via Roma"},
+    ),
     ("station", TWO, [D("stazione-sud", 0, 1)], RuleViolation, "not_buildable", {"deed": "Stazione Sud"}),
-    ("utility hotel", TWO, [D("societa-elettrica", 0, 0, True)], RuleViolation, "not_buildable",
-     {"deed": "Società Elettrica"}),
+    (
+        "utility hotel",
+        TWO,
+        [D("societa-elettrica", 0, 0, True)],
+        RuleViolation,
+        "not_buildable",
+        {"deed": "Società Elettrica"},
+    ),
     ("five houses", TWO, _green(small=5), RuleViolation, "too_many_small", {"deed": "Via Roma", "n": 5, "max": 4}),
     ("hotel and houses", TWO, _green(small=2, big=True), RuleViolation, "big_with_small", {"deed": "Via Roma"}),
-    ("group not whole", TWO, [D("via-roma", 0, 1), D("corso-impero", 0), D("largo-augusto", 1)], RuleViolation,
-     "group_incomplete", {"deed": "Via Roma", "name": "Anna"}),
-    ("group partly with the bank", TWO, [D("via-roma", 0, 1), D("corso-impero", 0)], RuleViolation,
-     "group_incomplete", {"deed": "Via Roma", "name": "Anna"}),
-    ("mortgaged and built", TWO, _green(small=1, mortgaged=True), RuleViolation, "mortgaged_with_buildings",
-     {"deed": "Via Roma"}),
-    ("built beside a mortgage", TWO, [D("via-roma", 0, 1), D("corso-impero", 0, mortgaged=True),
-                                       D("largo-augusto", 0)], RuleViolation, "group_mortgaged",
-     {"deed": "Via Roma", "other": "Corso Impero"}),
-    ("more houses than the bank", TWO,
-     [D(d.key, 0 if i < 17 else 1, 4) for i, d in enumerate(CLASSIC.deeds) if d.building_cost] + [],
-     RuleViolation, "bank_supply_small", {"n": 88, "supply": 32}),
-    ("more hotels than the bank", [P("Anna", 0), P("Bruno", 0)],
-     [D(d.key, 0, 0, True) for d in CLASSIC.deeds if d.building_cost], RuleViolation, "bank_supply_big",
-     {"n": 22, "supply": 12}),
+    (
+        "group not whole",
+        TWO,
+        [D("via-roma", 0, 1), D("corso-impero", 0), D("largo-augusto", 1)],
+        RuleViolation,
+        "group_incomplete",
+        {"deed": "Via Roma", "name": "Anna"},
+    ),
+    (
+        "group partly with the bank",
+        TWO,
+        [D("via-roma", 0, 1), D("corso-impero", 0)],
+        RuleViolation,
+        "group_incomplete",
+        {"deed": "Via Roma", "name": "Anna"},
+    ),
+    (
+        "mortgaged and built",
+        TWO,
+        _green(small=1, mortgaged=True),
+        RuleViolation,
+        "mortgaged_with_buildings",
+        {"deed": "Via Roma"},
+    ),
+    (
+        "built beside a mortgage",
+        TWO,
+        [D("via-roma", 0, 1), D("corso-impero", 0, mortgaged=True), D("largo-augusto", 0)],
+        RuleViolation,
+        "group_mortgaged",
+        {"deed": "Via Roma", "other": "Corso Impero"},
+    ),
+    (
+        "more houses than the bank",
+        TWO,
+        [D(d.key, 0 if i < 17 else 1, 4) for i, d in enumerate(CLASSIC.deeds) if d.building_cost] + [],
+        RuleViolation,
+        "bank_supply_small",
+        {"n": 88, "supply": 32},
+    ),
+    (
+        "more hotels than the bank",
+        [P("Anna", 0), P("Bruno", 0)],
+        [D(d.key, 0, 0, True) for d in CLASSIC.deeds if d.building_cost],
+        RuleViolation,
+        "bank_supply_big",
+        {"n": 22, "supply": 12},
+    ),
 ]
 
 
-@pytest.mark.parametrize("players, deeds, kind, code, params",
-                         [case[1:] for case in REFUSALS], ids=[case[0] for case in REFUSALS])
+@pytest.mark.parametrize(
+    "players, deeds, kind, code, params", [case[1:] for case in REFUSALS], ids=[case[0] for case in REFUSALS]
+)
 def test_each_impossible_entry_is_refused_naming_it(players, deeds, kind, code, params):
     with pytest.raises(kind) as refused:
         game_state(CLASSIC, players, deeds)
@@ -158,8 +225,12 @@ def test_the_building_names_come_from_the_edition():
 
 def test_an_edition_without_mortgages_or_big_buildings_refuses_them():
     from dataclasses import replace
-    edition = replace(CLASSIC, mortgage=replace(CLASSIC.mortgage, policy="none"),
-                      buildings=replace(CLASSIC.buildings, policy="small_only"))
+
+    edition = replace(
+        CLASSIC,
+        mortgage=replace(CLASSIC.mortgage, policy="none"),
+        buildings=replace(CLASSIC.buildings, policy="small_only"),
+    )
     with pytest.raises(RuleViolation) as refused:
         game_state(edition, TWO, [D("vicolo-corto", 0, mortgaged=True)])
     assert refused.value.code == "no_mortgages"

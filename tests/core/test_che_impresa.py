@@ -1,17 +1,17 @@
 """Che Impresa!'s rules, each on hand-made positions: dealt lands, GO by the dice, the squares,
 activities built by the lot, jail, expropriation through every face of both dice, bankruptcy
 and the final count. Amounts are worked out by hand from the edition file's numbers."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import act, cash, give, new_state, refused
 
 from companion.core import commands, rules, turns
 from companion.core.editions import load_editions
 from companion.core.policies.start import dealt
 from companion.core.policies.valuation import worth
 from companion.core.state import FINISHED, SETUP, DeedState, GameState, PlayerState
-
-from conftest import act, cash, give, new_state, refused
 
 CI = load_editions().editions["che-impresa"]
 
@@ -29,11 +29,19 @@ def lot(key):
 
 # --- start and turns ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n,each,cash_each", [(2, 7, 3200), (3, 6, 2700), (4, 5, 2200), (5, 4, 1700), (6, 3, 1200)])
 def test_lands_are_dealt_by_the_number_of_players_and_charged_at_their_price(n, each, cash_each):
     ids = [f"p{i}" for i in range(n)]
-    state = GameState(CI, SETUP, {i: PlayerState(i, i.upper()) for i in ids},
-                      {d.key: DeedState(d.key) for d in CI.deeds}, 75, None, seed=42)
+    state = GameState(
+        CI,
+        SETUP,
+        {i: PlayerState(i, i.upper()) for i in ids},
+        {d.key: DeedState(d.key) for d in CI.deeds},
+        75,
+        None,
+        seed=42,
+    )
     outcome = act(state, commands.start(state))
     for pid in ids:
         mine = [d for d in CI.deeds if state.deeds[d.key].owner == pid]
@@ -65,6 +73,7 @@ def test_end_turn_passes_round_the_table_skipping_the_bankrupt_and_counts_rounds
 
 def test_a_limit_of_rounds_ends_the_game_after_the_last_turn():
     from dataclasses import replace
+
     state = game(players=2)
     state.edition = replace(CI, turns=replace(CI.turns, limit=2))
     act(state, turns.end_turn(state, "a"))
@@ -80,6 +89,7 @@ def test_classic_does_not_count_turns():
 
 
 # --- GO, squares, mortgages -----------------------------------------------------------------
+
 
 def test_go_pays_ten_times_the_dice_of_that_move():
     state = game()
@@ -126,6 +136,7 @@ def test_there_are_no_mortgages():
 
 # --- activities, built by the lot -----------------------------------------------------------
 
+
 def test_the_first_build_puts_at_least_one_on_every_land_of_the_lot():
     state = game()
     keys = give_lot(state, "a", "azzurro")  # sparvo, creda, rasora: 50 each
@@ -145,27 +156,28 @@ def give_lot(state, owner, group):
 def test_at_most_two_per_land_on_the_lot_and_one_from_the_square():
     state = game()
     keys = give_lot(state, "a", "azzurro")
-    refused("too_many_at_once", rules.build_lot, state, "a", "azzurro", {k: 3 for k in keys}, "on_group")
-    refused("too_many_at_once", rules.build_lot, state, "a", "azzurro", {keys[0]: 2, keys[1]: 1, keys[2]: 1},
-            "from_square")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "from_square"))
+    refused("too_many_at_once", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 3), "on_group")
+    refused(
+        "too_many_at_once", rules.build_lot, state, "a", "azzurro", {keys[0]: 2, keys[1]: 1, keys[2]: 1}, "from_square"
+    )
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "from_square"))
 
 
 def test_building_stays_even_and_stops_at_five():
     state = game(cash=5000)
     keys = give_lot(state, "a", "azzurro")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 2 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 2), "on_group"))
     refused("uneven_building", rules.build_lot, state, "a", "azzurro", {keys[0]: 2}, "on_group")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 2 for k in keys}, "on_group"))
-    refused("fully_built", rules.build_lot, state, "a", "azzurro", {k: 2 for k in keys}, "on_group")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 2), "on_group"))
+    refused("fully_built", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 2), "on_group")
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group"))
     assert [state.deeds[k].houses for k in keys] == [5, 5, 5]
 
 
 def test_one_at_the_end_of_a_turn_only_without_building_in_it():
     state = game()
     keys = give_lot(state, "a", "azzurro")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group"))
     refused("built_this_turn", rules.build_lot, state, "a", "azzurro", {keys[0]: 1}, "end_of_turn")
     for who in ("a", "b", "c"):
         act(state, turns.end_turn(state, who))
@@ -184,18 +196,19 @@ def test_lot_building_refusals():
     refused("invalid_counts", rules.build_lot, state, "a", "azzurro", {keys[0]: -1}, "on_group")
     refused("build_by_lot", rules.build, state, "a", keys[0])
     state.bank_small = 2
-    refused("bank_out_of_small", rules.build_lot, state, "a", "azzurro", {k: 1 for k in keys}, "on_group")
+    refused("bank_out_of_small", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group")
 
 
 def test_activities_sell_to_the_bank_at_half():
     state = game()
     keys = give_lot(state, "a", "azzurro")
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group"))
     outcome = act(state, rules.sell_building(state, "a", keys[0]))
     assert outcome.params["amount"] == 25
 
 
 # --- jail -----------------------------------------------------------------------------------
+
 
 def test_jail_leaves_by_20_before_rolling_or_50_after_a_roll_without_doubles():
     state = game()
@@ -209,6 +222,7 @@ def test_jail_leaves_by_20_before_rolling_or_50_after_a_roll_without_doubles():
 
 def test_in_jail_no_rent_is_collected_and_no_bids_are_made():
     from conftest import NOW
+
     state = game()
     give(state, "a", "lagora")
     state.players["a"].in_jail = True
@@ -220,6 +234,7 @@ def test_in_jail_no_rent_is_collected_and_no_bids_are_made():
 
 
 # --- expropriation ----------------------------------------------------------------------------
+
 
 def attempt(state, buyer="a", deed="lagora", owner="b"):
     """``buyer`` lands on ``owner``'s deed, pays the rent and starts an attempt on it."""
@@ -246,8 +261,9 @@ def test_buyer_vita_ends_with_nothing_paid():
     assert cash(state)["a"] == 1998
 
 
-@pytest.mark.parametrize("face,paid,taken", [("doppio", 120, True), ("meta", 30, True), ("no", 15, False),
-                                             ("vita", 0, False)])
+@pytest.mark.parametrize(
+    "face,paid,taken", [("doppio", 120, True), ("meta", 30, True), ("no", 15, False), ("vita", 0, False)]
+)
 def test_owner_die_outcomes(face, paid, taken):
     state = game()
     attempt(state)
@@ -289,10 +305,10 @@ def test_the_new_owner_cannot_build_that_turn():
     attempt(state, deed="creda")
     act(state, rules.expropriation_roll(state, "a", "si"))
     act(state, rules.expropriation_roll(state, "b", "doppio"))  # 640
-    refused("taken_this_turn", rules.build_lot, state, "a", "azzurro", {k: 1 for k in keys}, "on_group")
+    refused("taken_this_turn", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group")
     for who in ("a", "b", "c"):
         act(state, turns.end_turn(state, who))
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group"))
 
 
 def test_expropriation_refusals():
@@ -359,9 +375,14 @@ def test_virtual_dice_are_drawn_from_the_edition_faces_and_the_seed():
 
 # --- bankruptcy and the final count ---------------------------------------------------------
 
+
 def test_bankruptcy_to_a_player_goes_to_the_bank_which_pays_the_debt_in_full():
     state = game(cash=100)
-    keys = give_lot(state, "a", "azzurro", )
+    keys = give_lot(
+        state,
+        "a",
+        "azzurro",
+    )
     state.deeds[keys[0]].houses = state.deeds[keys[1]].houses = state.deeds[keys[2]].houses = 1
     state.bank_small -= 3
     outcome = act(state, rules.bankrupt(state, "a", "b", 300))
@@ -382,6 +403,7 @@ def test_final_count_is_cash_deeds_at_value_and_activities_at_half():
 def test_the_special_dice_faces_are_a_setting_of_the_game():
     from companion.core.errors import BancoError
     from companion.core.settings import clean_settings
+
     chosen = clean_settings({"buyer_die": ["si", "no"], "owner_die": ["meta"] * 6})
     state = game()
     state.settings = chosen
@@ -404,10 +426,10 @@ def test_a_deed_bought_traded_or_won_this_turn_takes_no_activity_until_the_next(
     give(state, "a", keys[0], keys[1])
     act(state, rules.buy(state, "a", keys[2]))
     assert state.deeds[keys[2]].taken_turn == state.turn_seq
-    refused("taken_this_turn", rules.build_lot, state, "a", "azzurro", {k: 1 for k in keys}, "on_group")
+    refused("taken_this_turn", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group")
     for who in ("a", "b", "c"):
         act(state, turns.end_turn(state, who))
-    act(state, rules.build_lot(state, "a", "azzurro", {k: 1 for k in keys}, "on_group"))
+    act(state, rules.build_lot(state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group"))
 
 
 def test_going_bankrupt_in_ones_turn_hands_it_on():

@@ -1,8 +1,10 @@
 """The decoder chips of Niente è come sembra: green at the start and again at GO, one turned red
 by each check, none while in jail, none in editions without fake money."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import act, new_state
 
 from companion.core import commands
 from companion.core.counterfeits import require_chip, spent_chip
@@ -10,15 +12,19 @@ from companion.core.editions import load_editions
 from companion.core.errors import BancoError
 from companion.core.state import SETUP, DeedState, GameState, PlayerState
 
-from conftest import act, new_state
-
 NECS = load_editions().editions["niente-e-come-sembra"]
 
 
 def started() -> GameState:
-    state = GameState(NECS, SETUP, {i: PlayerState(i, i.upper()) for i in ("a", "b", "c")},
-                      {d.key: DeedState(d.key) for d in NECS.deeds}, NECS.buildings.supply_small,
-                      NECS.buildings.supply_big, seed=3)
+    state = GameState(
+        NECS,
+        SETUP,
+        {i: PlayerState(i, i.upper()) for i in ("a", "b", "c")},
+        {d.key: DeedState(d.key) for d in NECS.deeds},
+        NECS.buildings.supply_small,
+        NECS.buildings.supply_big,
+        seed=3,
+    )
     act(state, commands.start(state))
     return state
 

@@ -1,12 +1,14 @@
 """Niente è come sembra's electronic notes: the starting split, the fakes drawn from the seed,
 which notes a payment hands over (with change), conservation (notes add up to cash), the check
 window and every chip rule, the fake caught, and the Imprevisti cards."""
+
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from conftest import EDITIONS, NAMES, NOW, act, snapshot
 
 from companion.core import chance, commands, notes
 from companion.core.errors import BancoError
@@ -14,15 +16,14 @@ from companion.core.ledger import BANK
 from companion.core.settings import clean_settings
 from companion.core.state import SETUP, GameState, PlayerState
 
-from conftest import EDITIONS, NAMES, NOW, act, snapshot
-
 NE = EDITIONS["niente-e-come-sembra"]
 
 
 def started(seed=1, players=3, **settings) -> GameState:
     ids = list(NAMES)[:players]
-    state = GameState(NE, SETUP, {i: PlayerState(i, NAMES[i]) for i in ids}, settings=clean_settings(settings),
-                      seed=seed)
+    state = GameState(
+        NE, SETUP, {i: PlayerState(i, NAMES[i]) for i in ids}, settings=clean_settings(settings), seed=seed
+    )
     act(state, notes.follow(state, commands.start(state), "start", NOW))
     return state
 
@@ -99,6 +100,7 @@ def test_amounts_the_notes_cannot_make_are_refused():
 
 def test_notes_add_up_to_cash_through_many_payments():
     import random
+
     rng = random.Random(4)
     state = started(seed=4, fake_note_share=0.5)
     ids = list(state.players)

@@ -1,5 +1,6 @@
 """The server's dice: faces, totals, doubles, which editions have which dice, rolls repeatable
 from the game's seed, undo, and refusals."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -7,12 +8,11 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+from conftest import EDITIONS, act, new_state, refused, snapshot
 
 from companion.core import commands, dice
 from companion.core.changes import apply_outcome
 from companion.core.state import FINISHED, SETUP
-
-from conftest import EDITIONS, act, new_state, refused, snapshot
 
 BUYER_DIE = ("si", "si", "si", "no", "no", "vita")
 OWNER_DIE = ("no", "no", "doppio", "meta", "ritira", "vita")
@@ -26,8 +26,7 @@ def seeded(edition_id="classic-it", seed=42, **kwargs):
 
 def with_expropriation(edition_id="classic-it"):
     """A made-up edition with the two expropriation dice, as Che Impresa! has them."""
-    edition = replace(EDITIONS[edition_id],
-                      expropriation=SimpleNamespace(buyer_die=BUYER_DIE, owner_die=OWNER_DIE))
+    edition = replace(EDITIONS[edition_id], expropriation=SimpleNamespace(buyer_die=BUYER_DIE, owner_die=OWNER_DIE))
     state = new_state(edition=edition)
     state.seed = 7
     return state
@@ -39,6 +38,7 @@ def rolled(state, kind="2d6", player="a", times=1):
 
 
 # --- faces, totals, doubles ------------------------------------------------------------------
+
 
 def test_two_dice_are_two_numbers_from_1_to_6_with_their_sum():
     state = seeded()
@@ -76,15 +76,18 @@ def test_the_speedy_die_adds_1_2_or_3_and_bus_or_mr_monopoly_add_nothing():
     assert seen["mr_monopoly"] > seen["bus"]
 
 
-@pytest.mark.parametrize("kind, faces, total, doubles", [
-    ("2d6", [3, 4], 7, False),
-    ("2d6", [6, 6], 12, True),
-    ("speed", [3, 4, 2], 9, False),
-    ("speed", [5, 5, "bus"], 10, True),
-    ("speed", [1, 2, "mr_monopoly"], 3, False),
-    ("speed", [6, 6, 3], 15, True),
-    ("expropriation", ["si", "meta"], None, False),
-])
+@pytest.mark.parametrize(
+    "kind, faces, total, doubles",
+    [
+        ("2d6", [3, 4], 7, False),
+        ("2d6", [6, 6], 12, True),
+        ("speed", [3, 4, 2], 9, False),
+        ("speed", [5, 5, "bus"], 10, True),
+        ("speed", [1, 2, "mr_monopoly"], 3, False),
+        ("speed", [6, 6, 3], 15, True),
+        ("expropriation", ["si", "meta"], None, False),
+    ],
+)
 def test_totals_and_doubles(kind, faces, total, doubles):
     assert dice.total(kind, faces) == total
     assert dice.doubles(kind, faces) is doubles
@@ -124,6 +127,7 @@ def test_no_dice_named_means_the_two_dice():
 
 # --- which editions have which dice ----------------------------------------------------------
 
+
 def test_the_kinds_each_edition_offers_come_from_its_data():
     assert dice.kinds(EDITIONS["classic-it"]) == ("2d6",)
     assert dice.kinds(EDITIONS["campionato-2015"]) == ("2d6", "speed")
@@ -159,6 +163,7 @@ def test_the_expropriation_dice_only_where_the_edition_has_them():
 
 
 # --- the seed ---------------------------------------------------------------------------------
+
 
 def test_the_same_seed_rolls_the_same_dice_in_the_same_order():
     kinds = ["2d6", "2d6", "speed", "2d6"]
@@ -203,6 +208,7 @@ def test_a_generator_passed_in_is_used_when_the_game_has_no_seed():
 
 # --- undo --------------------------------------------------------------------------------------
 
+
 def test_undo_restores_the_count_and_the_last_roll():
     state = seeded()
     act(state, dice.roll(state, "a", "2d6"))
@@ -216,6 +222,7 @@ def test_undo_restores_the_count_and_the_last_roll():
 
 
 # --- refusals --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kind", ["3d6", "", "SPEED", 7, ["2d6"], {"dice": "2d6"}, True])
 def test_an_unknown_kind_of_dice_is_refused_naming_the_kinds(kind):

@@ -1,5 +1,6 @@
 """The edition file's JSON Schema: it describes the built-in editions, names the field of each
 problem, agrees with the policy registries, and a bad file is reported and skipped."""
+
 from __future__ import annotations
 
 import copy
@@ -10,10 +11,27 @@ from jsonschema import Draft202012Validator
 
 from companion.core.edition_schema import field_path, load_schema
 from companion.core.edition_upgrade import is_first_layout, upgrade_layout
-from companion.core.editions import (EDITIONS_DIR, EditionError, edition_files, load_editions, parse_edition,
-                                     validate_edition)
-from companion.core.policies import (auction, bankruptcy, buildings, jail, mortgage, mortgaged_rent, rent, salary,
-                                     start, tiebreak, valuation)
+from companion.core.editions import (
+    EDITIONS_DIR,
+    EditionError,
+    edition_files,
+    load_editions,
+    parse_edition,
+    validate_edition,
+)
+from companion.core.policies import (
+    auction,
+    bankruptcy,
+    buildings,
+    jail,
+    mortgage,
+    mortgaged_rent,
+    rent,
+    salary,
+    start,
+    tiebreak,
+    valuation,
+)
 
 SCHEMA = load_schema()
 FILES = edition_files()
@@ -34,53 +52,90 @@ def test_the_schema_is_draft_2020_12_and_every_built_in_edition_follows_it():
         assert validate_edition(data) == []
 
 
-@pytest.mark.parametrize("section, field, registry", [
-    ("start", "policy", start.POLICIES), ("salary", "policy", salary.POLICIES),
-    ("rent", "policy", rent.POLICIES), ("mortgaged_rent", "policy", mortgaged_rent.POLICIES),
-    ("buildings", "policy", buildings.POLICIES), ("buildings", "big_sale", buildings.BIG_SALES),
-    ("mortgage", "policy", mortgage.POLICIES), ("auction", "policy", auction.POLICIES),
-    ("auction", "no_bids", auction.NO_BIDS), ("auction", "winner_cannot_pay", auction.WINNER_CANNOT_PAY),
-    ("jail", "policy", jail.POLICIES), ("bankruptcy", "policy", bankruptcy.POLICIES),
-    ("valuation", "policy", valuation.POLICIES), ("tiebreak", "policy", tiebreak.POLICIES),
-    ("end", "tie", tiebreak.TIES),
-])
+@pytest.mark.parametrize(
+    "section, field, registry",
+    [
+        ("start", "policy", start.POLICIES),
+        ("salary", "policy", salary.POLICIES),
+        ("rent", "policy", rent.POLICIES),
+        ("mortgaged_rent", "policy", mortgaged_rent.POLICIES),
+        ("buildings", "policy", buildings.POLICIES),
+        ("buildings", "big_sale", buildings.BIG_SALES),
+        ("mortgage", "policy", mortgage.POLICIES),
+        ("auction", "policy", auction.POLICIES),
+        ("auction", "no_bids", auction.NO_BIDS),
+        ("auction", "winner_cannot_pay", auction.WINNER_CANNOT_PAY),
+        ("jail", "policy", jail.POLICIES),
+        ("bankruptcy", "policy", bankruptcy.POLICIES),
+        ("valuation", "policy", valuation.POLICIES),
+        ("tiebreak", "policy", tiebreak.POLICIES),
+        ("end", "tie", tiebreak.TIES),
+    ],
+)
 def test_the_schema_names_exactly_the_policies_the_core_has(section, field, registry):
     assert SCHEMA["properties"][section]["properties"][field]["enum"] == list(registry)
 
 
-@pytest.mark.parametrize("path, text", [
-    (["deeds", 3, "price"], "deeds[3].price"), (["start", "cash", "5"], "start.cash[5]"),
-    (["buildings", "big", "en"], "buildings.big.en"), ([], ""),
-])
+@pytest.mark.parametrize(
+    "path, text",
+    [
+        (["deeds", 3, "price"], "deeds[3].price"),
+        (["start", "cash", "5"], "start.cash[5]"),
+        (["buildings", "big", "en"], "buildings.big.en"),
+        ([], ""),
+    ],
+)
 def test_a_field_path_reads_like_the_file(path, text):
     assert field_path(path) == text
 
 
-@pytest.mark.parametrize("breaks, message", [
-    (lambda e: e["deeds"][3].update(price=1.5), "classic-it: deeds[3].price must be a whole number"),
-    (lambda e: e["deeds"][3].update(price=100.0), "classic-it: deeds[3].price must be a whole number"),
-    (lambda e: e["deeds"][3].update(price=0), "classic-it: deeds[3].price must be at least 1"),
-    (lambda e: e["deeds"][3].pop("mortgage"), "classic-it: deeds[3].mortgage is missing"),
-    (lambda e: e["deeds"][3].update(morgage=3), "classic-it: deeds[3].morgage is not a known field"),
-    (lambda e: e["start"]["cash"].update({"9": 1500}), 'classic-it: start.cash key "9" must be a number of players'),
-    (lambda e: e["start"]["cash"].update({"3": "1500"}), "classic-it: start.cash[3] must be a whole number"),
-    (lambda e: e["mortgage"].update(policy="lap_deadline"), "classic-it: mortgage.laps is missing"),
-    (lambda e: e["mortgage"].update(policy="sometimes"), "classic-it: mortgage.policy must be one of interest, "
-                                                         "lap_deadline, none"),
-    (lambda e: e["mortgaged_rent"].update(policy="share_to_bank"), "classic-it: mortgaged_rent.share_percent is missing"),
-    (lambda e: e["bankruptcy"].update(policy="bank_pays_creditor_share"), "classic-it: bankruptcy.share_percent is missing"),
-    (lambda e: e["buildings"].update(policy="big_replaces_small", small_per_big=3), "classic-it: buildings.big_worth is missing"),
-    (lambda e: e["buildings"].update(policy="big_replaces_small", small_per_big=5, big_worth=6),
-     "classic-it: buildings.small_per_big must be at most buildings.max_small"),
-    (lambda e: e["buildings"].update(policy="small_only"), "classic-it: deeds[0].rents needs 5 values"),
-    (lambda e: e["salary"].update(policy="dice_times"), "classic-it: salary.dice_multiplier is missing"),
-    (lambda e: e["groups"][0].update(color="brown"), "classic-it: groups[0].color must be a colour"),
-    (lambda e: e["groups"][1].update(key=e["groups"][0]["key"]), "classic-it: groups[1].key 'brown' is a repeated key"),
-    (lambda e: e["fixed_payments"][0].update(amount=-5), "classic-it: fixed_payments[0].amount must be at least 1"),
-    (lambda e: e["currency"]["name"].update(it=""), "classic-it: currency.name.it must not be empty"),
-    (lambda e: e.update(rules={}), "classic-it: rules is not a known field"),
-    (lambda e: e.update(id="Classic IT"), "Classic IT: id must be 1 to 64 lower-case letters"),
-])
+@pytest.mark.parametrize(
+    "breaks, message",
+    [
+        (lambda e: e["deeds"][3].update(price=1.5), "classic-it: deeds[3].price must be a whole number"),
+        (lambda e: e["deeds"][3].update(price=100.0), "classic-it: deeds[3].price must be a whole number"),
+        (lambda e: e["deeds"][3].update(price=0), "classic-it: deeds[3].price must be at least 1"),
+        (lambda e: e["deeds"][3].pop("mortgage"), "classic-it: deeds[3].mortgage is missing"),
+        (lambda e: e["deeds"][3].update(morgage=3), "classic-it: deeds[3].morgage is not a known field"),
+        (
+            lambda e: e["start"]["cash"].update({"9": 1500}),
+            'classic-it: start.cash key "9" must be a number of players',
+        ),
+        (lambda e: e["start"]["cash"].update({"3": "1500"}), "classic-it: start.cash[3] must be a whole number"),
+        (lambda e: e["mortgage"].update(policy="lap_deadline"), "classic-it: mortgage.laps is missing"),
+        (
+            lambda e: e["mortgage"].update(policy="sometimes"),
+            "classic-it: mortgage.policy must be one of interest, lap_deadline, none",
+        ),
+        (
+            lambda e: e["mortgaged_rent"].update(policy="share_to_bank"),
+            "classic-it: mortgaged_rent.share_percent is missing",
+        ),
+        (
+            lambda e: e["bankruptcy"].update(policy="bank_pays_creditor_share"),
+            "classic-it: bankruptcy.share_percent is missing",
+        ),
+        (
+            lambda e: e["buildings"].update(policy="big_replaces_small", small_per_big=3),
+            "classic-it: buildings.big_worth is missing",
+        ),
+        (
+            lambda e: e["buildings"].update(policy="big_replaces_small", small_per_big=5, big_worth=6),
+            "classic-it: buildings.small_per_big must be at most buildings.max_small",
+        ),
+        (lambda e: e["buildings"].update(policy="small_only"), "classic-it: deeds[0].rents needs 5 values"),
+        (lambda e: e["salary"].update(policy="dice_times"), "classic-it: salary.dice_multiplier is missing"),
+        (lambda e: e["groups"][0].update(color="brown"), "classic-it: groups[0].color must be a colour"),
+        (
+            lambda e: e["groups"][1].update(key=e["groups"][0]["key"]),
+            "classic-it: groups[1].key 'brown' is a repeated key",
+        ),
+        (lambda e: e["fixed_payments"][0].update(amount=-5), "classic-it: fixed_payments[0].amount must be at least 1"),
+        (lambda e: e["currency"]["name"].update(it=""), "classic-it: currency.name.it must not be empty"),
+        (lambda e: e.update(rules={}), "classic-it: rules is not a known field"),
+        (lambda e: e.update(id="Classic IT"), "Classic IT: id must be 1 to 64 lower-case letters"),
+    ],
+)
 def test_each_problem_names_its_field(breaks, message):
     data = _raw()
     breaks(data)
@@ -96,9 +151,11 @@ def test_every_problem_is_listed_not_just_the_first():
     data["deeds"][0]["price"] = "60"
     del data["jail"]["fine"]
     data["players"]["min"] = 1
-    assert validate_edition(data) == ["classic-it: deeds[0].price must be a whole number",
-                                      "classic-it: jail.fine is missing",
-                                      "classic-it: players.min must be at least 2"]
+    assert validate_edition(data) == [
+        "classic-it: deeds[0].price must be a whole number",
+        "classic-it: jail.fine is missing",
+        "classic-it: players.min must be at least 2",
+    ]
 
 
 def test_anything_but_an_object_is_refused_in_words():
@@ -115,9 +172,12 @@ def test_a_file_in_the_layout_before_policies_still_loads_as_the_same_game():
     old["salary"] = {"amount": old["salary"]["amount"]}
     rent_rules, buildings_rules = old.pop("rent"), old["buildings"]
     old["rules"] = {
-        "double_rent_on_group": "unmortgaged_deeds", "sets_count_mortgaged": rent_rules["sets_count_mortgaged"],
-        "rent_request": rent_rules["request"], "dice_max": old.pop("dice")["max_total"],
-        "hotel_sale": "group", "building_shortage_auction": buildings_rules.pop("shortage_auction"),
+        "double_rent_on_group": "unmortgaged_deeds",
+        "sets_count_mortgaged": rent_rules["sets_count_mortgaged"],
+        "rent_request": rent_rules["request"],
+        "dice_max": old.pop("dice")["max_total"],
+        "hotel_sale": "group",
+        "building_shortage_auction": buildings_rules.pop("shortage_auction"),
         "mortgaged_transfer_fee_percent": old["mortgage"].pop("transfer_fee_percent"),
         "auction_no_bids": old["auction"].pop("no_bids"),
         "auction_winner_cannot_pay": old["auction"].pop("winner_cannot_pay"),

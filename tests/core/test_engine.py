@@ -1,11 +1,13 @@
 """The engine under every rule: the one interpreter of outcomes, conservation of money with
 pots, money that waits for a yes, the strict bank's hold, and the game settings. Pure and fast:
 no database."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from conftest import NOW, act, cash, give, new_state, refused, snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -16,25 +18,27 @@ from companion.core.ledger import BANK, LedgerError, Posting, balances, move
 from companion.core.settings import FREE_PARKING, SETTINGS, clean_settings, pots_for
 from companion.core.state import BANKER, PAYER, SETUP, Change, Outcome, document_change
 
-from conftest import NOW, act, cash, give, new_state, refused, snapshot
-
 POT = {"free_parking_pot": True}
 
 
 # --- the applier: whatever rule made the outcome --------------------------------------------------
 
+
 def _deed_change(state, key="vicolo-corto", owner="a"):
     return Change("deed", key, "owner", state.deeds[key].owner, owner)
 
 
-@pytest.mark.parametrize("postings, code", [
-    (move("a", "nobody", 10), "unknown_account"),
-    (move(BANK, "nobody", 10), "unknown_account"),
-    (move(BANK, FREE_PARKING, 10), "unknown_account"),  # a game without the pot
-    (move("a", "b", 1501), "insufficient_cash"),
-    (move("a", BANK, 1501), "insufficient_cash"),
-    (move("a", "b", 1000) + move("a", "c", 501), "insufficient_cash"),
-])
+@pytest.mark.parametrize(
+    "postings, code",
+    [
+        (move("a", "nobody", 10), "unknown_account"),
+        (move(BANK, "nobody", 10), "unknown_account"),
+        (move(BANK, FREE_PARKING, 10), "unknown_account"),  # a game without the pot
+        (move("a", "b", 1501), "insufficient_cash"),
+        (move("a", BANK, 1501), "insufficient_cash"),
+        (move("a", "b", 1000) + move("a", "c", 501), "insufficient_cash"),
+    ],
+)
 def test_the_applier_refuses_before_changing_anything(postings, code):
     """Unknown accounts and negative balances are refused by the applier itself, so no rule
     (present or future) can produce them; the changes of the same outcome are not written."""
@@ -63,8 +67,9 @@ def test_the_applier_names_what_is_missing():
 @pytest.mark.parametrize("account", [None, 7, "", "Bank", "a "])
 def test_an_account_that_is_not_one_of_the_games_is_404(account):
     state = new_state()
-    error = refused("unknown_account", apply_outcome, state,
-                    Outcome("hand_made", (Posting("a", -5), Posting(account, 5))))
+    error = refused(
+        "unknown_account", apply_outcome, state, Outcome("hand_made", (Posting("a", -5), Posting(account, 5)))
+    )
     assert error.status == 404
 
 
@@ -81,9 +86,14 @@ def test_the_applier_refuses_money_made_or_lost_and_undeclared_fields():
     before = snapshot(state)
     with pytest.raises(LedgerError):
         apply_outcome(state, Outcome("hand_made", (Posting("a", -10), Posting("b", 9)), (_deed_change(state),)))
-    for change in (Change("player", "a", "cash", 1500, 9999), Change("player", "zz", "in_jail", False, True),
-                   Change("deed", "nowhere", "owner", None, "a"), Change("game", None, "pots", {}, {"x": 1}),
-                   Change("game", None, "settings", {}, {}), Change("nonsense", None, "state", None, None)):
+    for change in (
+        Change("player", "a", "cash", 1500, 9999),
+        Change("player", "zz", "in_jail", False, True),
+        Change("deed", "nowhere", "owner", None, "a"),
+        Change("game", None, "pots", {}, {"x": 1}),
+        Change("game", None, "settings", {}, {}),
+        Change("nonsense", None, "state", None, None),
+    ):
         with pytest.raises(ValueError):
             apply_outcome(state, Outcome("hand_made", move("a", "b", 10), (_deed_change(state), change)))
     assert state == before
@@ -92,13 +102,13 @@ def test_the_applier_refuses_money_made_or_lost_and_undeclared_fields():
 def test_a_refused_outcome_leaves_the_pending_documents_too():
     state = new_state()
     act(state, pending.request_payment(state, "p1", "a", "b", 100, "", NOW))
-    outcome = Outcome("hand_made", move("c", "a", 5000),
-                      (document_change("pending", "p1", state.pending["p1"], None),))
+    outcome = Outcome("hand_made", move("c", "a", 5000), (document_change("pending", "p1", state.pending["p1"], None),))
     refused("insufficient_cash", apply_outcome, state, outcome)
     assert "p1" in state.pending
 
 
 # --- conservation with pots -----------------------------------------------------------------------
+
 
 def test_taxes_go_into_the_pot_only_when_the_game_has_it():
     state = new_state()
@@ -145,9 +155,11 @@ def test_undo_of_each_restores_the_pot():
     state = new_state(settings=POT)
     start = snapshot(state)
     done = []
-    for make in (lambda: commands.pay_fixed(state, "a", "luxury-tax"),
-                 lambda: commands.transfer(state, "b", FREE_PARKING, 40),
-                 lambda: commands.pot_collect(state, "c", FREE_PARKING)):
+    for make in (
+        lambda: commands.pay_fixed(state, "a", "luxury-tax"),
+        lambda: commands.transfer(state, "b", FREE_PARKING, 40),
+        lambda: commands.pot_collect(state, "c", FREE_PARKING),
+    ):
         done.append((snapshot(state), act(state, make())))
     assert state.pots == {FREE_PARKING: 0} and cash(state)["c"] == 1640
     for before, outcome in reversed(done):
@@ -162,11 +174,16 @@ def test_undo_out_of_order_cannot_leave_a_pot_or_a_player_negative():
     collected = act(state, commands.pot_collect(state, "b", FREE_PARKING))
     act(state, commands.transfer(state, "b", "c", 1600))
     refused("pot_too_small", apply_outcome, state, commands.undo(state, tax.kind, 1, tax.postings, tax.changes))
-    refused("insufficient_cash", apply_outcome, state,
-            commands.undo(state, collected.kind, 2, collected.postings, collected.changes))
+    refused(
+        "insufficient_cash",
+        apply_outcome,
+        state,
+        commands.undo(state, collected.kind, 2, collected.postings, collected.changes),
+    )
 
 
 # --- money that waits for a yes -------------------------------------------------------------------
+
 
 def test_a_request_moves_nothing_and_its_approval_moves_it_once():
     state = new_state()
@@ -185,8 +202,9 @@ def test_a_request_moves_nothing_and_its_approval_moves_it_once():
     assert cash(state) == {"a": 1620, "b": 1380, "c": 1500}
 
 
-@pytest.mark.parametrize("by, kind", [("b", "pending_declined"), (BANKER, "pending_declined"),
-                                      ("a", "pending_withdrawn")])
+@pytest.mark.parametrize(
+    "by, kind", [("b", "pending_declined"), (BANKER, "pending_declined"), ("a", "pending_withdrawn")]
+)
 def test_declined_or_withdrawn_moves_nothing(by, kind):
     state = new_state()
     act(state, pending.request_payment(state, "p1", "a", "b", 120, None, NOW))
@@ -275,33 +293,47 @@ def test_propose_refusals():
     refused("invalid_pending_id", pending.request_payment, state, "p 2", "a", "c", 10, None, NOW)
     refused("invalid_pending_id", pending.request_payment, state, "", "a", "c", 10, None, NOW)
     with pytest.raises(ValueError):
-        pending.propose(state, "p9", payer="a", payee="b", amount=5, needs="anyone", asked_by="b",
-                        kind="transfer", params={}, now=NOW)
+        pending.propose(
+            state,
+            "p9",
+            payer="a",
+            payee="b",
+            amount=5,
+            needs="anyone",
+            asked_by="b",
+            kind="transfer",
+            params={},
+            now=NOW,
+        )
     with pytest.raises(ValueError):
-        pending.propose(state, "p9", payer="a", payee="a", amount=5, needs=PAYER, asked_by="a",
-                        kind="transfer", params={}, now=NOW)
+        pending.propose(
+            state, "p9", payer="a", payee="a", amount=5, needs=PAYER, asked_by="a", kind="transfer", params={}, now=NOW
+        )
 
 
-@pytest.mark.parametrize("payer, amount, reason, code", [
-    ("a", 100, None, "same_account"),
-    ("zz", 100, None, "unknown_player"),
-    (BANK, 100, None, "unknown_player"),
-    (None, 100, None, "missing_field"),
-    (7, 100, None, "unknown_player"),
-    ("b", 0, None, "invalid_amount"),
-    ("b", -5, None, "invalid_amount"),
-    ("b", "abc", None, "invalid_amount"),
-    ("b", "100", None, "invalid_amount"),
-    ("b", 100.0, None, "invalid_amount"),
-    ("b", 1.5, None, "invalid_amount"),
-    ("b", True, None, "invalid_amount"),
-    ("b", None, None, "invalid_amount"),
-    ("b", [100], None, "invalid_amount"),
-    ("b", 100001, None, "amount_too_large"),
-    ("b", 100, 42, "invalid_reason"),
-    ("b", 100, "x" * 81, "invalid_reason"),
-    ("b", 100, "tab\x00", "invalid_reason"),
-])
+@pytest.mark.parametrize(
+    "payer, amount, reason, code",
+    [
+        ("a", 100, None, "same_account"),
+        ("zz", 100, None, "unknown_player"),
+        (BANK, 100, None, "unknown_player"),
+        (None, 100, None, "missing_field"),
+        (7, 100, None, "unknown_player"),
+        ("b", 0, None, "invalid_amount"),
+        ("b", -5, None, "invalid_amount"),
+        ("b", "abc", None, "invalid_amount"),
+        ("b", "100", None, "invalid_amount"),
+        ("b", 100.0, None, "invalid_amount"),
+        ("b", 1.5, None, "invalid_amount"),
+        ("b", True, None, "invalid_amount"),
+        ("b", None, None, "invalid_amount"),
+        ("b", [100], None, "invalid_amount"),
+        ("b", 100001, None, "amount_too_large"),
+        ("b", 100, 42, "invalid_reason"),
+        ("b", 100, "x" * 81, "invalid_reason"),
+        ("b", 100, "tab\x00", "invalid_reason"),
+    ],
+)
 def test_request_payment_refusals(payer, amount, reason, code):
     state = new_state()
     refused(code, pending.request_payment, state, "p1", "a", payer, amount, reason, NOW)
@@ -326,10 +358,14 @@ def test_a_request_is_not_refused_for_the_payers_cash_now():
 
 # --- the strict bank's hold -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make, amount", [
-    (lambda s: commands.pass_go(s, "a"), 200),
-    (lambda s: commands.transfer(s, BANK, "a", 75, "prize"), 75),
-])
+
+@pytest.mark.parametrize(
+    "make, amount",
+    [
+        (lambda s: commands.pass_go(s, "a"), 200),
+        (lambda s: commands.transfer(s, BANK, "a", 75, "prize"), 75),
+    ],
+)
 def test_money_asked_from_the_bank_waits_for_the_banker(make, amount):
     state = new_state(settings={"strict_bank": True})
     original = make(state)
@@ -353,12 +389,15 @@ def test_money_asked_from_the_bank_waits_for_the_banker(make, amount):
     assert cash(declined) == cash(withdrawn) == cash(state)
 
 
-@pytest.mark.parametrize("make", [
-    lambda s: rules.buy(s, "a", "vicolo-corto"),             # pays the bank for a deed
-    lambda s: commands.transfer(s, "a", "b", 10),           # not from the bank
-    lambda s: commands.transfer(s, "a", BANK, 10),          # to the bank
-    lambda s: commands.pay_fixed(s, "a", "luxury-tax"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: rules.buy(s, "a", "vicolo-corto"),  # pays the bank for a deed
+        lambda s: commands.transfer(s, "a", "b", 10),  # not from the bank
+        lambda s: commands.transfer(s, "a", BANK, 10),  # to the bank
+        lambda s: commands.pay_fixed(s, "a", "luxury-tax"),
+    ],
+)
 def test_only_a_payment_from_the_bank_can_be_held(make):
     state = new_state(settings={"strict_bank": True})
     before = snapshot(state)
@@ -369,10 +408,23 @@ def test_only_a_payment_from_the_bank_can_be_held(make):
 
 # --- settings -----------------------------------------------------------------------------------------
 
+
 def test_settings_take_their_defaults():
-    defaults = {"strict_bank": False, "free_parking_pot": False, "auction_seconds": 20, "request_seconds": 0,
-                "no_trades_two_left": False, "last_minutes": 0, "buyer_die": None, "owner_die": None, "supply_small": None,
-                "supply_big": None, "fake_note_share": None, "check_seconds": None, "receiver_checks": None}
+    defaults = {
+        "strict_bank": False,
+        "free_parking_pot": False,
+        "auction_seconds": 20,
+        "request_seconds": 0,
+        "no_trades_two_left": False,
+        "last_minutes": 0,
+        "buyer_die": None,
+        "owner_die": None,
+        "supply_small": None,
+        "supply_big": None,
+        "fake_note_share": None,
+        "check_seconds": None,
+        "receiver_checks": None,
+    }
     assert clean_settings(None) == clean_settings({}) == defaults
     assert set(SETTINGS) == set(defaults)
     chosen = clean_settings({"free_parking_pot": True, "auction_seconds": 5, "request_seconds": 3600})
@@ -391,12 +443,26 @@ def test_an_unknown_setting_is_named():
     assert "free_parkin_pot" in str(info.value)
 
 
-@pytest.mark.parametrize("name, value", [
-    ("strict_bank", "yes"), ("strict_bank", 1), ("strict_bank", None), ("free_parking_pot", "true"),
-    ("free_parking_pot", 0), ("auction_seconds", "20"), ("auction_seconds", 20.0), ("auction_seconds", True),
-    ("auction_seconds", 4), ("auction_seconds", 601), ("auction_seconds", None), ("request_seconds", -1),
-    ("request_seconds", 3601), ("request_seconds", 1.5), ("request_seconds", [10]),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("strict_bank", "yes"),
+        ("strict_bank", 1),
+        ("strict_bank", None),
+        ("free_parking_pot", "true"),
+        ("free_parking_pot", 0),
+        ("auction_seconds", "20"),
+        ("auction_seconds", 20.0),
+        ("auction_seconds", True),
+        ("auction_seconds", 4),
+        ("auction_seconds", 601),
+        ("auction_seconds", None),
+        ("request_seconds", -1),
+        ("request_seconds", 3601),
+        ("request_seconds", 1.5),
+        ("request_seconds", [10]),
+    ],
+)
 def test_a_setting_of_the_wrong_type_or_range_is_refused(name, value):
     with pytest.raises(BadInput) as info:
         clean_settings({name: value})
@@ -427,8 +493,9 @@ steps = st.one_of(
     st.tuples(st.just("transfer"), st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), amounts),
     st.tuples(st.just("pay_fixed"), st.sampled_from(PLAYERS), st.sampled_from(PAYMENTS)),
     st.tuples(st.just("pot_collect"), st.sampled_from(PLAYERS)),
-    st.tuples(st.just("request"), st.sampled_from(PLAYERS), st.sampled_from(ACCOUNTS), amounts,
-              st.sampled_from([None, 60])),
+    st.tuples(
+        st.just("request"), st.sampled_from(PLAYERS), st.sampled_from(ACCOUNTS), amounts, st.sampled_from([None, 60])
+    ),
     st.tuples(st.just("ask_bank"), st.sampled_from(PLAYERS), st.integers(1, 500)),
     st.tuples(st.just("approve"), st.integers(0, 5), st.sampled_from(APPROVERS)),
     st.tuples(st.just("decline"), st.integers(0, 5), st.sampled_from(APPROVERS)),
@@ -466,8 +533,9 @@ def _outcome(state, step, now, serial):
     player, deed = args
     if player == "owner":  # buying: whoever holds the rest of the group
         group = state.edition.deed(deed).group
-        player = next((ds.owner for key, ds in state.deeds.items()
-                       if ds.owner and state.edition.deed(key).group == group), "a")
+        player = next(
+            (ds.owner for key, ds in state.deeds.items() if ds.owner and state.edition.deed(key).group == group), "a"
+        )
     if kind == "buy":
         return rules.buy(state, player, deed)
     return {"build": rules.build, "mortgage": rules.mortgage, "unmortgage": rules.unmortgage}[kind](state, player, deed)

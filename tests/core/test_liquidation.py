@@ -1,13 +1,14 @@
 """What a player could still raise before going bankrupt, by each edition's own numbers, and
 that it is exactly what selling and mortgaging through the rules would pay."""
+
 from __future__ import annotations
+
+from conftest import give, new_state
 
 from companion.core import rules
 from companion.core.changes import apply_outcome
 from companion.core.errors import BancoError
 from companion.core.rules import Liquidation, liquidation_value
-
-from conftest import give, new_state
 
 
 def _raise_through_the_rules(state, player_id) -> int:

@@ -1,4 +1,5 @@
 """The bank's own core, with no database: amounts, the journal, editions and the money commands."""
+
 from __future__ import annotations
 
 import copy
@@ -18,9 +19,19 @@ EDITIONS = load_editions().editions
 CLASSIC = EDITIONS["classic-it"]
 
 
-@pytest.mark.parametrize("amount, percent, expected", [
-    (75, 10, 8), (30, 10, 3), (31, 10, 4), (100, 10, 10), (1, 10, 1), (0, 10, 0), (150, 20, 30), (55, 50, 28),
-])
+@pytest.mark.parametrize(
+    "amount, percent, expected",
+    [
+        (75, 10, 8),
+        (30, 10, 3),
+        (31, 10, 4),
+        (100, 10, 10),
+        (1, 10, 1),
+        (0, 10, 0),
+        (150, 20, 30),
+        (55, 50, 28),
+    ],
+)
 def test_percentages_round_up_to_a_whole_unit(amount, percent, expected):
     assert percent_up(amount, percent) == expected
 
@@ -30,12 +41,26 @@ def test_amounts_are_json_integers(raw, expected):
     assert parse_amount(raw, 100000) == expected
 
 
-@pytest.mark.parametrize("raw, code", [
-    (0, "invalid_amount"), (-1, "invalid_amount"), ("-1", "invalid_amount"), (1.5, "invalid_amount"),
-    ("1,5", "invalid_amount"), ("abc", "invalid_amount"), (True, "invalid_amount"), (None, "invalid_amount"),
-    ([1], "invalid_amount"), (float("inf"), "invalid_amount"), (100001, "amount_too_large"),
-    ("9" * 16, "invalid_amount"), ("100", "invalid_amount"), (" 42 ", "invalid_amount"), (7.0, "invalid_amount"),
-])
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        (0, "invalid_amount"),
+        (-1, "invalid_amount"),
+        ("-1", "invalid_amount"),
+        (1.5, "invalid_amount"),
+        ("1,5", "invalid_amount"),
+        ("abc", "invalid_amount"),
+        (True, "invalid_amount"),
+        (None, "invalid_amount"),
+        ([1], "invalid_amount"),
+        (float("inf"), "invalid_amount"),
+        (100001, "amount_too_large"),
+        ("9" * 16, "invalid_amount"),
+        ("100", "invalid_amount"),
+        (" 42 ", "invalid_amount"),
+        (7.0, "invalid_amount"),
+    ],
+)
 def test_amounts_refused(raw, code):
     with pytest.raises(BadInput) as refused:
         parse_amount(raw, 100000)
@@ -49,12 +74,15 @@ def test_the_journal_balances_by_construction():
     assert all(v == 0 for v in balances(postings + reverse(postings)).values())
 
 
-@pytest.mark.parametrize("postings", [
-    [Posting("a", 10), Posting("b", -9)],
-    [Posting("a", 0)],
-    [Posting("a", 1.5), Posting("b", -1.5)],
-    [Posting("a", True), Posting("b", -1)],
-])
+@pytest.mark.parametrize(
+    "postings",
+    [
+        [Posting("a", 10), Posting("b", -9)],
+        [Posting("a", 0)],
+        [Posting("a", 1.5), Posting("b", -1.5)],
+        [Posting("a", True), Posting("b", -1)],
+    ],
+)
 def test_the_journal_refuses_money_made_or_lost(postings):
     with pytest.raises(LedgerError):
         balanced(postings)
@@ -72,18 +100,21 @@ def _raw(edition_id="classic-it"):
     return json.loads((EDITIONS_DIR / f"{edition_id}.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("breaks, message", [
-    (lambda e: e["start"].pop("cash"), "start.cash is missing"),
-    (lambda e: e["deeds"][0].update(price="60"), r"deeds\[0\].price must be a whole number"),
-    (lambda e: e["deeds"][0].update(group="purple"), "is not one of the edition's groups"),
-    (lambda e: e["deeds"][1].update(key=e["deeds"][0]["key"]), "repeated key"),
-    (lambda e: e["deeds"][0].update(rents=[2, 10]), "rents needs 6 values"),
-    (lambda e: e["players"].update(max=9), "players.max must be at most 8"),
-    (lambda e: e["players"].update(min=5, max=4), "players must be a range"),
-    (lambda e: e["start"]["cash"].pop("5"), "start.cash has no amount for 5 players"),
-    (lambda e: e["salary"].update(dice_multiplier=10), "salary.dice_multiplier does not go with the policy fixed"),
-    (lambda e: e["name"].pop("en"), "name.en is missing"),
-])
+@pytest.mark.parametrize(
+    "breaks, message",
+    [
+        (lambda e: e["start"].pop("cash"), "start.cash is missing"),
+        (lambda e: e["deeds"][0].update(price="60"), r"deeds\[0\].price must be a whole number"),
+        (lambda e: e["deeds"][0].update(group="purple"), "is not one of the edition's groups"),
+        (lambda e: e["deeds"][1].update(key=e["deeds"][0]["key"]), "repeated key"),
+        (lambda e: e["deeds"][0].update(rents=[2, 10]), "rents needs 6 values"),
+        (lambda e: e["players"].update(max=9), "players.max must be at most 8"),
+        (lambda e: e["players"].update(min=5, max=4), "players must be a range"),
+        (lambda e: e["start"]["cash"].pop("5"), "start.cash has no amount for 5 players"),
+        (lambda e: e["salary"].update(dice_multiplier=10), "salary.dice_multiplier does not go with the policy fixed"),
+        (lambda e: e["name"].pop("en"), "name.en is missing"),
+    ],
+)
 def test_a_broken_edition_file_is_refused_naming_the_field(breaks, message):
     data = _raw()
     breaks(data)

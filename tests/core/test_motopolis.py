@@ -3,11 +3,14 @@ service stations and dealerships, mortgages repaid within three laps or lost, ha
 mortgaged deed to the bank, the board's squares, Attesa ricambi, the sosta bisognino, auctions
 opening at 50, bankruptcy paying the creditor half, and the end after 40 rounds. Amounts are
 worked out by hand from the edition file's numbers (its deed values are provisional)."""
+
 from __future__ import annotations
 
 import copy
 import json
+
 import pytest
+from conftest import NOW, act, cash, give, new_state, refused
 
 from companion.core import commands, rules, turns
 from companion.core.edition_schema import load_schema
@@ -17,8 +20,6 @@ from companion.core.policies.mortgage import laps_left
 from companion.core.policies.start import dealt
 from companion.core.policies.valuation import breakdown
 from companion.core.state import FINISHED, SETUP, DeedState, GameState, PlayerState
-
-from conftest import NOW, act, cash, give, new_state, refused
 
 MP = load_editions().editions["motopolis"]
 
@@ -50,12 +51,21 @@ def test_the_edition_is_marked_provisional_deed_by_deed():
 
 # --- the start --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,each,cash_each", [(2, 6, 10000), (3, 5, 9000), (4, 4, 8500), (5, 3, 8000),
-                                              (6, 2, 7500), (7, 1, 7000)])
+
+@pytest.mark.parametrize(
+    "n,each,cash_each", [(2, 6, 10000), (3, 5, 9000), (4, 4, 8500), (5, 3, 8000), (6, 2, 7500), (7, 1, 7000)]
+)
 def test_deeds_are_dealt_by_the_number_of_players_and_charged_at_their_price(n, each, cash_each):
     ids = [f"p{i}" for i in range(n)]
-    state = GameState(MP, SETUP, {i: PlayerState(i, i.upper()) for i in ids},
-                      {d.key: DeedState(d.key) for d in MP.deeds}, 32, 12, seed=42)
+    state = GameState(
+        MP,
+        SETUP,
+        {i: PlayerState(i, i.upper()) for i in ids},
+        {d.key: DeedState(d.key) for d in MP.deeds},
+        32,
+        12,
+        seed=42,
+    )
     outcome = act(state, commands.start(state))
     for pid in ids:
         mine = [d for d in MP.deeds if state.deeds[d.key].owner == pid]
@@ -83,6 +93,7 @@ def test_go_pays_1000():
 
 
 # --- service stations and dealerships --------------------------------------------------------
+
 
 def test_a_dealership_needs_three_stations_on_every_deed_of_the_group():
     state = game()
@@ -147,6 +158,7 @@ def test_rent_doubles_on_a_whole_group_only_unbuilt_and_unmortgaged():
 
 # --- mortgages --------------------------------------------------------------------------------
 
+
 def test_a_mortgage_is_half_the_price_and_lifted_without_interest():
     state = game()
     give(state, "a", "garelli")
@@ -187,10 +199,8 @@ def test_a_mortgaged_deed_cannot_be_sold_to_another_player():
     state = game()
     give(state, "a", "garelli", mortgaged=True)
     give(state, "b", "gilera", mortgaged=True)
-    refused("mortgaged_not_tradable", rules.trade_propose, state, "t1", "a", "b",
-            {"deeds": ["garelli"]}, {"cash": 500})
-    refused("mortgaged_not_tradable", rules.trade_propose, state, "t1", "a", "b",
-            {"cash": 500}, {"deeds": ["gilera"]})
+    refused("mortgaged_not_tradable", rules.trade_propose, state, "t1", "a", "b", {"deeds": ["garelli"]}, {"cash": 500})
+    refused("mortgaged_not_tradable", rules.trade_propose, state, "t1", "a", "b", {"cash": 500}, {"deeds": ["gilera"]})
     act(state, rules.unmortgage(state, "a", "garelli"))
     act(state, rules.trade_propose(state, "t1", "a", "b", {"deeds": ["garelli"]}, {"cash": 500}))
 
@@ -205,8 +215,10 @@ def test_a_trade_offered_before_the_mortgage_cannot_be_accepted_after_it():
 
 # --- the board's squares ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("key,amount", [("casello", 10), ("assicurazione", 100), ("revisione", 50),
-                                        ("cordolo", 50), ("tassa-di-lusso", 100)])
+
+@pytest.mark.parametrize(
+    "key,amount", [("casello", 10), ("assicurazione", 100), ("revisione", 50), ("cordolo", 50), ("tassa-di-lusso", 100)]
+)
 def test_fixed_payments(key, amount):
     state = game()
     act(state, commands.pay_fixed(state, "a", key))
@@ -271,6 +283,7 @@ def test_squares_refusals():
 
 # --- Attesa ricambi ---------------------------------------------------------------------------
 
+
 def test_attesa_ricambi_is_left_only_from_the_next_turn_by_500_a_card_or_doubles():
     state = game()
     state.players["a"].jail_cards = 1
@@ -315,6 +328,7 @@ def test_in_attesa_ricambi_no_building_and_no_auctions_but_rent_is_collected():
 
 # --- auctions ---------------------------------------------------------------------------------
 
+
 def test_auctions_open_at_50_for_every_deed():
     state = game()
     outcome = act(state, rules.auction_start(state, "ducati", NOW, 20))
@@ -338,6 +352,7 @@ def test_a_station_shortage_auction_opens_at_50():
 
 
 # --- bankruptcy and the end ---------------------------------------------------------------------
+
 
 def test_bankruptcy_goes_to_the_bank_which_pays_the_creditor_half():
     state = game(cash=100)
@@ -381,6 +396,7 @@ def test_the_final_count_counts_mortgaged_deeds_at_half():
 
 # --- the edition file ---------------------------------------------------------------------------
 
+
 def test_the_schema_names_exactly_the_square_policies_the_core_has():
     enum = load_schema()["properties"]["squares"]["items"]["properties"]["policy"]["enum"]
     assert enum == list(square_policies.POLICIES)
@@ -390,16 +406,27 @@ def _motopolis_file() -> dict:
     return json.loads((EDITIONS_DIR / "motopolis.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("breaks, message", [
-    (lambda e: e["turns"].update(counted=False), "motopolis: jail.from_next_turn needs turns.counted"),
-    (lambda e: e["turns"].update(counted=False), "motopolis: squares[3] (sit_out) needs turns.counted"),
-    (lambda e: e["squares"][0].update(totals=[6, 13]), "motopolis: squares[0].totals must be at most dice.max_total (12)"),
-    (lambda e: e["players"].update(max_with_playing_banker=8),
-     "motopolis: players.max_with_playing_banker must be within players.min..players.max"),
-    (lambda e: e["squares"][0].pop("prize"), "motopolis: squares[0].prize is missing"),
-    (lambda e: e["squares"][3].pop("turns"), "motopolis: squares[3].turns is missing"),
-    (lambda e: e["buildings"].update(shortage_opening_bid=0), "motopolis: buildings.shortage_opening_bid must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "breaks, message",
+    [
+        (lambda e: e["turns"].update(counted=False), "motopolis: jail.from_next_turn needs turns.counted"),
+        (lambda e: e["turns"].update(counted=False), "motopolis: squares[3] (sit_out) needs turns.counted"),
+        (
+            lambda e: e["squares"][0].update(totals=[6, 13]),
+            "motopolis: squares[0].totals must be at most dice.max_total (12)",
+        ),
+        (
+            lambda e: e["players"].update(max_with_playing_banker=8),
+            "motopolis: players.max_with_playing_banker must be within players.min..players.max",
+        ),
+        (lambda e: e["squares"][0].pop("prize"), "motopolis: squares[0].prize is missing"),
+        (lambda e: e["squares"][3].pop("turns"), "motopolis: squares[3].turns is missing"),
+        (
+            lambda e: e["buildings"].update(shortage_opening_bid=0),
+            "motopolis: buildings.shortage_opening_bid must be at least 1",
+        ),
+    ],
+)
 def test_the_edition_file_is_checked(breaks, message):
     data = copy.deepcopy(_motopolis_file())
     breaks(data)

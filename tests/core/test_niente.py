@@ -3,6 +3,7 @@ the board, hotels only on a whole group and sold at half, double rent, deeds sol
 bank at their price once their hotel is sold, auctions from 10 by 10, jail, the end when every
 deed is owned (and its undo) and the final count by the rents collected from the bank. Amounts
 are worked out by hand from the edition file's (provisional) numbers."""
+
 from __future__ import annotations
 
 import copy
@@ -10,6 +11,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from conftest import EDITIONS, NOW, act, cash, give, new_state, refused
 
 from companion.core import commands, endings, rules
 from companion.core.changes import apply_outcome
@@ -17,10 +19,8 @@ from companion.core.editions import EDITIONS_DIR, validate_edition
 from companion.core.policies.valuation import breakdown, standings
 from companion.core.state import FINISHED, RUNNING
 
-from conftest import EDITIONS, NOW, act, cash, give, new_state, refused
-
 NE = EDITIONS["niente-e-come-sembra"]
-BROWN = ["vicolo-storto", "vicolo-cieco"]          # 60 each; rent 10; hotel 100, rent 90 / 180
+BROWN = ["vicolo-storto", "vicolo-cieco"]  # 60 each; rent 10; hotel 100, rent 90 / 180
 BLUE = ["viale-dei-misteri", "parco-dell-illusione"]  # 350 / 400; rent 40 / 50; hotel 400, rent 1100 / 1400
 
 
@@ -34,6 +34,7 @@ def all_but(state, keep, owner="b"):
 
 
 # --- the board and the money -----------------------------------------------------------------
+
 
 def test_the_board_has_22_streets_in_colour_groups_and_no_stations_or_utilities():
     assert len(NE.deeds) == 22
@@ -49,7 +50,7 @@ def test_the_board_has_22_streets_in_colour_groups_and_no_stations_or_utilities(
 
 def test_1500_to_each_of_two_to_six_players_in_the_rulebooks_notes():
     assert (NE.min_players, NE.max_players) == (2, 6)
-    assert {n: NE.starting_cash_for(n) for n in range(2, 7)} == {n: 1500 for n in range(2, 7)}
+    assert {n: NE.starting_cash_for(n) for n in range(2, 7)} == dict.fromkeys(range(2, 7), 1500)
     assert NE.banknotes == (500, 100, 50, 20, 10)
     assert dict(NE.starting_notes) == {500: 2, 100: 3, 50: 3, 20: 1, 10: 3}
     assert 2 * 500 + 3 * 100 + 3 * 50 + 20 + 3 * 10 == 1500
@@ -71,6 +72,7 @@ def test_go_pays_200_but_not_in_jail():
 
 
 # --- hotels --------------------------------------------------------------------------------
+
 
 def test_a_hotel_needs_the_whole_group_and_nothing_else():
     state = game()
@@ -131,6 +133,7 @@ def test_a_shortage_auction_of_the_last_hotel():
 
 # --- rent ----------------------------------------------------------------------------------
 
+
 def test_rent_doubles_on_a_whole_unbuilt_group_and_a_hotel_asks_its_own():
     state = game()
     give(state, "a", BROWN[0])
@@ -145,6 +148,7 @@ def test_rent_doubles_on_a_whole_unbuilt_group_and_a_hotel_asks_its_own():
 
 
 # --- selling a deed back to the bank -------------------------------------------------------
+
 
 def test_a_deed_sells_to_the_bank_at_its_price_once_its_hotel_is_sold():
     state = game()
@@ -171,8 +175,9 @@ def test_only_the_owner_sells_a_deed_and_only_while_the_game_runs():
     refused("game_finished", rules.sell_to_bank, state, "a", BROWN[0])
 
 
-@pytest.mark.parametrize("edition_id, deed", [("classic-it", "vicolo-corto"), ("campionato-2015", "vicolo-corto"),
-                                              ("che-impresa", "lagora")])
+@pytest.mark.parametrize(
+    "edition_id, deed", [("classic-it", "vicolo-corto"), ("campionato-2015", "vicolo-corto"), ("che-impresa", "lagora")]
+)
 def test_other_editions_do_not_sell_deeds_to_the_bank(edition_id, deed):
     state = new_state(edition_id)
     give(state, "a", deed)
@@ -187,6 +192,7 @@ def test_there_are_no_mortgages():
 
 
 # --- auctions ------------------------------------------------------------------------------
+
 
 def test_auctions_open_at_10_and_rise_by_10():
     state = game()
@@ -203,20 +209,30 @@ def test_auctions_open_at_10_and_rise_by_10():
 
 # --- jail ----------------------------------------------------------------------------------
 
+
 def test_in_jail_a_player_collects_rent_bids_trades_sells_and_builds():
     state = game()
     give(state, "a", *BROWN)
     state.players["a"].in_jail = True
-    act(state, rules.pay_rent(state, "b", BROWN[0]))          # collects rent: 20 on the whole group
-    act(state, rules.build(state, "a", BROWN[0]))             # buys a hotel
-    act(state, rules.sell_building(state, "a", BROWN[0]))     # and sells it
-    act(state, rules.sell_to_bank(state, "a", BROWN[0]))      # sells a deed
+    act(state, rules.pay_rent(state, "b", BROWN[0]))  # collects rent: 20 on the whole group
+    act(state, rules.build(state, "a", BROWN[0]))  # buys a hotel
+    act(state, rules.sell_building(state, "a", BROWN[0]))  # and sells it
+    act(state, rules.sell_to_bank(state, "a", BROWN[0]))  # sells a deed
     act(state, rules.auction_start(state, BLUE[0], NOW, 20))
-    act(state, rules.bid(state, "a", 10, NOW))                # bids
+    act(state, rules.bid(state, "a", 10, NOW))  # bids
     act(state, rules.auction_close(state, NOW + timedelta(seconds=30)))
-    act(state, rules.trade_propose(state, "t1", "a", "b", {"cash": 0, "deeds": [BLUE[0]], "jail_cards": 0},
-                                   {"cash": 30, "deeds": [], "jail_cards": 0}))
-    act(state, rules.trade_accept(state, "t1", "b"))          # trades
+    act(
+        state,
+        rules.trade_propose(
+            state,
+            "t1",
+            "a",
+            "b",
+            {"cash": 0, "deeds": [BLUE[0]], "jail_cards": 0},
+            {"cash": 30, "deeds": [], "jail_cards": 0},
+        ),
+    )
+    act(state, rules.trade_accept(state, "t1", "b"))  # trades
     assert state.deeds[BLUE[0]].owner == "b" and state.deeds[BROWN[0]].owner is None
     assert state.players["a"].cash == 1500 + 20 - 100 + 50 + 60 - 10 + 30
 
@@ -238,6 +254,7 @@ def test_jail_leaves_by_50_by_doubles_or_by_a_card():
 
 # --- the end when every deed is owned ------------------------------------------------------
 
+
 def test_buying_the_last_free_deed_ends_the_game_and_undo_reopens_it():
     state = game()
     all_but(state, [BLUE[1]])
@@ -255,6 +272,7 @@ def test_buying_the_last_free_deed_ends_the_game_and_undo_reopens_it():
 
 def test_winning_the_last_deed_at_auction_ends_the_game_and_drops_money_waiting():
     from companion.core import pending
+
     state = game()
     all_but(state, [BROWN[0]])
     act(state, pending.request_payment(state, "r1", "a", "b", 50, "loan", NOW))
@@ -269,8 +287,14 @@ def test_what_does_not_end_the_game():
     state = game()
     all_but(state, [BROWN[0]])
     # A trade moves deeds between players: the free deed is still free.
-    trade = rules.trade_propose(state, "t1", "b", "a", {"cash": 0, "deeds": [BLUE[0]], "jail_cards": 0},
-                                {"cash": 0, "deeds": [], "jail_cards": 0})
+    trade = rules.trade_propose(
+        state,
+        "t1",
+        "b",
+        "a",
+        {"cash": 0, "deeds": [BLUE[0]], "jail_cards": 0},
+        {"cash": 0, "deeds": [], "jail_cards": 0},
+    )
     assert not endings.ends_game(state, trade)
     act(state, trade)
     assert not endings.ends_game(state, rules.trade_accept(state, "t1", "a"))
@@ -291,6 +315,7 @@ def test_every_deed_owned_is_data_of_the_edition():
 
 
 # --- the final count -----------------------------------------------------------------------
+
 
 def counted_position(**valuation):
     """Anna: 700, both browns (a hotel on Vicolo Cieco), Via della Zecca alone; Bruno: 900,
@@ -333,18 +358,22 @@ def test_a_bankrupt_player_leaves_with_hotels_sold_at_half_to_the_creditor():
 
 # --- the edition file ----------------------------------------------------------------------
 
+
 def _raw():
     return json.loads((EDITIONS_DIR / "niente-e-come-sembra.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("breaks, message", [
-    (lambda e: e["buildings"].update(max_small=1), "buildings.max_small must be 0 with the policy big_only"),
-    (lambda e: e["valuation"].pop("big_rent"), "valuation.big_rent is missing"),
-    (lambda e: e["valuation"].update(big_rent="both"), "valuation.big_rent must be one of"),
-    (lambda e: e["deed_sale"].pop("percent"), "deed_sale.percent is missing"),
-    (lambda e: e["end"].update(all_deeds_owned="yes"), "end.all_deeds_owned must be true or false"),
-    (lambda e: e["buildings"].pop("big"), "buildings.big is missing"),
-])
+@pytest.mark.parametrize(
+    "breaks, message",
+    [
+        (lambda e: e["buildings"].update(max_small=1), "buildings.max_small must be 0 with the policy big_only"),
+        (lambda e: e["valuation"].pop("big_rent"), "valuation.big_rent is missing"),
+        (lambda e: e["valuation"].update(big_rent="both"), "valuation.big_rent must be one of"),
+        (lambda e: e["deed_sale"].pop("percent"), "deed_sale.percent is missing"),
+        (lambda e: e["end"].update(all_deeds_owned="yes"), "end.all_deeds_owned must be true or false"),
+        (lambda e: e["buildings"].pop("big"), "buildings.big is missing"),
+    ],
+)
 def test_the_new_fields_are_checked(breaks, message):
     data = copy.deepcopy(_raw())
     breaks(data)

@@ -1,6 +1,7 @@
 """Every entry names the parts of the game it changed (``core.parts``): every kind, every game
 field, every document and every player's and deed's field has parts, so a live page never
 misses a change it shows."""
+
 from __future__ import annotations
 
 import re
@@ -36,9 +37,16 @@ def test_every_field_and_document_the_rules_change_has_parts():
     assert set(parts.GAME_FIELDS) == set(GAME_SCALARS)
     assert set(parts.DOCUMENTS) == set(DOCUMENT_FIELDS)
     assert fields(PlayerState) and fields(DeedState)  # a player's or deed's field: "players", "deeds"
-    for target, field in [("player", f.name) for f in fields(PlayerState)] + [("deed", f.name) for f in fields(DeedState)]:
+    for target, field in [("player", f.name) for f in fields(PlayerState)] + [
+        ("deed", f.name) for f in fields(DeedState)
+    ]:
         assert parts.of_change(target, field) < parts.ALL
-    for names in [*parts.GAME_FIELDS.values(), *parts.DOCUMENTS.values(), *parts.TARGETS.values(), *parts.KINDS.values()]:
+    for names in [
+        *parts.GAME_FIELDS.values(),
+        *parts.DOCUMENTS.values(),
+        *parts.TARGETS.values(),
+        *parts.KINDS.values(),
+    ]:
         assert names <= parts.ALL
 
 
@@ -46,7 +54,12 @@ def test_an_entry_names_what_it_changed():
     assert parts.of_entry("transfer", ["anna", "bruno"], ()) == {"cash", "cash:anna", "cash:bruno", "feed"}
     assert parts.of_entry("bid", (), [("auction", "state")]) == {"auction", "feed"}
     assert parts.of_entry("build", ["anna", "bank"], [("deed", "houses"), ("game", "bank_small")]) == {
-        "cash", "cash:anna", "cash:bank", "deeds", "feed"}
+        "cash",
+        "cash:anna",
+        "cash:bank",
+        "deeds",
+        "feed",
+    }
     assert parts.of_entry("end", (), [("game", "status")]) == {"status", "clock", "feed"}
     assert parts.of_entry("join", (), ()) == {"players", "feed"}
     assert parts.of_entry("request", (), [("pending", "state")]) == {"requests", "feed"}

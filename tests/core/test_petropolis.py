@@ -5,23 +5,23 @@ deed, auctions at the printed price among the other players, the International C
 bankruptcy to the creditor, the final count without deeds and the play-off of a tie.
 Amounts are worked out by hand from the edition file's numbers (all provisional but the
 rulebook's: 2,000,000 to start, 500,000 at GO, towers 200,000, platforms 800,000)."""
+
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
+from conftest import NOW, act, give, new_state, refused
 
 from companion.core import commands, play_off, rules
 from companion.core.editions import load_editions
+from companion.core.errors import BadInput
 from companion.core.policies.mortgage import lift_cost
 from companion.core.policies.start import dealt
 from companion.core.policies.valuation import breakdown
 from companion.core.score import standings
 from companion.core.settings import building_supply, clean_settings
-from companion.core.errors import BadInput
 from companion.core.state import FINISHED, RUNNING, SETUP, DeedState, GameState, PlayerState
-
-from conftest import NOW, act, give, new_state, refused
 
 PP = load_editions().editions["petropolis"]
 SAUDI = "arabia-saudita"
@@ -36,6 +36,7 @@ def group(key):
 
 
 # --- the edition's data -----------------------------------------------------------------------
+
 
 def test_the_rulebook_numbers_and_provisional_deed_values():
     assert PP.currency_symbol == "P$" and (PP.min_players, PP.max_players) == (2, 6)
@@ -52,12 +53,20 @@ def test_the_rulebook_numbers_and_provisional_deed_values():
 
 # --- the start: three deeds each, never Saudi Arabia --------------------------------------------
 
+
 @pytest.mark.parametrize("n", range(2, 7))
 def test_three_deeds_are_dealt_to_each_and_charged_never_saudi_arabia(n):
     ids = [f"p{i}" for i in range(n)]
     for seed in range(40):
-        state = GameState(PP, SETUP, {i: PlayerState(i, i.upper()) for i in ids},
-                          {d.key: DeedState(d.key) for d in PP.deeds}, 32, 12, seed=seed)
+        state = GameState(
+            PP,
+            SETUP,
+            {i: PlayerState(i, i.upper()) for i in ids},
+            {d.key: DeedState(d.key) for d in PP.deeds},
+            32,
+            12,
+            seed=seed,
+        )
         act(state, commands.start(state))
         assert state.deeds[SAUDI].owner is None
         for pid in ids:
@@ -74,6 +83,7 @@ def test_saudi_arabia_is_never_in_any_hand():
 
 # --- GO ----------------------------------------------------------------------------------------
 
+
 def test_go_pays_500_000_landing_or_flying_over():
     state = game()
     outcome = act(state, commands.pass_go(state, "a"))
@@ -81,6 +91,7 @@ def test_go_pays_500_000_landing_or_flying_over():
 
 
 # --- towers and platforms ------------------------------------------------------------------------
+
 
 def test_towers_cost_200_000_and_go_up_evenly_three_a_deed():
     state = game(cash=3_000_000)
@@ -153,6 +164,7 @@ def test_the_bank_supply_is_a_game_setting():
 
 # --- mortgages ----------------------------------------------------------------------------------
 
+
 def test_a_deed_is_mortgaged_at_half_its_price_only_when_its_group_has_no_buildings():
     state = game(cash=0)
     egitto, tunisia, siria = group("azzurro")
@@ -185,6 +197,7 @@ def test_no_double_rent_while_a_deed_of_the_group_is_mortgaged():
 
 
 # --- auctions -----------------------------------------------------------------------------------
+
 
 def test_an_auction_opens_at_the_printed_price_among_the_other_players_raising_by_50_000():
     state = game()
@@ -220,6 +233,7 @@ def test_in_the_classic_game_the_player_who_declined_may_bid():
 
 # --- the International Court --------------------------------------------------------------------
 
+
 def test_the_court_is_left_by_500_000_a_card_or_doubles_and_keeps_its_inmate_in_business():
     assert PP.jail.name("it") == "Corte internazionale" and PP.jail.pay_after_rounds == 3
     state = game(players=3)
@@ -244,6 +258,7 @@ def test_the_court_is_left_by_500_000_a_card_or_doubles_and_keeps_its_inmate_in_
 
 # --- bankruptcy ----------------------------------------------------------------------------------
 
+
 def test_bankruptcy_hands_everything_to_the_creditor_the_buildings_sold_at_half_for_them():
     state = game(cash=1_000_000)
     iran, saudi = group("nero")
@@ -263,6 +278,7 @@ def test_bankruptcy_hands_everything_to_the_creditor_the_buildings_sold_at_half_
 
 
 # --- the final count and its ties ------------------------------------------------------------------
+
 
 def test_the_final_count_is_cash_and_buildings_at_their_price_deeds_do_not_count():
     state = game(cash=1_000_000)

@@ -3,12 +3,14 @@ the same rules the built-in editions use (big buildings that take back N small o
 building, deeds that take none, mortgages with interest, a lap deadline or none, rent on a
 mortgaged deed to the bank, the bank paying the creditor a share, GO by the dice, the final
 count)."""
+
 from __future__ import annotations
 
 import copy
 import json
 
 import pytest
+from conftest import NOW, act, cash, give, new_state, refused
 
 from companion.core import commands
 from companion.core.editions import EDITIONS_DIR, parse_edition
@@ -16,12 +18,21 @@ from companion.core.ledger import BANK
 from companion.core.policies import buildings as building_policies
 from companion.core.policies import start as start_policies
 from companion.core.policies.valuation import standings, worth
-from companion.core.rules import (auction_start, bankrupt, build, lift_cost, mortgage, pay_rent,
-                                  rent_due, rent_request, sell_building, trade_accept, trade_propose,
-                                  unmortgage)
+from companion.core.rules import (
+    auction_start,
+    bankrupt,
+    build,
+    lift_cost,
+    mortgage,
+    pay_rent,
+    rent_due,
+    rent_request,
+    sell_building,
+    trade_accept,
+    trade_propose,
+    unmortgage,
+)
 from companion.core.state import SETUP, GameState, PlayerState
-
-from conftest import NOW, act, cash, give, new_state, refused
 
 CLASSIC = json.loads((EDITIONS_DIR / "classic-it.json").read_text(encoding="utf-8"))
 NAMES = {"it": "x", "en": "x"}
@@ -40,7 +51,11 @@ def made_up(**sections):
     for deed in data["deeds"]:
         if deed["group"] in streets and deed.get("buildable", True):
             rents = deed["rents"]
-            deed["rents"] = (rents[:steps - 1] + [rents[-1]]) if len(rents) >= steps else rents + [rents[-1]] * (steps - len(rents))
+            deed["rents"] = (
+                (rents[: steps - 1] + [rents[-1]])
+                if len(rents) >= steps
+                else rents + [rents[-1]] * (steps - len(rents))
+            )
     return parse_edition(data)
 
 
@@ -48,10 +63,17 @@ def buildings(**fields):
     return {**CLASSIC["buildings"], **fields}
 
 
-DEALERSHIP = buildings(policy="big_replaces_small", small={"it": "stazione", "en": "station"},
-                       small_plural={"it": "stazioni", "en": "stations"}, big={"it": "concessionaria", "en": "dealer"},
-                       big_plural={"it": "concessionarie", "en": "dealers"}, max_small=4, small_per_big=3, big_worth=5,
-                       big_sale="one_by_one")
+DEALERSHIP = buildings(
+    policy="big_replaces_small",
+    small={"it": "stazione", "en": "station"},
+    small_plural={"it": "stazioni", "en": "stations"},
+    big={"it": "concessionaria", "en": "dealer"},
+    big_plural={"it": "concessionarie", "en": "dealers"},
+    max_small=4,
+    small_per_big=3,
+    big_worth=5,
+    big_sale="one_by_one",
+)
 PLATFORM = buildings(policy="big_replaces_small", max_small=3, small_per_big=3, big_worth=4, big_sale="one_by_one")
 ACTIVITIES = {**buildings(policy="small_only", max_small=5, supply_big=None), "small": NAMES, "small_plural": NAMES}
 for name in ("big", "big_plural"):
@@ -63,6 +85,7 @@ def game(edition, cash=1500, players=3):
 
 
 # --- buildings ------------------------------------------------------------------------------
+
 
 def test_a_dealership_takes_back_three_stations_and_is_worth_five():
     state = game(made_up(buildings=DEALERSHIP), cash=2000)
@@ -128,8 +151,19 @@ def test_without_a_big_building_a_deed_stops_at_its_small_ones():
 def test_a_deed_that_cannot_be_built_on():
     data = copy.deepcopy(CLASSIC)
     data["groups"].append({"key": "restaurants", "name": NAMES, "color": "#aa3300", "kind": "street"})
-    data["deeds"] += [{"key": f"bar-{i}", "name": f"Bar {i}", "group": "restaurants", "position": 40 + i,
-                       "price": 100, "mortgage": 50, "rents": [10], "buildable": False} for i in (1, 2)]
+    data["deeds"] += [
+        {
+            "key": f"bar-{i}",
+            "name": f"Bar {i}",
+            "group": "restaurants",
+            "position": 40 + i,
+            "price": 100,
+            "mortgage": 50,
+            "rents": [10],
+            "buildable": False,
+        }
+        for i in (1, 2)
+    ]
     state = game(parse_edition(data))
     give(state, "a", "bar-1")
     assert rent_due(state, "bar-1") == 10
@@ -147,11 +181,14 @@ def test_the_buildings_policy_gives_the_big_buildings_terms():
 
 # --- mortgages ------------------------------------------------------------------------------
 
+
 def _mortgage(**fields):
     return {"transfer_fee_percent": 10, **fields}
 
 
-@pytest.mark.parametrize("percent, value, cost", [(10, 30, 33), (10, 75, 83), (20, 30, 36), (20, 33, 40), (20, 100000, 120000)])
+@pytest.mark.parametrize(
+    "percent, value, cost", [(10, 30, 33), (10, 75, 83), (20, 30, 36), (20, 33, 40), (20, 100000, 120000)]
+)
 def test_lifting_costs_the_value_plus_interest_rounded_up(percent, value, cost):
     data = copy.deepcopy(CLASSIC)
     data["deeds"][0]["mortgage"] = value
@@ -261,8 +298,10 @@ def test_the_bank_takes_everything_and_pays_the_creditor_half_the_debt():
     assert outcome.result["to_auction"] == ["vicolo-corto", "vicolo-stretto", "via-roma"]
     assert outcome.result["creditor_paid"] == 151 and outcome.params["debt"] == 301
     assert cash(state) == {"a": 0, "b": 100 + 151, "c": 100}
-    assert all(state.deeds[k].owner is None and not state.deeds[k].mortgaged and not state.deeds[k].houses
-               for k in ("vicolo-corto", "vicolo-stretto", "via-roma"))
+    assert all(
+        state.deeds[k].owner is None and not state.deeds[k].mortgaged and not state.deeds[k].houses
+        for k in ("vicolo-corto", "vicolo-stretto", "via-roma")
+    )
     assert state.bank_small == 32 and state.players["b"].jail_cards == 0
 
 
@@ -289,6 +328,7 @@ def test_to_the_creditor_the_debt_changes_nothing():
 
 # --- salary, auctions, the start ---------------------------------------------------------------
 
+
 def test_go_can_pay_ten_times_the_dice():
     state = game(made_up(salary={"policy": "dice_times", "dice_multiplier": 10}))
     assert act(state, commands.pass_go(state, "a", 7)).params["amount"] == 70
@@ -308,7 +348,9 @@ def test_deeds_dealt_at_the_start_are_paid_at_their_price(monkeypatch):
     players = {p: PlayerState(p, p.upper()) for p in ("a", "b")}
     state = GameState(edition, SETUP, players, {d.key: new_state().deeds[d.key] for d in edition.deeds})
     assert start_policies.dealt(edition, ["a", "b"]) == []
-    monkeypatch.setitem(start_policies.POLICIES, "none", lambda e, ids, seed: [("a", "vicolo-corto"), ("b", "via-roma")])
+    monkeypatch.setitem(
+        start_policies.POLICIES, "none", lambda e, ids, seed: [("a", "vicolo-corto"), ("b", "via-roma")]
+    )
     outcome = act(state, commands.start(state))
     assert state.deeds["vicolo-corto"].owner == "a" and state.deeds["via-roma"].owner == "b"
     assert cash(state) == {"a": 1500 - 60, "b": 1500 - 300}
@@ -316,6 +358,7 @@ def test_deeds_dealt_at_the_start_are_paid_at_their_price(monkeypatch):
 
 
 # --- the final count ---------------------------------------------------------------------------
+
 
 def test_classic_worth_is_cash_deeds_at_price_mortgaged_at_half_and_buildings_at_cost():
     state = new_state(cash=1000)
@@ -327,8 +370,12 @@ def test_classic_worth_is_cash_deeds_at_price_mortgaged_at_half_and_buildings_at
 
 
 def test_other_valuations_are_numbers_of_the_same_policy():
-    valuation = {"policy": "cash_deeds_buildings", "deed_percent": 0, "mortgaged_deed_percent": 0,
-                 "building_percent": 50}
+    valuation = {
+        "policy": "cash_deeds_buildings",
+        "deed_percent": 0,
+        "mortgaged_deed_percent": 0,
+        "building_percent": 50,
+    }
     state = game(made_up(valuation=valuation), cash=1000)
     give(state, "a", "via-roma", houses=3)
     assert worth(state, state.players["a"]) == 1000 + 300

@@ -1,13 +1,13 @@
 """The rent line that applies now (what the deed page marks in the title deed's table) names the
 printed amount ``rent_due`` asks, in every edition; which deeds a trade can take; a break asked
 of a deed that has no big building."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import EDITIONS, give, give_group, new_state, refused
 
 from companion.core.rules import rent_due, rent_line, require_tradable, sell_building
-
-from conftest import EDITIONS, give, give_group, new_state, refused
 
 ALL = sorted(EDITIONS)
 

@@ -1,12 +1,13 @@
 """Replaying the journal gives back the game, version by version, through the same
 interpreter; the worth drawn on the results page comes from it."""
+
 from __future__ import annotations
 
 from companion.core import commands, rules
 from companion.core.changes import apply_outcome
 from companion.core.replay import Step, replay, starting_state, worth_through
 from companion.core.settings import clean_settings
-from tests.core.conftest import EDITIONS, NOW, snapshot
+from tests.core.conftest import EDITIONS, snapshot
 
 PLAYERS = [("a", "Anna"), ("b", "Bruno")]
 

@@ -1,11 +1,11 @@
 """Deed auctions: opening bid, raises, countdown, the banker's close, unpaid wins, no bids."""
+
 from datetime import timedelta
 
 import pytest
+from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
 
 from companion.core.rules import auction_close, auction_start, bankrupt, bid
-
-from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
 
 
 @pytest.mark.parametrize("edition_id", EDITION_IDS)
@@ -54,6 +54,7 @@ def test_campionato_reruns_without_a_winner_who_cannot_pay():
     state.players["a"].cash = 200
     refused("winner_raising_cash", auction_close, state, NOW)  # given the time to raise it first
     from datetime import timedelta
+
     refused("banker_only", auction_close, state, NOW + timedelta(seconds=60), by="b", rerun=True)
     outcome = act(state, auction_close(state, NOW, rerun=True))  # the banker: without them
     assert outcome.kind == "auction_rerun"
@@ -112,6 +113,7 @@ def test_campionato_asks_the_banker_to_break_a_tie_for_the_richest():
 
 def test_campionato_takes_a_bid_above_cash_and_the_winner_raises_it():
     from companion.core.rules import mortgage
+
     state = new_state("campionato-2015", cash=100)
     give(state, "a", "vicolo-corto", "vicolo-stretto")  # mortgage 30 each
     act(state, auction_start(state, "bastioni-gran-sasso", NOW, 15))

@@ -1,9 +1,9 @@
 """Bankruptcy to the bank and to another player."""
+
 import pytest
+from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
 
 from companion.core.rules import bankrupt, rent_request, trade_propose
-
-from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
 
 
 @pytest.mark.parametrize("edition_id", EDITION_IDS)
@@ -34,8 +34,10 @@ def test_bankrupt_to_a_player_sells_buildings_and_hands_over_the_rest(edition_id
     act(state, rent_request(state, "r1", "b", "a", "via-verdi", NOW))
     outcome = act(state, bankrupt(state, "a", "b"))
     assert cash(state) == {"a": 0, "b": 100 + 100 + 3 * 5 * 100, "c": 100}
-    assert all(state.deeds[k].owner == "b" and not state.deeds[k].hotel
-               for k in ("via-roma", "corso-impero", "largo-augusto", "stazione-sud"))
+    assert all(
+        state.deeds[k].owner == "b" and not state.deeds[k].hotel
+        for k in ("via-roma", "corso-impero", "largo-augusto", "stazione-sud")
+    )
     assert state.deeds["stazione-sud"].mortgaged and state.deeds["stazione-sud"].fee_due
     assert outcome.result["fees_due"] == ["stazione-sud"]
     assert state.players["b"].jail_cards == 1 and state.bank_big == 12

@@ -1,10 +1,9 @@
 """Building evenly from the bank's limited supply, selling back at half, shortage auctions."""
+
 import pytest
-
-from companion.core.rules import (auction_close, bid, build, building_auction_start, sell_building,
-                                  trade_propose)
-
 from conftest import EDITION_IDS, NOW, act, cash, give, give_group, new_state, refused, street_groups
+
+from companion.core.rules import auction_close, bid, build, building_auction_start, sell_building, trade_propose
 
 GROUPS = [(e, g) for e in EDITION_IDS for g in street_groups(e)]
 
@@ -14,7 +13,7 @@ def test_building_a_whole_group_evenly_up_to_hotels(edition_id, group):
     state = new_state(edition_id, cash=10000)
     keys = give_group(state, "a", group)
     cost = state.edition.deed(keys[0]).building_cost
-    for round_ in range(5):
+    for _round in range(5):
         for key in keys:
             act(state, build(state, "a", key))
     assert all(state.deeds[k].hotel and state.deeds[k].houses == 0 for k in keys)
@@ -27,7 +26,7 @@ def test_selling_a_whole_group_evenly_at_half(edition_id, group):
     state = new_state(edition_id)
     keys = give_group(state, "a", group, houses=4)
     half = state.edition.deed(keys[0]).building_cost // 2
-    for round_ in range(4):
+    for _round in range(4):
         for key in keys:
             act(state, sell_building(state, "a", key))
     assert cash(state)["a"] == 1500 + 4 * len(keys) * half
@@ -71,7 +70,7 @@ def test_the_bank_supply_of_houses_is_enforced():
     for group in street_groups("classic-it"):
         give_group(state, "a", group)
     built = 0
-    for round_ in range(4):
+    for _round in range(4):
         for deed in state.edition.deeds:
             if state.edition.group(deed.group).kind == "street" and state.bank_small:
                 act(state, build(state, "a", deed.key))
@@ -170,14 +169,14 @@ def test_a_shortage_auction_opens_at_the_lowest_building_price(edition_id):
 def test_shortage_auction_refusals():
     state = _shortage()
     refused("no_competition", building_auction_start, state, "small", ["vicolo-corto"], NOW, 20)
-    refused("cannot_build_here", building_auction_start, state, "small",
-            ["vicolo-corto", "viale-dei-giardini"], NOW, 20)
+    refused(
+        "cannot_build_here", building_auction_start, state, "small", ["vicolo-corto", "viale-dei-giardini"], NOW, 20
+    )
     refused("invalid_building", building_auction_start, state, "castle", ["vicolo-corto"], NOW, 20)
     refused("invalid_deeds", building_auction_start, state, "small", [], NOW, 20)
     refused("invalid_deeds", building_auction_start, state, "small", ["vicolo-corto", "vicolo-corto"], NOW, 20)
     refused("unknown_deed", building_auction_start, state, "small", ["vicolo-largo"], NOW, 20)
-    refused("invalid_countdown", building_auction_start, state, "small",
-            ["vicolo-corto", "via-roma"], NOW, 0)
+    refused("invalid_countdown", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 0)
     state.bank_small = 0
     refused("bank_out_of_small", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 20)
     state.bank_small = None

@@ -1,10 +1,10 @@
 """Buying deeds, mortgaging them, lifting mortgages and the fee on deeds received mortgaged."""
+
 import pytest
+from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, new_state, refused
 
 from companion.core.money import percent_up
 from companion.core.rules import auction_start, buy, mortgage, pay_mortgage_fee, unmortgage
-
-from conftest import EDITIONS, EDITION_IDS, NOW, act, cash, give, new_state, refused
 
 DEEDS = [(e, d.key) for e in EDITION_IDS for d in EDITIONS[e].deeds]
 

@@ -1,11 +1,11 @@
 """The edition's rule sections: read from the files, one policy per concern, validated."""
+
 import json
 
 import pytest
+from conftest import EDITIONS
 
 from companion.core.editions import EDITIONS_DIR, EditionError, RentRequest, parse_edition
-
-from conftest import EDITIONS
 
 
 def test_each_edition_reads_its_rules():
@@ -30,8 +30,23 @@ def _raw():
     return json.loads((EDITIONS_DIR / "classic-it.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("section", ["start", "salary", "rent", "mortgaged_rent", "buildings", "mortgage",
-                                     "auction", "jail", "bankruptcy", "valuation", "tiebreak", "dice"])
+@pytest.mark.parametrize(
+    "section",
+    [
+        "start",
+        "salary",
+        "rent",
+        "mortgaged_rent",
+        "buildings",
+        "mortgage",
+        "auction",
+        "jail",
+        "bankruptcy",
+        "valuation",
+        "tiebreak",
+        "dice",
+    ],
+)
 def test_every_rule_section_is_required(section):
     data = _raw()
     del data[section]
@@ -39,14 +54,24 @@ def test_every_rule_section_is_required(section):
         parse_edition(data)
 
 
-@pytest.mark.parametrize("section,name,value", [
-    ("rent", "policy", "sometimes"), ("auction", "no_bids", None), ("buildings", "big_sale", 1),
-    ("auction", "winner_cannot_pay", "jail"), ("rent", "sets_count_mortgaged", "yes"),
-    ("buildings", "shortage_auction", 1), ("dice", "max_total", 1), ("dice", "max_total", "12"),
-    ("mortgage", "transfer_fee_percent", -1), ("jail", "cards_total", 2.5),
-    ("rent", "request", {"enabled": "yes"}), ("rent", "request", {"enabled": True, "lapse_seconds": 0}),
-    ("rent", "request", []),
-])
+@pytest.mark.parametrize(
+    "section,name,value",
+    [
+        ("rent", "policy", "sometimes"),
+        ("auction", "no_bids", None),
+        ("buildings", "big_sale", 1),
+        ("auction", "winner_cannot_pay", "jail"),
+        ("rent", "sets_count_mortgaged", "yes"),
+        ("buildings", "shortage_auction", 1),
+        ("dice", "max_total", 1),
+        ("dice", "max_total", "12"),
+        ("mortgage", "transfer_fee_percent", -1),
+        ("jail", "cards_total", 2.5),
+        ("rent", "request", {"enabled": "yes"}),
+        ("rent", "request", {"enabled": True, "lapse_seconds": 0}),
+        ("rent", "request", []),
+    ],
+)
 def test_a_bad_rule_value_refuses_the_edition(section, name, value):
     data = _raw()
     data[section][name] = value

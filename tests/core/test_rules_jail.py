@@ -1,9 +1,9 @@
 """Jail as the money sees it: the fine, a card, doubles."""
+
 import pytest
+from conftest import EDITION_IDS, act, cash, new_state, refused
 
 from companion.core.rules import draw_jail_card, go_to_jail, leave_jail_on_doubles, pay_jail_fine, use_jail_card
-
-from conftest import EDITION_IDS, act, cash, new_state, refused
 
 
 @pytest.mark.parametrize("edition_id", EDITION_IDS)

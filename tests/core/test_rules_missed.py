@@ -1,11 +1,12 @@
 """The classic and championship rules the first version missed (FAQ of the 2015 championship
 rulebook), each on a hand-made position."""
+
 from __future__ import annotations
+
+from conftest import act, give, new_state, refused
 
 from companion.core import rules
 from companion.core.rules import trade_accept, trade_propose
-
-from conftest import act, give, new_state, refused
 
 EMPTY = {"cash": 0, "deeds": [], "jail_cards": 0}
 
@@ -37,6 +38,7 @@ def test_a_bus_moves_by_one_die_so_a_utilitys_rent_takes_a_1():
 
 def test_deeds_back_from_a_bankruptcy_are_auctioned_one_after_another():
     from conftest import NOW
+
     state = new_state("classic-it")
     give(state, "c", "vicolo-corto", "via-roma", "parco-della-vittoria")
     outcome = act(state, rules.bankrupt(state, "c", "bank"))
@@ -62,6 +64,7 @@ def test_the_last_player_standing_leaves_nothing_to_auction():
 
 def test_faq_32_deeds_pass_as_they_were_when_the_turn_began():
     from companion.core import turns
+
     state = new_state("campionato-2015", cash=100)
     state.turn_player, state.turn_round, state.turn_seq = "c", 1, 1
     give(state, "a", "via-roma")  # Anna's, mortgaged before her turn: passes mortgaged
@@ -79,7 +82,6 @@ def test_faq_32_deeds_pass_as_they_were_when_the_turn_began():
 
 
 def test_faq_32_is_the_championship_s_only():
-    from companion.core import turns
     state = new_state("classic-it", cash=100)
     give(state, "a", "corso-impero")
     act(state, rules.mortgage(state, "a", "corso-impero"))

@@ -1,15 +1,14 @@
 """Rent: the printed tables, double rent on whole groups, stations, utilities, requests."""
+
 from datetime import timedelta
 
 import pytest
+from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, give_group, new_state, refused, street_groups
 
 from companion.core.editions import RentRequest
 from companion.core.rules import pay_rent, rent_confirm, rent_due, rent_lapse, rent_request
 
-from conftest import EDITIONS, EDITION_IDS, NOW, act, cash, give, give_group, new_state, refused, street_groups
-
-STREETS = [(e, d.key) for e in EDITION_IDS for d in EDITIONS[e].deeds
-           if EDITIONS[e].group(d.group).kind == "street"]
+STREETS = [(e, d.key) for e in EDITION_IDS for d in EDITIONS[e].deeds if EDITIONS[e].group(d.group).kind == "street"]
 GROUPS = [(e, g) for e in EDITION_IDS for g in street_groups(e)]
 
 
@@ -72,13 +71,18 @@ def test_a_group_split_between_owners_pays_single_rent():
     assert rent_due(state, "via-roma") == 26
 
 
-@pytest.mark.parametrize("rule,mortgaged,built,expected", [
-    ("double_if_none_mortgaged", True, False, 22), ("double_if_none_mortgaged", False, True, 44),
-    ("double_if_none_mortgaged", False, False, 44),
-    ("double_if_none_mortgaged_or_built", False, True, 22), ("double_if_none_mortgaged_or_built", True, False, 22),
-    ("double_if_none_mortgaged_or_built", False, False, 44),
-    ("never_double", False, False, 22),
-])
+@pytest.mark.parametrize(
+    "rule,mortgaged,built,expected",
+    [
+        ("double_if_none_mortgaged", True, False, 22),
+        ("double_if_none_mortgaged", False, True, 44),
+        ("double_if_none_mortgaged", False, False, 44),
+        ("double_if_none_mortgaged_or_built", False, True, 22),
+        ("double_if_none_mortgaged_or_built", True, False, 22),
+        ("double_if_none_mortgaged_or_built", False, False, 44),
+        ("never_double", False, False, 22),
+    ],
+)
 def test_other_double_rent_variants(rule, mortgaged, built, expected):
     state = new_state(rent={"policy": rule})
     give(state, "a", "viale-costantino", "viale-traiano", "piazza-giulio-cesare")
@@ -139,10 +143,18 @@ def test_the_speed_die_counts_in_campionato_utility_rent(dice):
     assert rent_due(state, "societa-elettrica", dice) == 4 * dice
 
 
-@pytest.mark.parametrize("edition_id,dice", [
-    ("classic-it", 13), ("classic-it", 1), ("classic-it", None), ("classic-it", True),
-    ("classic-it", "7"), ("campionato-2015", 16), ("campionato-2015", 0),
-])
+@pytest.mark.parametrize(
+    "edition_id,dice",
+    [
+        ("classic-it", 13),
+        ("classic-it", 1),
+        ("classic-it", None),
+        ("classic-it", True),
+        ("classic-it", "7"),
+        ("campionato-2015", 16),
+        ("campionato-2015", 0),
+    ],
+)
 def test_utility_rent_refuses_impossible_dice(edition_id, dice):
     state = new_state(edition_id)
     give(state, "a", "societa-elettrica")
@@ -245,4 +257,3 @@ def test_a_request_is_confirmed_only_with_the_cash():
     act(state, rent_request(state, "r1", "a", "b", "via-verdi", NOW))
     state.players["b"].cash = 5
     refused("insufficient_cash", rent_confirm, state, "r1", "b", NOW)
-

@@ -1,9 +1,9 @@
 """Trades: proposed by one player, accepted or refused by the other."""
+
 import pytest
+from conftest import EDITION_IDS, act, cash, give, new_state, refused
 
 from companion.core.rules import buy, pay_mortgage_fee, trade_accept, trade_propose, trade_reject, unmortgage
-
-from conftest import EDITION_IDS, act, cash, give, new_state, refused
 
 
 @pytest.mark.parametrize("edition_id", EDITION_IDS)
@@ -12,8 +12,17 @@ def test_an_accepted_trade_moves_cash_deeds_and_cards_both_ways(edition_id):
     give(state, "a", "via-roma", "stazione-sud")
     give(state, "b", "corso-impero")
     state.players["b"].jail_cards = 1
-    act(state, trade_propose(state, "t1", "a", "b", {"deeds": ["via-roma"], "cash": 100},
-                             {"deeds": ["corso-impero"], "jail_cards": 1, "cash": 30}))
+    act(
+        state,
+        trade_propose(
+            state,
+            "t1",
+            "a",
+            "b",
+            {"deeds": ["via-roma"], "cash": 100},
+            {"deeds": ["corso-impero"], "jail_cards": 1, "cash": 30},
+        ),
+    )
     assert state.trades["t1"].give == {"cash": 100, "deeds": ["via-roma"], "jail_cards": 0}
     act(state, trade_accept(state, "t1", "b"))
     assert state.deeds["via-roma"].owner == "b" and state.deeds["corso-impero"].owner == "a"
@@ -36,25 +45,28 @@ def test_refusing_and_withdrawing():
     assert cash(state)["b"] == 1500 and state.deeds["via-roma"].owner == "a"
 
 
-@pytest.mark.parametrize("give_side,get_side,code", [
-    ({}, {}, "empty_trade"),
-    ({"cash": -1}, {}, "invalid_trade"),
-    ({"cash": True}, {}, "invalid_trade"),
-    ({"cash": 1.5}, {}, "invalid_trade"),
-    ({"money": 5}, {}, "invalid_trade"),
-    ("cash", {}, "invalid_trade"),
-    ({"deeds": "via-roma"}, {}, "invalid_trade"),
-    ({"deeds": ["via-roma", "via-roma"]}, {}, "invalid_trade"),
-    ({"deeds": ["via-roma"]}, {"deeds": ["via-roma"]}, "invalid_trade"),
-    ({"deeds": ["via-rome"]}, {}, "unknown_deed"),
-    ({"cash": 100001}, {}, "amount_too_large"),
-    ({"cash": 1501}, {}, "insufficient_cash"),
-    ({}, {"cash": 1501}, "insufficient_cash"),
-    ({"deeds": ["corso-impero"]}, {}, "not_owner"),
-    ({}, {"deeds": ["via-roma"]}, "not_owner"),
-    ({"deeds": ["vicolo-corto"]}, {}, "group_has_buildings"),
-    ({"jail_cards": 1}, {}, "not_enough_jail_cards"),
-])
+@pytest.mark.parametrize(
+    "give_side,get_side,code",
+    [
+        ({}, {}, "empty_trade"),
+        ({"cash": -1}, {}, "invalid_trade"),
+        ({"cash": True}, {}, "invalid_trade"),
+        ({"cash": 1.5}, {}, "invalid_trade"),
+        ({"money": 5}, {}, "invalid_trade"),
+        ("cash", {}, "invalid_trade"),
+        ({"deeds": "via-roma"}, {}, "invalid_trade"),
+        ({"deeds": ["via-roma", "via-roma"]}, {}, "invalid_trade"),
+        ({"deeds": ["via-roma"]}, {"deeds": ["via-roma"]}, "invalid_trade"),
+        ({"deeds": ["via-rome"]}, {}, "unknown_deed"),
+        ({"cash": 100001}, {}, "amount_too_large"),
+        ({"cash": 1501}, {}, "insufficient_cash"),
+        ({}, {"cash": 1501}, "insufficient_cash"),
+        ({"deeds": ["corso-impero"]}, {}, "not_owner"),
+        ({}, {"deeds": ["via-roma"]}, "not_owner"),
+        ({"deeds": ["vicolo-corto"]}, {}, "group_has_buildings"),
+        ({"jail_cards": 1}, {}, "not_enough_jail_cards"),
+    ],
+)
 def test_trade_proposal_refusals(give_side, get_side, code):
     state = new_state()
     give(state, "a", "via-roma")

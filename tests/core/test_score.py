@@ -1,6 +1,7 @@
 """The score: each edition's final count on hand-made positions, the tiebreaks, every cell of
 the championship's points table, and players out of the game. Totals are worked out by hand
 from the printed deeds."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,9 +20,9 @@ def by_player(rows):
 
 def test_classic_count_with_its_breakdown():
     state = new_state("classic-it", cash=1000)
-    give(state, "a", "vicolo-corto", mortgaged=True)             # price 60: counts 30
-    give(state, "a", "via-roma", "corso-impero", houses=2)       # 2 x 300, 2 x 2 houses at 200
-    give(state, "b", "parco-della-vittoria", hotel=True)         # 400, a hotel = 5 x 200
+    give(state, "a", "vicolo-corto", mortgaged=True)  # price 60: counts 30
+    give(state, "a", "via-roma", "corso-impero", houses=2)  # 2 x 300, 2 x 2 houses at 200
+    give(state, "b", "parco-della-vittoria", hotel=True)  # 400, a hotel = 5 x 200
     rows = by_player(standings(state))
     assert rows["a"].breakdown == {"cash": 1000, "deeds": 30 + 300 + 300, "buildings": 4 * 200}
     assert rows["a"].total == 2430
@@ -33,9 +34,9 @@ def test_classic_count_with_its_breakdown():
 
 def test_the_championship_tie_goes_to_the_higher_unmortgaged_deeds():
     state = new_state("campionato-2015", cash=1000)
-    give(state, "a", "vicolo-corto")                            # 60 unmortgaged: worth 1060
-    give(state, "b", "via-roma", mortgaged=True)                # 300 mortgaged: counts 150
-    state.players["b"].cash = 910                                # worth 1060 too
+    give(state, "a", "vicolo-corto")  # 60 unmortgaged: worth 1060
+    give(state, "b", "via-roma", mortgaged=True)  # 300 mortgaged: counts 150
+    state.players["b"].cash = 910  # worth 1060 too
     rows = standings(state)
     assert [(r.player, r.total, r.rank) for r in rows] == [("a", 1060, 1), ("b", 1060, 2), ("c", 1000, 3)]
     assert [r.tournament_points for r in rows] == [22, 12, 6]
@@ -69,7 +70,11 @@ def test_players_out_of_the_game_come_last_and_score_nothing():
     rows = standings(state)
     # The worked example of the rulebook: 4 at the table, 2 eliminated: 25 and 14.
     assert [(r.player, r.rank, r.tournament_points, r.out) for r in rows] == [
-        ("a", 1, 25, False), ("b", 2, 14, False), ("c", 3, 0, True), ("d", 4, 0, True)]
+        ("a", 1, 25, False),
+        ("b", 2, 14, False),
+        ("c", 3, 0, True),
+        ("d", 4, 0, True),
+    ]
     assert rows[2].total == 0 and set(rows[2].breakdown) == {"cash", "deeds", "buildings"}
     assert winner(state) is None
     act(state, rules.bankrupt(state, "b", "a"))

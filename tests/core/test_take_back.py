@@ -1,14 +1,15 @@
 """A player takes back their own one-tap GO or tax: only the newest entry of the game, only
 their own, only those kinds, only within the window; every refusal changes nothing."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
+from conftest import NOW, act, cash, new_state, refused, snapshot
+
 from companion.core import commands
 from companion.core.changes import apply_outcome
 from companion.core.take_back import TAKE_BACK_SECONDS, MyEntry, seconds_left, take_back
-
-from conftest import NOW, act, cash, new_state, refused, snapshot
 
 
 def _entry(outcome, version=1, at=NOW, reversed=False) -> MyEntry:

@@ -1,4 +1,5 @@
 """A tournament's pure rules: table sizes, draws and the general standings."""
+
 from __future__ import annotations
 
 import itertools
@@ -9,10 +10,21 @@ from companion.core.errors import BancoError
 from companion.core.tournament import Result, draw, met_before, standings, table_sizes
 
 
-@pytest.mark.parametrize("players, sizes", [
-    (4, [4]), (5, [5]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]), (11, [4, 4, 3]), (12, [4, 4, 4]),
-    (16, [4, 4, 4, 4]), (17, [5, 4, 4, 4]),
-])
+@pytest.mark.parametrize(
+    "players, sizes",
+    [
+        (4, [4]),
+        (5, [5]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (11, [4, 4, 3]),
+        (12, [4, 4, 4]),
+        (16, [4, 4, 4, 4]),
+        (17, [5, 4, 4, 4]),
+    ],
+)
 def test_tables_are_as_even_as_the_count_allows(players, sizes):
     got = table_sizes(players, 4, 2, 8)
     assert got == sizes and sum(got) == players and max(got) - min(got) <= 1
@@ -56,9 +68,15 @@ def test_with_8_at_two_tables_the_second_round_repeats_as_little_as_possible():
 
 
 def test_standings_add_points_and_break_ties_by_wins_then_worth():
-    results = [Result("a", 25, 1, 3000), Result("b", 14, 2, 1500), Result("c", 0, None, 0),
-               Result("a", 6, 3, 900), Result("b", 22, 1, 2500), Result("c", 12, 2, 1000),
-               Result("d", 31, 1, 2000)]  # d: one table (late arrival), 31 points
+    results = [
+        Result("a", 25, 1, 3000),
+        Result("b", 14, 2, 1500),
+        Result("c", 0, None, 0),
+        Result("a", 6, 3, 900),
+        Result("b", 22, 1, 2500),
+        Result("c", 12, 2, 1000),
+        Result("d", 31, 1, 2000),
+    ]  # d: one table (late arrival), 31 points
     table = standings(["a", "b", "c", "d", "e"], results)
     rows = {s.player: s for s in table}
     assert (rows["a"].points, rows["a"].played, rows["a"].wins) == (31, 2, 1)
@@ -84,9 +102,17 @@ def test_snake_seeding_balances_the_tables():
 
 def test_seeding_follows_the_standings_and_skips_who_is_out():
     # By hand: a 31 (1 win), b 31 (0 wins), c 24, d 24 (same wins, d worth more), e 12.
-    results = [Result("a", 25, 1, 3000), Result("a", 6, 3, 900), Result("b", 14, 2, 1500), Result("b", 17, 2, 2000),
-               Result("c", 12, 2, 1000), Result("c", 12, 2, 1000), Result("d", 12, 2, 1200), Result("d", 12, 2, 900),
-               Result("e", 12, 2, 100)]
+    results = [
+        Result("a", 25, 1, 3000),
+        Result("a", 6, 3, 900),
+        Result("b", 14, 2, 1500),
+        Result("b", 17, 2, 2000),
+        Result("c", 12, 2, 1000),
+        Result("c", 12, 2, 1000),
+        Result("d", 12, 2, 1200),
+        Result("d", 12, 2, 900),
+        Result("e", 12, 2, 100),
+    ]
     table = standings(list("abcde"), results)
     assert seeded(table, "abcde", 4, 1) == ["a", "b", "d", "c"]
     assert seeded(table, "bcde", 3, 1) == ["b", "d", "c"]  # a withdrew: the next one goes up
@@ -105,9 +131,16 @@ def test_players_equal_on_every_tiebreak_are_seeded_by_the_seed():
 def test_finalists_by_places_and_by_points():
     seeds = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"]
     # Table 1 (s1 s4 s5 s8) ended with two left; table 2 (s2 s3 s6 s7) with four.
-    results = [Result("s4", 25, 1, 4000), Result("s1", 14, 2, 2000), Result("s5", 0, 3, 0), Result("s8", 0, 4, 0),
-               Result("s2", 19, 1, 3000), Result("s7", 10, 2, 2500), Result("s3", 5, 3, 2400),
-               Result("s6", 3, 4, 1000)]
+    results = [
+        Result("s4", 25, 1, 4000),
+        Result("s1", 14, 2, 2000),
+        Result("s5", 0, 3, 0),
+        Result("s8", 0, 4, 0),
+        Result("s2", 19, 1, 3000),
+        Result("s7", 10, 2, 2500),
+        Result("s3", 5, 3, 2400),
+        Result("s6", 3, 4, 1000),
+    ]
     assert finalists(results, seeds, 4, "places") == ["s4", "s2", "s1", "s7"]
     assert finalists(results, seeds, 2, "places") == ["s4", "s2"]
     assert finalists(results, seeds, 4, "points") == ["s4", "s2", "s1", "s7"]
@@ -119,10 +152,15 @@ def test_finalists_by_places_and_by_points():
 def test_finals_settings_must_seat_their_tables():
     check_finals(Finals(8, 2, 4, "places"), 2, 8)
     check_finals(Finals(0, 0, 6, "points"), 2, 8)
-    for finals, code in [(Finals(17, 2, 4), "invalid_semi_finals"), (Finals(8, 5, 4), "invalid_semi_finals"),
-                         (Finals(8, 0, 4), "invalid_semi_finals"), (Finals(8, 2, 9), "invalid_final_players"),
-                         (Finals(4, 2, 5), "invalid_final_players"), (Finals(8, 2, 4, "luck"), "invalid_finalists_by"),
-                         (Finals(True, 2, 4), "invalid_finals")]:
+    for finals, code in [
+        (Finals(17, 2, 4), "invalid_semi_finals"),
+        (Finals(8, 5, 4), "invalid_semi_finals"),
+        (Finals(8, 0, 4), "invalid_semi_finals"),
+        (Finals(8, 2, 9), "invalid_final_players"),
+        (Finals(4, 2, 5), "invalid_final_players"),
+        (Finals(8, 2, 4, "luck"), "invalid_finalists_by"),
+        (Finals(True, 2, 4), "invalid_finals"),
+    ]:
         with pytest.raises(BancoError) as info:
             check_finals(finals, 2, 8)
         assert info.value.code == code, finals

@@ -1,15 +1,16 @@
 """What a running game waits on, and on whom (the referee's view), on hand-made positions."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+
+from conftest import act, give, new_state
 
 from companion.core.pending import request_payment
 from companion.core.rules import auction_start, trade_propose
 from companion.core.waiting import Wait, waiting_on
 
-from conftest import act, give, new_state
-
-NOW = datetime(2026, 12, 2, 21, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 2, 21, 0, tzinfo=UTC)
 EMPTY = {"cash": 0, "deeds": [], "jail_cards": 0}
 
 

@@ -1,5 +1,6 @@
 """Real Chromium, driven by Playwright, at phone size. Skipped on a machine without
 Chromium, but never in CI (CI=true): there a missing browser is a failure."""
+
 from __future__ import annotations
 
 import os
@@ -8,8 +9,16 @@ import shutil
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
@@ -20,6 +29,7 @@ def browser():
             pytest.fail(f"Chromium is missing at {CHROMIUM}: CI must run the browser tests")
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser

@@ -15,6 +15,7 @@ its round running. The phones sign in
 through the join link, as players do; what happens in the game afterwards goes through the API
 with the tokens their cookies hold.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,9 @@ class World:
         """A table screen (a TV or a tablet) of that size, signed in nowhere."""
         key = f"screen-{width}x{height}"
         if key not in self.pages:
-            context = self.browser.new_context(locale="it-IT", bypass_csp=True,
-                                               viewport={"width": width, "height": height})
+            context = self.browser.new_context(
+                locale="it-IT", bypass_csp=True, viewport={"width": width, "height": height}
+            )
             self.pages[key] = context.new_page()
         return self.pages[key]
 
@@ -71,10 +73,12 @@ class World:
 
     def act(self, game_id: str, token: str, action: dict) -> dict:
         """One action through the API as ``token``; a refusal raises (HTTPError)."""
-        request = urllib.request.Request(f"{self.url}/api/v1/games/{game_id}/actions", method="POST",
-                                         data=json.dumps(action).encode(),
-                                         headers={"Authorization": f"Bearer {token}",
-                                                  "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{self.url}/api/v1/games/{game_id}/actions",
+            method="POST",
+            data=json.dumps(action).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request) as response:
             return json.load(response)
 
@@ -121,8 +125,16 @@ def _play(world: World) -> None:
         world.act(game, anna, {"type": "build", "deed": deed})
     ids = _player_ids(world, game, banker)
     world.act(game, bruno, {"type": "request", "from": ids["Anna"], "amount": 50, "reason": "Vicolo Corto"})
-    world.act(game, carla, {"type": "trade_propose", "to": ids["Anna"], "give": {"cash": 100, "deeds": []},
-                            "get": {"cash": 0, "deeds": ["stazione-sud"]}})
+    world.act(
+        game,
+        carla,
+        {
+            "type": "trade_propose",
+            "to": ids["Anna"],
+            "give": {"cash": 100, "deeds": []},
+            "get": {"cash": 0, "deeds": ["stazione-sud"]},
+        },
+    )
     world.act(game, banker, {"type": "auction_start", "deed": AUCTIONED})
     world.act(game, bruno, {"type": "bid", "amount": 120})
 
@@ -131,8 +143,11 @@ def _play(world: World) -> None:
     world.ended = ended
     token = world.tokens("host")[ended]["b"]
     world.act(ended, token, {"type": "start"})
-    world.act(ended, token, {"type": "transfer", "from": "bank", "to": _player_ids(world, ended, token)["Bruno"],
-                             "amount": 300})
+    world.act(
+        ended,
+        token,
+        {"type": "transfer", "from": "bank", "to": _player_ids(world, ended, token)["Bruno"], "amount": 300},
+    )
     world.act(ended, token, {"type": "end"})
 
     # A game with printed money, for the scan page.
@@ -172,8 +187,17 @@ def _play(world: World) -> None:
         table_game = json.load(response)["rounds"][0]["tables"][0]["game"]
     banker = world.tokens("host")[table_game]["b"]
     seated = _player_ids(world, table_game, banker)
-    world.act(table_game, banker, {"type": "trade_propose", "player": seated["Dora"], "to": seated["Elio"],
-                                   "give": {"cash": 10, "deeds": []}, "get": {"cash": 0, "deeds": []}})
+    world.act(
+        table_game,
+        banker,
+        {
+            "type": "trade_propose",
+            "player": seated["Dora"],
+            "to": seated["Elio"],
+            "give": {"cash": 10, "deeds": []},
+            "get": {"cash": 0, "deeds": []},
+        },
+    )
 
 
 def _player_ids(world: World, game: str, token: str) -> dict:
@@ -297,6 +321,7 @@ def test_the_standings_follow_the_desk_without_a_timed_reload(world, monkeypatch
     """The wall pages once reloaded themselves (a meta refresh, which axe rates critical:
     WCAG 2.2.1); they now morph in place: a late arrival shows up, the page is the same one."""
     from companion.web import tournaments
+
     monkeypatch.setattr(tournaments, "REFRESH_SECONDS", 1)
     wall = visit(world, "stranger", "/t/{tournament}/standings", "en")
     wall.evaluate("() => { window.sameWall = true; }")
@@ -385,8 +410,19 @@ TARGETS_JS = """
 }
 """
 
-TAP_PAGES = ("home", "join-free-seats", "wallet", "deeds", "deed-for-sale", "deed-at-auction", "deed-of-another",
-             "deed-my-own", "trade", "table", "table-setting-up")
+TAP_PAGES = (
+    "home",
+    "join-free-seats",
+    "wallet",
+    "deeds",
+    "deed-for-sale",
+    "deed-at-auction",
+    "deed-of-another",
+    "deed-my-own",
+    "trade",
+    "table",
+    "table-setting-up",
+)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,6 +1,7 @@
 """The score calculator on a real phone: a group that played with paper money types the
 players, their cash and their deeds, adds one deed by opening its printed card's URL, and
 gets the ranking; a reload keeps everything, an impossible entry is refused by name."""
+
 from __future__ import annotations
 
 import os
@@ -34,12 +35,14 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
     page.fill("#cash-1", "900")
     expect(status).to_have_text("Salvato su questo telefono.", timeout=5000)
     for key in ("via-roma", "corso-impero", "largo-augusto"):
-        page.get_by_label("Proprietario di " + page.locator(f"#deed-{key} .calc-deed-name").inner_text()) \
-            .select_option(label="Anna")
+        page.get_by_label("Proprietario di " + page.locator(f"#deed-{key} .calc-deed-name").inner_text()).select_option(
+            label="Anna"
+        )
     page.locator("select[name=build-via-roma]").select_option(label="2 case")
     page.locator("input[name=mortgaged-stazione-sud]").check()  # nobody holds it yet: refused, named
-    expect(status).to_have_text("Il contratto Stazione Sud è della Banca: solo il suo proprietario può ipotecarlo.",
-                                timeout=5000)
+    expect(status).to_have_text(
+        "Il contratto Stazione Sud è della Banca: solo il suo proprietario può ipotecarlo.", timeout=5000
+    )
     expect(page.locator("#deed-stazione-sud")).to_have_class(re.compile("is-wrong"))
     page.screenshot(path=f"{SHOTS}/calculator-refused-live.png")
     page.locator("select[name=owner-stazione-sud]").select_option(label="Carla")
@@ -82,8 +85,7 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
     # Carla 300 + Stazione Sud, mortgaged (the tick refused before she held it stayed): 100 = 400.
     expect(page.locator("h1.winner")).to_have_text("Anna")
     expect(page.locator(".rank-name")).to_have_text(["Anna", "Bruno", "Carla"])
-    expect(page.locator(".rank-total")).to_have_text([re.compile(r"2\.820"), re.compile(r"1\.300"),
-                                                       re.compile(r"400")])
+    expect(page.locator(".rank-total")).to_have_text([re.compile(r"2\.820"), re.compile(r"1\.300"), re.compile(r"400")])
     expect(page.locator(".rank-row").first).to_contain_text(re.compile(r"Contratti €.920"))
     page.screenshot(path=f"{SHOTS}/calculator-result.png", full_page=True)
 

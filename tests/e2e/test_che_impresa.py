@@ -3,6 +3,7 @@ expropriate it; she enters the yellow die's YES on her phone, Bruno's phone asks
 the red die, he enters HALF, and the deed and half its price change hands on both phones. A
 second attempt in the same turn is not offered, and "End my turn" hands the turn to Bruno on
 the table. With BANCO_SHOTS=<folder> the pages are also saved as screenshots."""
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,11 @@ def single_deeds_of(state, name) -> list[str]:
     player = next(p["id"] for p in state["players"] if p["name"] == name)
     owner = {d["key"]: d["owner"] for d in state["deeds"]}
     groups = {d["key"]: d["group"] for d in EDITION["deeds"]}
-    return [key for key, who in owner.items() if who == player
-            and not all(owner[k] == player for k, g in groups.items() if g == groups[key])]
+    return [
+        key
+        for key, who in owner.items()
+        if who == player and not all(owner[k] == player for k, g in groups.items() if g == groups[key])
+    ]
 
 
 def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):

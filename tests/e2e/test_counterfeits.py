@@ -1,5 +1,6 @@
 """Niente è come sembra's decoder check on real phones: Anna pays Bruno, Carla's phone shows
 Check live with its countdown, she taps it, and the result shows on the phones and the table."""
+
 from __future__ import annotations
 
 import os

@@ -2,6 +2,7 @@
 board order, a search that narrows them as a name is typed, a tapped tile opening the deed with
 the rent owed on top; an auction's quick raises bidding the right amount, seen live on the other
 phone. Amounts are worked out from the edition's data."""
+
 from __future__ import annotations
 
 import re
@@ -53,6 +54,7 @@ def test_find_a_deed_by_name_and_pay_its_rent_or_raise_its_auction(live_server, 
 
     # Corso Impero goes to auction; Bruno raises with one tap, and Anna sees it live.
     from companion.web.deeds import raise_steps
+
     steps = raise_steps(edition)
     opening = edition.auction.opening_bid
     bruno.locator(".wallet-bar-back").click()

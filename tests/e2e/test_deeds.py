@@ -1,4 +1,5 @@
 """Two phones: an auction with live bids, then a trade proposed on one and accepted on the other."""
+
 from __future__ import annotations
 
 import re

@@ -2,6 +2,7 @@
 that asks for a dice total (a utility's rent, GO by the dice) comes filled in with the total;
 the other phones and the table see the roll live, and the banker rolls for a player from the
 table. With BANCO_SHOTS=<folder> the pages are also saved as phone-size screenshots."""
+
 from __future__ import annotations
 
 import json
@@ -106,10 +107,16 @@ def dice_salary_server(tmp_path):
     for path in EDITIONS_DIR.glob("*.json"):
         (folder / path.name).write_bytes(path.read_bytes())
     data = json.loads((EDITIONS_DIR / "classic-it.json").read_text(encoding="utf-8"))
-    data.update(id="classic-dice-go", salary={"policy": "dice_times", "dice_multiplier": 10},
-                expropriation={"buyer_die": ["si", "si", "si", "no", "no", "vita"],
-                               "owner_die": ["no", "no", "doppio", "meta", "ritira", "vita"],
-                               "double_percent": 200, "half_percent": 50})
+    data.update(
+        id="classic-dice-go",
+        salary={"policy": "dice_times", "dice_multiplier": 10},
+        expropriation={
+            "buyer_die": ["si", "si", "si", "no", "no", "vita"],
+            "owner_die": ["no", "no", "doppio", "meta", "ritira", "vita"],
+            "double_percent": 200,
+            "half_percent": 50,
+        },
+    )
     (folder / "classic-dice-go.json").write_text(json.dumps(data), encoding="utf-8")
     app = make_app(tmp_path, EDITIONS_DIR=str(folder), DEFAULT_EDITION="classic-dice-go")
     assert "classic-dice-go" in app.extensions["banco"]["editions"]
@@ -132,7 +139,7 @@ def test_the_go_salary_by_the_dice_takes_the_total_even_rolled_at_the_table(dice
 
     anna.get_by_role("button", name="Roll the dice").click()
     anna.wait_for_load_state()
-    faces, total = shown_roll(anna)
+    _faces, total = shown_roll(anna)
     expect(anna.locator("#go-dice")).to_have_value(str(total))
     expect(anna.locator("#go-dice + [data-roll-hint]")).to_be_visible()
     anna.locator("#go-dice").scroll_into_view_if_needed()

@@ -1,6 +1,7 @@
 """The edition editor on a real browser: open it from the home page, a value typed wrong is
 named at once and its field marked, corrected it clears, saved the edition is offered for new
 games."""
+
 from __future__ import annotations
 
 import re

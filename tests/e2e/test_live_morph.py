@@ -1,5 +1,6 @@
 """Live updates change only what changed: what a player is typing survives every kind of
 event, and what happens to a player pops up on their phone."""
+
 from __future__ import annotations
 
 import re
@@ -20,6 +21,7 @@ def started_game(live_server, phone, names=("Anna", "Bruno")):
         page = real_phone(locale)
         page.add_init_script(VIBRATE_SPY)
         return page
+
     host, phones = started(live_server, spied, names, host_locale="it-IT")
     for page in phones:
         expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
@@ -51,8 +53,10 @@ def test_a_half_typed_payment_survives_an_auction_opening_and_closing(live_serve
     assert abs(anna.locator("#pay-amount").bounding_box()["y"] - where) < 2
     # Morphed in place: still one page, not a page inside the old one.
     assert anna.evaluate("document.querySelectorAll('body, main, header').length") == 3
-    assert anna.evaluate("new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size "
-                         "=== document.querySelectorAll('[id]').length")
+    assert anna.evaluate(
+        "new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size "
+        "=== document.querySelectorAll('[id]').length"
+    )
 
     host.locator("form:has(input[value=auction_close]) button.btn-big").click()
     expect(anna.locator("#bid-amount")).to_have_count(0, timeout=3000)
@@ -123,7 +127,7 @@ def test_a_tab_that_opens_the_game_shows_no_old_news(live_server, phone):
 
 
 def test_the_bankers_half_typed_transfer_survives_players_paying(live_server, phone):
-    host, (anna, bruno) = started_game(live_server, phone)
+    host, (anna, _bruno) = started_game(live_server, phone)
     host.locator("#t-from").select_option(label="Bruno")
     host.fill("#t-reason", "Community Chest")
     host.fill("#t-amount", "75")

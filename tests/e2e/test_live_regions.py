@@ -1,5 +1,6 @@
 """Events carry the change: a phone fetches only the regions of its page that show what an
 event changed, keeps what is typed there, and catches up with what it missed."""
+
 from __future__ import annotations
 
 import re
@@ -34,7 +35,7 @@ def _asked(urls: list[str]) -> list[set[str]]:
 def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_whole_page(live_server, phone):
     """Carla's wallet fetches the players and the feed of a payment between Anna and Bruno, but
     not her balance, her forms or what her cash limits; the Bank, the players and its history."""
-    host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
+    host, (anna, _bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
     expect(carla.locator("#feed")).to_contain_text("Anna", timeout=5000)
     wallet = _fetches(carla, "/me")
     bank = _fetches(host, "/table")
@@ -56,7 +57,8 @@ def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_wh
         assert {"players-region", "history"} <= asked and not asked & {"banker", "phones", "bank-start"}, asked
     assert carla.locator("#pay-reason").input_value() == "half typed"
     assert carla.evaluate("Number(document.body.dataset.version)") == anna.evaluate(
-        "Number(document.body.dataset.version)")
+        "Number(document.body.dataset.version)"
+    )
     assert carla.errors == [] and host.errors == []
 
 
@@ -80,12 +82,13 @@ def test_a_bid_being_typed_survives_the_fragment_of_another_bid(live_server, pho
 def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, phone):
     """Its stream hears nothing (as a phone asleep in a pocket): back in view, it asks what
     changed since its version and fetches only those regions."""
-    host, (anna, bruno) = started(live_server, phone)
+    _host, (anna, bruno) = started(live_server, phone)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
     # From now on the stream answers only its opening, then waits a minute to reconnect.
-    bruno.route(re.compile(r".*/stream(\?.*)?$"),
-                lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"},
-                                            body="retry: 60000\n\n"))
+    bruno.route(
+        re.compile(r".*/stream(\?.*)?$"),
+        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 60000\n\n"),
+    )
     bruno.reload()
     version = bruno.evaluate("Number(document.body.dataset.version)")
     changes = _fetches(bruno, "/changes")
@@ -115,15 +118,18 @@ def test_the_table_screen_redraws_only_what_an_action_changed(live_server, phone
     """A payment redraws the tiles, the last line and the facts; an auction its own region,
     and the layout follows it; the screen is never fetched whole, never reloaded."""
     from tests.e2e.test_table_screen import TV, open_screen, same_document
-    host, (anna, bruno) = started(live_server, phone)
-    screen = open_screen(browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"),
-                         TV, "en-GB")
+
+    host, (anna, _bruno) = started(live_server, phone)
+    screen = open_screen(
+        browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
+    )
     expect(screen.locator(".screen-tile")).to_have_count(2)
     fetched = _fetches(screen, "/screen")
 
     pay(anna, "Bruno", 120)
     expect(screen.locator(".screen-tile", has_text="Bruno").locator(".screen-tile-cash")).to_have_text(
-        re.compile(r"1[.,]620"), timeout=3000)
+        re.compile(r"1[.,]620"), timeout=3000
+    )
     expect(screen.locator(".screen-last-line")).to_contain_text("120")
     assert fetched and all("regions=" in u for u in fetched), fetched
     for asked in _asked(fetched):
@@ -141,14 +147,17 @@ def test_the_table_screen_redraws_only_what_an_action_changed(live_server, phone
 def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_server, phone):
     """A payment reaches the deeds board as the wallet bar only; a purchase redraws its tiles; a
     deed's page keeps its title deed card; the results redraw the count and nothing else."""
-    host, (anna, bruno) = started(live_server, phone)
+    _host, (anna, bruno) = started(live_server, phone)
     game_path = anna.url.rsplit("/", 1)[0]
     board, deed, results = (_tab(anna) for _ in range(3))  # Anna's other tabs
     board.goto(f"{game_path}/deeds")
     deed.goto(f"{game_path}/deeds/vicolo-corto")
     results.goto(f"{game_path}/results")
-    seen = {"board": _fetches(board, "/deeds"), "deed": _fetches(deed, "/vicolo-corto"),
-            "results": _fetches(results, "/results")}
+    seen = {
+        "board": _fetches(board, "/deeds"),
+        "deed": _fetches(deed, "/vicolo-corto"),
+        "results": _fetches(results, "/results"),
+    }
 
     pay(bruno, "Anna", 40)
     for page in (board, deed, results):

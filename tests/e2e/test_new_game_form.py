@@ -1,4 +1,5 @@
 """The host's new-game form, as a host sees it on a phone."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect

@@ -1,5 +1,6 @@
 """Money that waits for a yes, on real phones: a payment request paid from the payer's wallet,
 the Free Parking pot, and the strict bank's approvals on the table."""
+
 from __future__ import annotations
 
 import os

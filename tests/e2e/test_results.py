@@ -1,5 +1,6 @@
 """The end of a game on real phones: the banker ends it, every phone says who won and leads to
 the results, with the ranking and the chart."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Three players join through the join link, pay each other, and see it live."""
+
 from __future__ import annotations
 
 import re

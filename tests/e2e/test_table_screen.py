@@ -1,5 +1,6 @@
 """The table screen on a TV (1920×1080) and a laptop (1280×800): big cash, the join QR in a
 corner once the game runs, auctions taking the screen live, never a secret."""
+
 from __future__ import annotations
 
 import re

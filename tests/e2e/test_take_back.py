@@ -1,5 +1,6 @@
 """A one-tap GO taken back on a real phone: the button shows its seconds, tapping it restores
 the cash, the banker's table shows both lines; left alone, the button goes at zero."""
+
 from __future__ import annotations
 
 import re

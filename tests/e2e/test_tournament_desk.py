@@ -1,6 +1,7 @@
 """The tournament desk in real Chromium at 1280×800: the director creates a tournament,
 draws the first round, starts every table and opens a table as its banker; the big screen
 shows the standings without signing in. Screenshots go to BANCO_SHOTS when set."""
+
 from __future__ import annotations
 
 import os
@@ -52,8 +53,13 @@ def test_the_director_runs_a_round(live_server, browser):
         desk.locator(".t-table").first.get_by_role("link", name="Open the table").click()
         desk.wait_for_url(re.compile(r".*/g/\w+/table$"))
         expect(desk.locator(".clock-time")).to_be_visible()
-        phone = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844}, is_mobile=True,
-                                    has_touch=True, device_scale_factor=2)
+        phone = browser.new_context(
+            locale="it-IT",
+            viewport={"width": 390, "height": 844},
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
         small = phone.new_page()
         small.context.add_cookies(context.cookies())
         small.goto(tournament)
@@ -165,4 +171,5 @@ def test_the_desk_runs_the_finals_and_a_referees_phone_follows(live_server, phon
 
 def urlparse_path(address: str) -> str:
     from urllib.parse import urlparse
+
     return urlparse(address).path

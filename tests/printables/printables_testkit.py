@@ -1,5 +1,6 @@
 """Helpers for the printables tests: the built-in editions, odd editions, PDF rasterising, QR decoding,
 the text a PDF holds, the paper's unprintable border."""
+
 from __future__ import annotations
 
 import copy
@@ -14,7 +15,9 @@ import pytest
 import zxingcpp
 
 ROOT = Path(__file__).resolve().parents[2]
-EDITION_FILES = sorted(p for p in (ROOT / "companion" / "editions").glob("*.json") if not p.name.endswith(".schema.json"))
+EDITION_FILES = sorted(
+    p for p in (ROOT / "companion" / "editions").glob("*.json") if not p.name.endswith(".schema.json")
+)
 BASE_URL = "http://192.168.1.23:5000"
 MM_PER_PT = 25.4 / 72
 
@@ -35,8 +38,11 @@ def odd_edition() -> dict:
     edition.update(id="odd-test", provisional=True)
     edition["name"] = {"it": "Edizione di prova con un nome lunghissimo", "en": "A test edition with a very long name"}
     edition["currency"] = {"symbol": "P$", "name": {"it": "Petrodollari", "en": "Petrodollars"}}
-    edition["buildings"].update(max_small=5, small={"it": "attività produttiva", "en": "business"},
-                                small_plural={"it": "attività produttive", "en": "businesses"})
+    edition["buildings"].update(
+        max_small=5,
+        small={"it": "attività produttiva", "en": "business"},
+        small_plural={"it": "attività produttive", "en": "businesses"},
+    )
     edition["banknotes"] = [1000000, 500000, 100000, 50000, 10000, 5000, 1000]
     edition["start"]["cash"] = {str(n): 2000000 - 100000 * n for n in range(2, 9)}
     edition.pop("starting_notes")
@@ -59,8 +65,11 @@ def no_mortgage_edition() -> dict:
     edition["buildings"]["max_small"] = 0
     edition["groups"] = [g for g in edition["groups"] if g["kind"] == "street"]
     street_groups = {g["key"] for g in edition["groups"]}
-    edition["deeds"] = [dict(d, mortgage=0, rents=[d["rents"][0], d["rents"][-1]])
-                        for d in edition["deeds"] if d["group"] in street_groups]
+    edition["deeds"] = [
+        dict(d, mortgage=0, rents=[d["rents"][0], d["rents"][-1]])
+        for d in edition["deeds"]
+        if d["group"] in street_groups
+    ]
     edition["deeds"][0]["provisional"] = True
     return edition
 
@@ -97,8 +106,12 @@ def unprintable_border_ink(image, dpi: int, border_mm: float) -> int:
     grey = image.convert("L")
     band = int(border_mm * dpi / 25.4)
     width, height = grey.size
-    boxes = [(0, 0, width, band), (0, height - band, width, height), (0, 0, band, height),
-             (width - band, 0, width, height)]
+    boxes = [
+        (0, 0, width, band),
+        (0, height - band, width, height),
+        (0, 0, band, height),
+        (width - band, 0, width, height),
+    ]
     return sum(sum(grey.crop(box).point(lambda v: 255 if v < 245 else 0).histogram()[255:]) for box in boxes)
 
 

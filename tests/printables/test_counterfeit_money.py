@@ -3,21 +3,21 @@ card's QR code, decoded from the rasterised PDF, scanned through the API, answer
 game's secret says; the share of fake notes and exactly 12 fake cards of 24; nothing on the
 paper differs between a fake and a genuine item but the serial and its code; the decoder
 chips' sheet."""
+
 from __future__ import annotations
 
 import contextlib
 import re
 
 import pytest
-
-import printables
-from printables import _draw as d
-from printables.counterfeit_money import _sheet, spaced_serial
 from printables_testkit import decode_qr, load_edition, pdf_text, render_pages, unprintable_border_ink
 
+import printables
 from companion import services
 from companion.core import serials
 from companion.services import serials as serial_service
+from printables import _draw as d
+from printables.counterfeit_money import _sheet, spaced_serial
 
 NE = "niente-e-come-sembra"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -26,6 +26,7 @@ URL = re.compile(r"^http://banco\.test/s/([2-9A-HJ-NP-Z]{10})$")
 
 def edition() -> dict:
     from printables_testkit import EDITION_FILES
+
     return load_edition(next(p for p in EDITION_FILES if p.stem == NE))
 
 
@@ -135,23 +136,28 @@ def test_fake_and_genuine_are_drawn_alike_but_for_the_serial(app, api):
             for item in (fake, genuine):
                 calls = drawn([{"kind": item.kind, "face": item.face, "serial": item.serial}])
                 # The serial's text and its QR's modules (same size, same place) aside.
-                sheets.append([[c for c in page if not (c[0] == "text" and c[3] == spaced_serial(item.serial))]
-                               for page in calls])
+                sheets.append(
+                    [[c for c in page if not (c[0] == "text" and c[3] == spaced_serial(item.serial))] for page in calls]
+                )
                 assert any(c[0] == "qr" for c in calls[1])
             assert sheets[0] == sheets[1], (kind, face)
     # The printables never learn which are fake: an item is its kind, face and serial only.
     with pytest.raises(ValueError):
-        printables.counterfeit_money_pdf(edition(), [{"kind": "note", "face": 7, "serial": "ABCDEFGHJK"}],
-                                         "http://banco.test", "X")
+        printables.counterfeit_money_pdf(
+            edition(), [{"kind": "note", "face": 7, "serial": "ABCDEFGHJK"}], "http://banco.test", "X"
+        )
     with pytest.raises(ValueError):
-        printables.counterfeit_money_pdf(edition(), [{"kind": "note", "face": 10, "serial": "ABCDEFGHI0"}],
-                                         "http://banco.test", "X")
+        printables.counterfeit_money_pdf(
+            edition(), [{"kind": "note", "face": 10, "serial": "ABCDEFGHI0"}], "http://banco.test", "X"
+        )
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_sheets_keep_off_the_edge_and_weigh_little(app, api, paper):
-    items = [{"kind": "note", "face": 500, "serial": "ABCDEFGHJK"}, {"kind": "card", "face": None,
-                                                                      "serial": "23456789AB"}]
+    items = [
+        {"kind": "note", "face": 500, "serial": "ABCDEFGHJK"},
+        {"kind": "card", "face": None, "serial": "23456789AB"},
+    ]
     pdf = printables.counterfeit_money_pdf(edition(), items, "http://192.168.100.200:5000", "ABC234", paper, "en")
     assert len(pdf) < 500_000
     for image, _ in render_pages(pdf, dpi=100):
@@ -161,7 +167,7 @@ def test_sheets_keep_off_the_edge_and_weigh_little(app, api, paper):
     assert len(pages) == 2  # green, then red behind for long-edge duplex
     for image, _ in pages:
         assert unprintable_border_ink(image, 100, d.SAFE_MM) == 0
-    green, red = (image.convert("RGB") for image, _ in pages)
+    green, _red = (image.convert("RGB") for image, _ in pages)
     assert green.getpixel((green.width // 2, 0)) == (255, 255, 255)
 
 

@@ -1,31 +1,43 @@
 """Deed cards: every deed of every edition printed once, scannable, at playing-card size, with its back,
 its words and amounts in the PDF as text, in colours that read."""
+
 from __future__ import annotations
 
 import io
+import itertools
 import math
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import zxingcpp
 from PIL import Image
+from printables_testkit import (
+    BASE_URL,
+    EDITION_FILES,
+    decode_qr,
+    load_edition,
+    no_mortgage_edition,
+    odd_edition,
+    pdf_text,
+    render_pages,
+)
 
 import printables
-from printables_testkit import (BASE_URL, EDITION_FILES, decode_qr, load_edition, no_mortgage_edition,
-                                odd_edition, pdf_text, render_pages)
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sheet(edition_id: str, paper: str, lang: str = "it") -> bytes:
     edition = {"odd-test": odd_edition, "no-mortgage-test": no_mortgage_edition}.get(edition_id)
     return printables.deed_cards_pdf(edition() if edition else EDITIONS[edition_id], BASE_URL, paper, lang)
 
 
 def _edition(edition_id: str) -> dict:
-    return {"odd-test": odd_edition, "no-mortgage-test": no_mortgage_edition}.get(edition_id, lambda: EDITIONS[edition_id])()
+    return {"odd-test": odd_edition, "no-mortgage-test": no_mortgage_edition}.get(
+        edition_id, lambda: EDITIONS[edition_id]
+    )()
 
 
 def test_there_are_built_in_editions():
@@ -81,7 +93,7 @@ def test_every_deed_url_scans_exactly_once_and_every_front_has_a_back(edition_id
     urls = [printables.deed_url(BASE_URL, edition["id"], d["key"]) for d in edition["deeds"]]
     for page_no in range(fronts_needed):
         front, back = pages[2 * page_no][0], pages[2 * page_no + 1][0]
-        on_page = urls[9 * page_no:9 * page_no + 9]
+        on_page = urls[9 * page_no : 9 * page_no + 9]
         assert [decode_qr(front.crop(cells[slot])) for slot in range(len(on_page))] == [[url] for url in on_page]
         assert decode_qr(back) == [], "backs carry no QR code"
         for slot, box in enumerate(inner):
@@ -95,9 +107,16 @@ def _grid_slots(paper: str, dpi: int, inset: float = 10) -> list[tuple[int, int,
     width, height = printables.PAPER_SIZES[paper]
     left, top = (width - 3 * 63) / 2, (height - 3 * 88) / 2
     px = dpi / 25.4
-    return [(round((left + c * 63 + inset) * px), round((top + r * 88 + inset) * px),
-             round((left + (c + 1) * 63 - inset) * px), round((top + (r + 1) * 88 - inset) * px))
-            for r in range(3) for c in range(3)]
+    return [
+        (
+            round((left + c * 63 + inset) * px),
+            round((top + r * 88 + inset) * px),
+            round((left + (c + 1) * 63 - inset) * px),
+            round((top + (r + 1) * 88 - inset) * px),
+        )
+        for r in range(3)
+        for c in range(3)
+    ]
 
 
 def _inked(image: Image.Image, box) -> bool:
@@ -120,14 +139,17 @@ def test_cards_measure_63_by_88_mm(paper):
     xs = _dark_runs([grey.getpixel((x, round((top - 1.8) * px_per_mm))) for x in range(grey.width)])
     ys = _dark_runs([grey.getpixel((round((left - 1.8) * px_per_mm), y)) for y in range(grey.height)])
     assert len(xs) == 4 and len(ys) == 4
-    for a, b in zip(xs, xs[1:]):
+    for a, b in itertools.pairwise(xs):
         assert (b - a) / px_per_mm == pytest.approx(63, abs=0.5)
-    for a, b in zip(ys, ys[1:]):
+    for a, b in itertools.pairwise(ys):
         assert (b - a) / px_per_mm == pytest.approx(88, abs=0.5)
     # The colour band of the first card: 55 mm wide, centred on a 63 mm card.
     band_y = round((top + 10) * px_per_mm)
-    band = [x for x in range(round(left * px_per_mm), round((left + 63) * px_per_mm))
-            if _is_colour(image.getpixel((x, band_y)), (0x8a, 0x5a, 0x3c))]
+    band = [
+        x
+        for x in range(round(left * px_per_mm), round((left + 63) * px_per_mm))
+        if _is_colour(image.getpixel((x, band_y)), (0x8A, 0x5A, 0x3C))
+    ]
     assert (band[-1] - band[0] + 1) / px_per_mm == pytest.approx(55, abs=0.5)
     assert ((band[0] + band[-1]) / 2 / px_per_mm - left) == pytest.approx(31.5, abs=0.5)
 
@@ -196,20 +218,25 @@ def test_lift_value_rounds_up_to_a_whole_unit():
 
 
 def test_deed_url_is_plain_and_game_independent():
-    assert printables.deed_url("https://banco.example.org/", "classic-it", "via-roma") == \
-        "https://banco.example.org/card/classic-it/via-roma"
+    assert (
+        printables.deed_url("https://banco.example.org/", "classic-it", "via-roma")
+        == "https://banco.example.org/card/classic-it/via-roma"
+    )
 
 
-@pytest.mark.parametrize("call, error", [
-    (lambda e: printables.deed_cards_pdf(e, BASE_URL, paper="a3"), ValueError),
-    (lambda e: printables.deed_cards_pdf(e, BASE_URL, lang="fr"), ValueError),
-    (lambda e: printables.deed_cards_pdf(e, "192.168.1.23:5000"), ValueError),
-    (lambda e: printables.deed_cards_pdf(e, "https://" + "x" * 120 + ".example.org"), ValueError),
-    (lambda e: printables.deed_cards_pdf(dict(e, deeds=[]), BASE_URL), ValueError),
-    (lambda e: printables.deed_cards_pdf(dict(e, groups=[]), BASE_URL), ValueError),
-    (lambda e: printables.deed_card_png(e, "no-such-deed", BASE_URL), KeyError),
-    (lambda e: printables.deed_card_png(e, e["deeds"][0]["key"], BASE_URL, side="middle"), ValueError),
-])
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda e: printables.deed_cards_pdf(e, BASE_URL, paper="a3"), ValueError),
+        (lambda e: printables.deed_cards_pdf(e, BASE_URL, lang="fr"), ValueError),
+        (lambda e: printables.deed_cards_pdf(e, "192.168.1.23:5000"), ValueError),
+        (lambda e: printables.deed_cards_pdf(e, "https://" + "x" * 120 + ".example.org"), ValueError),
+        (lambda e: printables.deed_cards_pdf(dict(e, deeds=[]), BASE_URL), ValueError),
+        (lambda e: printables.deed_cards_pdf(dict(e, groups=[]), BASE_URL), ValueError),
+        (lambda e: printables.deed_card_png(e, "no-such-deed", BASE_URL), KeyError),
+        (lambda e: printables.deed_card_png(e, e["deeds"][0]["key"], BASE_URL, side="middle"), ValueError),
+    ],
+)
 def test_refusals(call, error):
     with pytest.raises(error):
         call(EDITIONS[sorted(EDITIONS)[0]])
@@ -234,6 +261,7 @@ def test_a_url_too_long_for_a_readable_card_qr_is_refused():
 
 # --- the words on the cards ---------------------------------------------------------------
 
+
 def _money(edition: dict, amount: int, lang: str = "it") -> str:
     return printables._draw.format_money(amount, edition["currency"]["symbol"], lang).replace("\u00a0", " ")
 
@@ -245,9 +273,15 @@ def test_every_deed_name_and_amount_is_text_in_the_pdf(edition_id):
     interest = edition["mortgage"].get("interest_percent", 0)
     for deed in edition["deeds"]:
         assert deed["name"] in text, deed["name"]
-        amounts = [deed["price"], *deed.get("rents", []), deed.get("building_cost"), deed["mortgage"] or None,
-                   printables.lift_value(deed["mortgage"], interest) if deed["mortgage"] else None,
-                   deed.get("penalty"), deed.get("lot_penalty")]
+        amounts = [
+            deed["price"],
+            *deed.get("rents", []),
+            deed.get("building_cost"),
+            deed["mortgage"] or None,
+            printables.lift_value(deed["mortgage"], interest) if deed["mortgage"] else None,
+            deed.get("penalty"),
+            deed.get("lot_penalty"),
+        ]
         for amount in filter(None, amounts):
             assert _money(edition, amount) in text, (deed["name"], amount)
         assert printables.deed_code(edition["id"], deed["key"]) in text
@@ -280,11 +314,19 @@ def test_the_base_rent_is_the_sites_alone_and_the_double_rent_note_follows_the_r
 
 def test_stations_and_utilities_show_a_drawing_not_a_grey_band():
     classic = EDITIONS["classic-it"]
-    assert {d["key"]: printables.deeds.symbol_for(g["kind"], d)
-            for d in classic["deeds"] for g in classic["groups"]
-            if g["key"] == d["group"] and g["kind"] != "street"} == {
-        "stazione-sud": "train", "stazione-ovest": "train", "stazione-nord": "train", "stazione-est": "train",
-        "societa-elettrica": "bulb", "societa-acqua-potabile": "tap"}
+    assert {
+        d["key"]: printables.deeds.symbol_for(g["kind"], d)
+        for d in classic["deeds"]
+        for g in classic["groups"]
+        if g["key"] == d["group"] and g["kind"] != "street"
+    } == {
+        "stazione-sud": "train",
+        "stazione-ovest": "train",
+        "stazione-nord": "train",
+        "stazione-est": "train",
+        "societa-elettrica": "bulb",
+        "societa-acqua-potabile": "tap",
+    }
     assert printables.deeds.symbol_for("utility", {"key": "gas", "name": "Gasdotto"}) == "gear"
     px = 300 / 25.4
     for key in ("stazione-sud", "societa-elettrica", "societa-acqua-potabile"):

@@ -1,14 +1,16 @@
 """Paper money: each player's split sums to the starting cash, and the notes are all there to cut."""
+
 from __future__ import annotations
 
 import io
+import itertools
 import math
 
 import pytest
 from PIL import Image
+from printables_testkit import EDITION_FILES, ink_coverage, load_edition, odd_edition, pdf_text, render_pages
 
 import printables
-from printables_testkit import EDITION_FILES, ink_coverage, load_edition, odd_edition, pdf_text, render_pages
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -35,16 +37,19 @@ def test_the_box_split_is_used_when_it_matches(edition_id):
     assert split == {int(k): v for k, v in edition["starting_notes"].items()}
 
 
-@pytest.mark.parametrize("cash, notes", [
-    (1500, [500, 100, 50, 20, 10, 5, 1]),
-    (1200, [500, 100, 50, 20, 10, 5, 1]),
-    (3200, [500, 100, 50, 20, 10, 5, 1]),
-    (7500, [5000, 1000, 500, 100, 50, 10]),
-    (2_000_000, [1_000_000, 500_000, 100_000, 50_000, 10_000, 5_000, 1_000]),
-    (30, [25, 10]),
-    (85, [50, 20, 10, 5]),
-    (1, [1]),
-])
+@pytest.mark.parametrize(
+    "cash, notes",
+    [
+        (1500, [500, 100, 50, 20, 10, 5, 1]),
+        (1200, [500, 100, 50, 20, 10, 5, 1]),
+        (3200, [500, 100, 50, 20, 10, 5, 1]),
+        (7500, [5000, 1000, 500, 100, 50, 10]),
+        (2_000_000, [1_000_000, 500_000, 100_000, 50_000, 10_000, 5_000, 1_000]),
+        (30, [25, 10]),
+        (85, [50, 20, 10, 5]),
+        (1, [1]),
+    ],
+)
 def test_computed_split_is_exact_and_keeps_change_in_hand(cash, notes):
     split = printables.usable_split(cash, notes)
     assert sum(note * count for note, count in split.items()) == cash
@@ -95,9 +100,9 @@ def test_notes_measure_90_by_50_mm(paper):
     marks = [x for x in range(1, len(row)) if row[x] < 128 <= row[x - 1]]
     rows = [y for y in range(1, len(column)) if column[y] < 128 <= column[y - 1]]
     assert len(marks) == 3 and len(rows) == 6
-    for a, b in zip(marks, marks[1:]):
+    for a, b in itertools.pairwise(marks):
         assert (b - a) / px == pytest.approx(90, abs=0.5)
-    for a, b in zip(rows, rows[1:]):
+    for a, b in itertools.pairwise(rows):
         assert (b - a) / px == pytest.approx(50, abs=0.5)
 
 
@@ -152,9 +157,13 @@ def test_summary_png_and_refusals():
     edition = EDITIONS[sorted(EDITIONS)[0]]
     image = Image.open(io.BytesIO(printables.money_png(edition, 4, width=600)))
     assert image.width == 600
-    for call in (lambda: printables.money_pdf(edition, 1), lambda: printables.money_pdf(edition, 9),
-                 lambda: printables.money_pdf(edition, 4, paper="a5"), lambda: printables.money_pdf(edition, 4, lang="de"),
-                 lambda: printables.money_pdf(dict(edition, banknotes=[]), 4),
-                 lambda: printables.money_pdf(edition, 4, bank_sets=-1)):
+    for call in (
+        lambda: printables.money_pdf(edition, 1),
+        lambda: printables.money_pdf(edition, 9),
+        lambda: printables.money_pdf(edition, 4, paper="a5"),
+        lambda: printables.money_pdf(edition, 4, lang="de"),
+        lambda: printables.money_pdf(dict(edition, banknotes=[]), 4),
+        lambda: printables.money_pdf(edition, 4, bank_sets=-1),
+    ):
         with pytest.raises(ValueError):
             call()

@@ -1,4 +1,5 @@
 """Printables stay pure rendering: no web framework, no database, no application imports, no system fonts."""
+
 from __future__ import annotations
 
 import ast
@@ -7,8 +8,25 @@ from pathlib import Path
 import printables
 
 PACKAGE = Path(printables.__file__).resolve().parent
-ALLOWED = {"__future__", "abc", "io", "hashlib", "dataclasses", "functools", "pathlib", "math", "urllib", "contextlib",
-           "threading", "typing", "re", "qrcode", "PIL", "reportlab", "printables"}
+ALLOWED = {
+    "__future__",
+    "abc",
+    "io",
+    "hashlib",
+    "dataclasses",
+    "functools",
+    "pathlib",
+    "math",
+    "urllib",
+    "contextlib",
+    "threading",
+    "typing",
+    "re",
+    "qrcode",
+    "PIL",
+    "reportlab",
+    "printables",
+}
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,4 +1,5 @@
 """The QR matrices are qrcode's own, mask and all, only made faster."""
+
 from __future__ import annotations
 
 import random
@@ -8,9 +9,9 @@ import pytest
 import qrcode
 import qrcode.constants
 import qrcode.util
+from printables_testkit import BASE_URL, EDITION_FILES, load_edition
 
 from printables import _qr
-from printables_testkit import BASE_URL, EDITION_FILES, load_edition
 
 
 def _qrcode(data: str):
@@ -22,10 +23,14 @@ def _qrcode(data: str):
 
 def _samples() -> list[str]:
     rng = random.Random(2026)
-    urls = [f"{BASE_URL}/card/{load_edition(p)['id']}/{d['key']}" for p in EDITION_FILES for d in load_edition(p)["deeds"]]
+    urls = [
+        f"{BASE_URL}/card/{load_edition(p)['id']}/{d['key']}" for p in EDITION_FILES for d in load_edition(p)["deeds"]
+    ]
     # Every length up to version 10 and beyond (version 7 and up carry version bits).
-    others = ["".join(rng.choice(string.ascii_letters + string.digits + "/:.-?=&") for _ in range(n))
-              for n in list(range(1, 60, 7)) + [90, 130, 180, 230, 300]]
+    others = [
+        "".join(rng.choice(string.ascii_letters + string.digits + "/:.-?=&") for _ in range(n))
+        for n in list(range(1, 60, 7)) + [90, 130, 180, 230, 300]
+    ]
     return urls + others
 
 

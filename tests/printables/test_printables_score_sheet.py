@@ -2,6 +2,7 @@
 (``printables.score_sheet``) to the results page's PDF (``/g/<id>/results.pdf``): each
 player's name, every part of their count and their total, the tournament points where the
 edition has them, in the reader's language, for players seated in the game only."""
+
 from __future__ import annotations
 
 import io
@@ -11,9 +12,9 @@ import subprocess
 
 import pytest
 from PIL import Image
+from printables_testkit import ink_coverage, pdf_text, render_pages, unprintable_border_ink
 
 from printables.score_sheet import score_sheet_pdf, score_sheet_png
-from printables_testkit import ink_coverage, pdf_text, render_pages, unprintable_border_ink
 
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
@@ -22,24 +23,34 @@ def layout_rows(pdf: bytes) -> list[str]:
     """The sheet's lines as ``pdftotext -layout`` sets them (a table row is one line), every
     space taken out: ``1Carla€1,750€50€0€1,800``."""
     pdf_text(pdf)  # skips (or fails in CI) where pdftotext is missing
-    out = subprocess.run([shutil.which("pdftotext"), "-layout", "-enc", "UTF-8", "-", "-"], input=pdf,
-                         capture_output=True, check=True).stdout.decode("utf-8")
+    out = subprocess.run(
+        [shutil.which("pdftotext"), "-layout", "-enc", "UTF-8", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode("utf-8")
     return [re.sub(r"\s+", "", line) for line in out.splitlines() if line.strip()]
 
 
 def word_boxes(pdf: bytes) -> list[tuple[str, float, float, float, float]]:
     """Every word ``pdftotext -bbox`` finds: (text, x min, y min, x max, y max) in points."""
     pdf_text(pdf)
-    out = subprocess.run([shutil.which("pdftotext"), "-bbox", "-enc", "UTF-8", "-", "-"], input=pdf,
-                         capture_output=True, check=True).stdout.decode("utf-8")
+    out = subprocess.run(
+        [shutil.which("pdftotext"), "-bbox", "-enc", "UTF-8", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode("utf-8")
     word = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
     return [(m[5], float(m[1]), float(m[2]), float(m[3]), float(m[4])) for m in re.finditer(word, out)]
 
 
 # --- the sheet alone ----------------------------------------------------------------------------
 
-NAMES = ["Anna", "Bruno", "Carla Maria De Santis Bellavista", "Dario", "Elena Giovanna Fumagalli-Rossetti",
-         "Federico-Massimiliano-Bartolomeo-Rossi", "Giulia", "Hassan"]
+NAMES = [
+    "Anna",
+    "Bruno",
+    "Carla Maria De Santis Bellavista",
+    "Dario",
+    "Elena Giovanna Fumagalli-Rossetti",
+    "Federico-Massimiliano-Bartolomeo-Rossi",
+    "Giulia",
+    "Hassan",
+]
 PARTS = ["Cash", "Deeds", "Buildings", "Mortgaged deeds", "Get out of jail cards", "Bonus"]
 
 
@@ -52,16 +63,35 @@ def big_sheet(parts=PARTS, points=True, names=NAMES) -> dict:
     word of 38 letters), one player out."""
     rows = []
     for i, name in enumerate(names):
-        values = [123456 - 9000 * i, 2340 + i, 1200, 45000, 50, 10000][:len(parts)]
-        rows.append({"rank": str(i + 1), "player": name, "parts": [euros(v) for v in values],
-                     "total": euros(sum(values)), "points": str([13, 6, 3, 1, 1, 0, 0, 0][i]),
-                     "first": i == 0, "out": i == len(names) - 1, "tag": "out"})
-    return {"title": "Score sheet", "edition": "Italian Monopoly Championship 2015",
-            "details": ["30 November 2026", "Game ab12cd"], "status": "Final count",
-            "winner": {"label": "The winner", "name": "Anna", "total": rows[0]["total"]},
-            "columns": {"rank": "Rank", "player": "Player", "parts": list(parts), "total": "Total",
-                        "points": "Tournament points" if points else None},
-            "rows": rows, "notes": ["Points by place and by players left at the end."] if points else []}
+        values = [123456 - 9000 * i, 2340 + i, 1200, 45000, 50, 10000][: len(parts)]
+        rows.append(
+            {
+                "rank": str(i + 1),
+                "player": name,
+                "parts": [euros(v) for v in values],
+                "total": euros(sum(values)),
+                "points": str([13, 6, 3, 1, 1, 0, 0, 0][i]),
+                "first": i == 0,
+                "out": i == len(names) - 1,
+                "tag": "out",
+            }
+        )
+    return {
+        "title": "Score sheet",
+        "edition": "Italian Monopoly Championship 2015",
+        "details": ["30 November 2026", "Game ab12cd"],
+        "status": "Final count",
+        "winner": {"label": "The winner", "name": "Anna", "total": rows[0]["total"]},
+        "columns": {
+            "rank": "Rank",
+            "player": "Player",
+            "parts": list(parts),
+            "total": "Total",
+            "points": "Tournament points" if points else None,
+        },
+        "rows": rows,
+        "notes": ["Points by place and by players left at the end."] if points else [],
+    }
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -100,8 +130,9 @@ def test_money_columns_are_right_aligned():
 
     def right_edges(numbers):
         """Where each number ends: the last word that is that number (the winner box comes first)."""
-        return [[x1 for word, _x0, _y0, x1, _y1 in boxes if word.lstrip("€\u00a0 ") == number][-1]
-                for number in numbers]
+        return [
+            [x1 for word, _x0, _y0, x1, _y1 in boxes if word.lstrip("€\u00a0 ") == number][-1] for number in numbers
+        ]
 
     edges = right_edges([f"{amount:,}" for amount in amounts])
     assert max(edges) - min(edges) < 0.2, edges
@@ -129,14 +160,17 @@ def test_the_preview_is_the_page():
     assert image.size == (600, round(600 * 297 / 210))
 
 
-@pytest.mark.parametrize("change, paper, lang", [
-    (lambda s: s.update(rows=[]), "a4", "en"),
-    (lambda s: s["rows"][2]["parts"].pop(), "a4", "en"),
-    (lambda s: s.pop("title"), "a4", "en"),
-    (lambda s: s["rows"].extend(s["rows"] * 6), "a4", "en"),  # 56 rows: more than a page holds
-    (lambda s: None, "a5", "en"),
-    (lambda s: None, "a4", "de"),
-])
+@pytest.mark.parametrize(
+    "change, paper, lang",
+    [
+        (lambda s: s.update(rows=[]), "a4", "en"),
+        (lambda s: s["rows"][2]["parts"].pop(), "a4", "en"),
+        (lambda s: s.pop("title"), "a4", "en"),
+        (lambda s: s["rows"].extend(s["rows"] * 6), "a4", "en"),  # 56 rows: more than a page holds
+        (lambda s: None, "a5", "en"),
+        (lambda s: None, "a4", "de"),
+    ],
+)
 def test_a_sheet_that_cannot_be_drawn_is_refused(change, paper, lang):
     sheet = big_sheet()
     change(sheet)
@@ -145,6 +179,7 @@ def test_a_sheet_that_cannot_be_drawn_is_refused(change, paper, lang):
 
 
 # --- the results page's PDF ----------------------------------------------------------------------
+
 
 def seated_phone(app, game, name):
     """A phone that holds ``name``'s seat in ``game``, as joining leaves it in the cookie."""
@@ -164,13 +199,15 @@ def finished_game_of_three(api):
       deeds 50 (a mortgaged deed counts half its price), buildings 0, total 1800.
     """
     game = api.new_game().start()
-    for who, action in (("Anna", {"type": "buy", "deed": "vicolo-corto"}),
-                        ("Anna", {"type": "buy", "deed": "vicolo-stretto"}),
-                        ("Anna", {"type": "build", "deed": "vicolo-corto"}),
-                        ("Bruno", {"type": "transfer", "to": game.ids["Carla"], "amount": 300}),
-                        ("Carla", {"type": "buy", "deed": "bastioni-gran-sasso"}),
-                        ("Carla", {"type": "mortgage", "deed": "bastioni-gran-sasso"}),
-                        ("banker", {"type": "end"})):
+    for who, action in (
+        ("Anna", {"type": "buy", "deed": "vicolo-corto"}),
+        ("Anna", {"type": "buy", "deed": "vicolo-stretto"}),
+        ("Anna", {"type": "build", "deed": "vicolo-corto"}),
+        ("Bruno", {"type": "transfer", "to": game.ids["Carla"], "amount": 300}),
+        ("Carla", {"type": "buy", "deed": "bastioni-gran-sasso"}),
+        ("Carla", {"type": "mortgage", "deed": "bastioni-gran-sasso"}),
+        ("banker", {"type": "end"}),
+    ):
         status, body = game.act(who, action)
         assert status == 200, (action, body)
     return game
@@ -210,15 +247,22 @@ def test_the_score_sheet_speaks_italian(app, api):
 
 
 def test_the_score_sheet_of_an_eight_player_championship(app, api):
-    names = ["Anna", "Bruno", "Carla Maria De Santis Bellavista", "Dario", "Elena", "Fabio", "Giulia",
-             "Hassan Al-Rashid"]
+    names = [
+        "Anna",
+        "Bruno",
+        "Carla Maria De Santis Bellavista",
+        "Dario",
+        "Elena",
+        "Fabio",
+        "Giulia",
+        "Hassan Al-Rashid",
+    ]
     game = api.new_game(players=names, edition="campionato-2015").start()
     # The k-th player pays the bank 10 × k: Anna keeps 1500, then 1490, 1480, ... 1430.
     for k, name in enumerate(names[1:], 1):
         assert game.act(name, {"type": "transfer", "to": "bank", "amount": 10 * k})[0] == 200
     assert game.act("banker", {"type": "end"})[0] == 200
-    pdf = seated_phone(app, game, "Giulia").get(f"/g/{game.id}/results.pdf",
-                                                 headers={"Accept-Language": "en"}).data
+    pdf = seated_phone(app, game, "Giulia").get(f"/g/{game.id}/results.pdf", headers={"Accept-Language": "en"}).data
     pages = render_pages(pdf, dpi=100)
     assert len(pages) == 1 and pages[0][1] == pytest.approx(PAPER_PT["a4"], abs=1)
     assert unprintable_border_ink(pages[0][0], 100, 4.75) == 0
@@ -239,8 +283,7 @@ def test_the_score_sheet_of_an_eight_player_championship(app, api):
 def test_during_play_the_sheet_shows_the_standings_and_keeps_private_cash_private(app, api):
     game = api.new_game(edition="campionato-2015").start()
     game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 300})
-    pdf = seated_phone(app, game, "Carla").get(f"/g/{game.id}/results.pdf",
-                                               headers={"Accept-Language": "en"}).data
+    pdf = seated_phone(app, game, "Carla").get(f"/g/{game.id}/results.pdf", headers={"Accept-Language": "en"}).data
     text = pdf_text(pdf)
     assert "Standings so far" in text and "Final count" not in text and "The winner" not in text
     assert "M 1,500" in text and "1,800" not in text and "1,200" not in text  # only her own count
@@ -266,8 +309,11 @@ def test_the_score_sheet_is_for_the_players_of_the_game(app, api):
 
 def test_the_results_page_links_the_score_sheet(app, api):
     game = finished_game_of_three(api)
-    page = seated_phone(app, game, "Anna").get(f"/g/{game.id}/results",
-                                               headers={"Accept-Language": "en"}).get_data(as_text=True)
+    page = (
+        seated_phone(app, game, "Anna")
+        .get(f"/g/{game.id}/results", headers={"Accept-Language": "en"})
+        .get_data(as_text=True)
+    )
     assert f'href="/g/{game.id}/results.pdf"' in page and "Score sheet (PDF)" in page
 
 

@@ -1,16 +1,25 @@
 """The tournament's seating plan: the list of tables and seats, then a slip per player with
 a QR of their seat URL."""
+
 from __future__ import annotations
 
 import pytest
-
-from printables.seating import seating_plan_pdf
 from printables_testkit import decode_qr, pdf_text, render_pages
 
-TABLES = [{"number": 1, "seats": [{"name": n, "url": f"http://banco.test/r/secret-{n.lower()}"}
-                                  for n in ("Anna", "Bruno", "Carla", "Dario")]},
-          {"number": 2, "seats": [{"name": n, "url": f"http://banco.test/r/secret-{n.lower()}"}
-                                  for n in ("Elena", "Fabio", "Gina")]}]
+from printables.seating import seating_plan_pdf
+
+TABLES = [
+    {
+        "number": 1,
+        "seats": [
+            {"name": n, "url": f"http://banco.test/r/secret-{n.lower()}"} for n in ("Anna", "Bruno", "Carla", "Dario")
+        ],
+    },
+    {
+        "number": 2,
+        "seats": [{"name": n, "url": f"http://banco.test/r/secret-{n.lower()}"} for n in ("Elena", "Fabio", "Gina")],
+    },
+]
 
 
 def test_the_plan_lists_every_seat_and_each_slip_scans_to_its_player():
@@ -30,8 +39,14 @@ def test_the_plan_in_italian_and_on_letter():
     assert "Posti ai tavoli" in text and "TAVOLO 2 · POSTO 3" in text
 
 
-@pytest.mark.parametrize("tables", [[], [{"number": 1, "seats": [{"name": "", "url": "http://x/r/1"}]}],
-                                    [{"number": 1, "seats": [{"name": "A", "url": "ftp://x"}]}]])
+@pytest.mark.parametrize(
+    "tables",
+    [
+        [],
+        [{"number": 1, "seats": [{"name": "", "url": "http://x/r/1"}]}],
+        [{"number": 1, "seats": [{"name": "A", "url": "ftp://x"}]}],
+    ],
+)
 def test_bad_plans_are_refused(tables):
     with pytest.raises(ValueError):
         seating_plan_pdf("X", 1, tables)

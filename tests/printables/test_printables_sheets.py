@@ -1,22 +1,46 @@
 """Every sheet, whatever it shows: a small vector PDF with its own fonts embedded, its words as
 text, and no ink where a home inkjet cannot print (within 5 mm of the paper's edge)."""
+
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from printables_testkit import (
+    BASE_URL,
+    EDITION_FILES,
+    load_edition,
+    no_mortgage_edition,
+    odd_edition,
+    pdf_text,
+    render_pages,
+    unprintable_border_ink,
+)
 
 import printables
-from printables_testkit import (BASE_URL, EDITION_FILES, load_edition, no_mortgage_edition, odd_edition, pdf_text,
-                                render_pages, unprintable_border_ink)
 
 EDITIONS = {path.stem: load_edition(path) for path in EDITION_FILES}
 LARGEST = max(EDITIONS.values(), key=lambda e: len(e["deeds"]))
 JOIN_URL = "http://192.168.1.23:5000/j/7KQ4AB"
-REJOIN = [{"name": name, "url": f"http://192.168.1.23:5000/r/{i}-{'t0k3n' * 6}"}
-          for i, name in enumerate(["Anna", "Bruno", "Carla Maria De Santis Bellavista", "Dario", "Elena", "Fabio",
-                                    "Giulia", "Hassan", "Irene", "Luca", "Marta"])]
+REJOIN = [
+    {"name": name, "url": f"http://192.168.1.23:5000/r/{i}-{'t0k3n' * 6}"}
+    for i, name in enumerate(
+        [
+            "Anna",
+            "Bruno",
+            "Carla Maria De Santis Bellavista",
+            "Dario",
+            "Elena",
+            "Fabio",
+            "Giulia",
+            "Hassan",
+            "Irene",
+            "Luca",
+            "Marta",
+        ]
+    )
+]
 
 #: sheet -> (how to draw it on a paper, the most it may weigh in bytes)
 SHEETS = {
@@ -24,8 +48,10 @@ SHEETS = {
     "deeds-odd": (lambda paper: printables.deed_cards_pdf(odd_edition(), BASE_URL, paper, "en"), 300_000),
     "deeds-no-mortgage": (lambda paper: printables.deed_cards_pdf(no_mortgage_edition(), BASE_URL, paper), 300_000),
     "money-8": (lambda paper: printables.money_pdf(EDITIONS["classic-it"], 8, paper), 500_000),
-    "money-8-full-colour": (lambda paper: printables.money_pdf(EDITIONS["classic-it"], 8, paper, ink_saver=False),
-                            500_000),
+    "money-8-full-colour": (
+        lambda paper: printables.money_pdf(EDITIONS["classic-it"], 8, paper, ink_saver=False),
+        500_000,
+    ),
     "money-odd": (lambda paper: printables.money_pdf(odd_edition(), 2, paper, "en"), 500_000),
     "poster": (lambda paper: printables.poster_pdf(JOIN_URL, "7KQ4AB", "Venerdì da Anna", paper), 100_000),
     "rejoin-11": (lambda paper: printables.rejoin_cards_pdf(REJOIN, paper, "en"), 150_000),
@@ -33,7 +59,7 @@ SHEETS = {
 CASES = [(sheet, paper) for sheet in SHEETS for paper in ("a4", "letter")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pdf(sheet: str, paper: str) -> bytes:
     return SHEETS[sheet][0](paper)
 
@@ -60,9 +86,16 @@ def test_nothing_is_printed_within_5_mm_of_the_papers_edge(sheet, paper):
 def test_each_sheet_has_selectable_text(sheet):
     text = pdf_text(_pdf(sheet, "a4"))
     assert len(text) > 40
-    expected = {"deeds-largest": LARGEST["deeds"][-1]["name"], "deeds-odd": "PROVISIONAL",
-                "deeds-no-mortgage": "Vicolo Corto", "money-8": "Banconote", "money-8-full-colour": "€500",
-                "money-odd": "P$ 1,000,000", "poster": "7KQ4AB", "rejoin-11": "Marta"}[sheet]
+    expected = {
+        "deeds-largest": LARGEST["deeds"][-1]["name"],
+        "deeds-odd": "PROVISIONAL",
+        "deeds-no-mortgage": "Vicolo Corto",
+        "money-8": "Banconote",
+        "money-8-full-colour": "€500",
+        "money-odd": "P$ 1,000,000",
+        "poster": "7KQ4AB",
+        "rejoin-11": "Marta",
+    }[sheet]
     assert expected in text
 
 
@@ -72,12 +105,13 @@ def test_the_preview_pngs_are_drawn_by_the_same_code():
     import io
 
     from PIL import Image
-
     from printables_testkit import decode_qr
 
-    for png, paper in ((printables.deed_cards_png(LARGEST, BASE_URL, "letter", width=600), "letter"),
-                       (printables.money_png(EDITIONS["classic-it"], 8, "a4", width=600), "a4"),
-                       (printables.rejoin_cards_png(REJOIN, width=600), "a4")):
+    for png, paper in (
+        (printables.deed_cards_png(LARGEST, BASE_URL, "letter", width=600), "letter"),
+        (printables.money_png(EDITIONS["classic-it"], 8, "a4", width=600), "a4"),
+        (printables.rejoin_cards_png(REJOIN, width=600), "a4"),
+    ):
         image = Image.open(io.BytesIO(png))
         width, height = printables.PAPER_SIZES[paper]
         assert image.size == (600, round(600 * height / width))

@@ -1,5 +1,6 @@
 """The tournament's printed standings: the champion and the finals' tables, then every player,
 over as many pages as they need; a small vector PDF."""
+
 from __future__ import annotations
 
 import re
@@ -7,9 +8,9 @@ import shutil
 import subprocess
 
 import pytest
+from printables_testkit import pdf_text, render_pages, unprintable_border_ink
 
 from printables.standings import standings_pdf, standings_png
-from printables_testkit import pdf_text, render_pages, unprintable_border_ink
 
 COLUMNS = ["#", "Player", "Points", "Played", "Won"]
 
@@ -22,13 +23,28 @@ def layout_lines(pdf: bytes) -> list[str]:
 
 
 def sheet(players=8, **extra):
-    rows = [{"cells": [str(i + 1), f"Player {i + 1:02d}", str(60 - i), "3", str(i % 3)], "muted": i == 2,
-             "tag": "withdrawn"} for i in range(players)]
-    return {"title": "Club championship", "status": "Final standings", "details": "Championship 2015 · 2 December",
-            "champion": {"label": "Champion", "name": "Player 02"},
-            "stages": [{"title": "Final", "rows": [["1", "Player 02", "25"], ["2", "Player 01", "14"]]},
-                       {"title": "Semi-finals, table 1", "rows": [["1", "Player 01", "19"]]}],
-            "columns": COLUMNS, "rows": rows, "notes": ["Ties: tables won, then the final counts."], **extra}
+    rows = [
+        {
+            "cells": [str(i + 1), f"Player {i + 1:02d}", str(60 - i), "3", str(i % 3)],
+            "muted": i == 2,
+            "tag": "withdrawn",
+        }
+        for i in range(players)
+    ]
+    return {
+        "title": "Club championship",
+        "status": "Final standings",
+        "details": "Championship 2015 · 2 December",
+        "champion": {"label": "Champion", "name": "Player 02"},
+        "stages": [
+            {"title": "Final", "rows": [["1", "Player 02", "25"], ["2", "Player 01", "14"]]},
+            {"title": "Semi-finals, table 1", "rows": [["1", "Player 01", "19"]]},
+        ],
+        "columns": COLUMNS,
+        "rows": rows,
+        "notes": ["Ties: tables won, then the final counts."],
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -61,8 +77,9 @@ def test_the_preview_is_the_first_page():
     assert png.startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize("change", [{"rows": []}, {"columns": ["#"]}, {"title": None},
-                                    {"rows": [{"cells": ["1", "A"]}]}])
+@pytest.mark.parametrize(
+    "change", [{"rows": []}, {"columns": ["#"]}, {"title": None}, {"rows": [{"cells": ["1", "A"]}]}]
+)
 def test_a_sheet_that_cannot_be_drawn_is_refused(change):
     with pytest.raises(ValueError):
         standings_pdf(sheet(**change), "a4", "en")

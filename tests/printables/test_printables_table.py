@@ -1,13 +1,14 @@
 """The join poster and the rejoin cards: their QR codes scan back to the URLs they were given."""
+
 from __future__ import annotations
 
 import io
 
 import pytest
 from PIL import Image
+from printables_testkit import decode_qr, pdf_text, render_pages
 
 import printables
-from printables_testkit import decode_qr, pdf_text, render_pages
 
 JOIN_URL = "http://192.168.1.23:5000/join/7KQ4"
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -51,8 +52,19 @@ def test_poster_png_preview():
 
 
 def _cards(n: int) -> list[dict]:
-    names = ["Anna", "Bruno", "Carla Maria De Santis Bellavista", "Dario", "Elena", "Fabio", "Giulia", "Hassan",
-             "Irene", "Luca", "Marta"]
+    names = [
+        "Anna",
+        "Bruno",
+        "Carla Maria De Santis Bellavista",
+        "Dario",
+        "Elena",
+        "Fabio",
+        "Giulia",
+        "Hassan",
+        "Irene",
+        "Luca",
+        "Marta",
+    ]
     return [{"name": names[i], "url": f"http://192.168.1.23:5000/rejoin/{i}-{'t0k3n' * 6}"} for i in range(n)]
 
 
@@ -79,16 +91,19 @@ def test_rejoin_png_preview():
     assert image.width == 600
 
 
-@pytest.mark.parametrize("call", [
-    lambda: printables.poster_pdf("192.168.1.23/join", "7KQ4", "x"),
-    lambda: printables.poster_pdf(JOIN_URL, " ", "x"),
-    lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", paper="legal"),
-    lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", lang="de"),
-    lambda: printables.rejoin_cards_pdf([]),
-    lambda: printables.rejoin_cards_pdf([{"name": "", "url": JOIN_URL}]),
-    lambda: printables.rejoin_cards_pdf([{"name": "Anna", "url": "ftp://x"}]),
-    lambda: printables.rejoin_cards_pdf(["Anna"]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: printables.poster_pdf("192.168.1.23/join", "7KQ4", "x"),
+        lambda: printables.poster_pdf(JOIN_URL, " ", "x"),
+        lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", paper="legal"),
+        lambda: printables.poster_pdf(JOIN_URL, "7KQ4", "x", lang="de"),
+        lambda: printables.rejoin_cards_pdf([]),
+        lambda: printables.rejoin_cards_pdf([{"name": "", "url": JOIN_URL}]),
+        lambda: printables.rejoin_cards_pdf([{"name": "Anna", "url": "ftp://x"}]),
+        lambda: printables.rejoin_cards_pdf(["Anna"]),
+    ],
+)
 def test_refusals(call):
     with pytest.raises(ValueError):
         call()

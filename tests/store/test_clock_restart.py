@@ -9,6 +9,7 @@ Each "server" is an app of its own on the same database file (PostgreSQL when th
 there), the first one closed before the next starts. Time is moved by hand: every service
 that reads the wall clock reads this test's.
 """
+
 from __future__ import annotations
 
 import datetime as dt

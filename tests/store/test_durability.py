@@ -1,4 +1,5 @@
 """The database as Banco opens it: every answered change is on the disk before the answer."""
+
 from __future__ import annotations
 
 from sqlalchemy import text
@@ -27,9 +28,11 @@ def test_the_pool_keeps_its_connections(app):
     again for a busy moment (a new SQLite connection reads the schema again; a PostgreSQL one
     starts a backend)."""
     from companion import config
+
     with app.app_context():
         opened = []
         from sqlalchemy import event
+
         event.listen(db.engine, "connect", lambda *_: opened.append(1))
         db.engine.dispose()
         for _ in range(3):  # as many connections at once as the pool holds, three times

@@ -2,6 +2,7 @@
 games kept, and play goes on; the migrations build exactly the models' tables; a database of
 an unknown version is refused, naming the way out. On SQLite, and on PostgreSQL when
 ``TEST_DATABASE_URL`` is set."""
+
 from __future__ import annotations
 
 import json
@@ -47,10 +48,18 @@ def upgraded(tmp_path, url):
 
 
 def old_game(app) -> ApiGame:
-    return ApiGame(Api(app.test_client()), {
-        "id": GAME, "join_code": "OLDGM2", "banker_token": BANKER_TOKEN,
-        "players": [{"id": ANNA, "name": "Anna", "token": ANNA_TOKEN},
-                    {"id": BRUNO, "name": "Bruno", "token": BRUNO_TOKEN}]})
+    return ApiGame(
+        Api(app.test_client()),
+        {
+            "id": GAME,
+            "join_code": "OLDGM2",
+            "banker_token": BANKER_TOKEN,
+            "players": [
+                {"id": ANNA, "name": "Anna", "token": ANNA_TOKEN},
+                {"id": BRUNO, "name": "Bruno", "token": BRUNO_TOKEN},
+            ],
+        },
+    )
 
 
 def ok(answer):
@@ -184,8 +193,7 @@ def test_the_migrations_build_the_models_tables(tmp_path, url, source):
 @pytest.mark.parametrize("version", [1, 3])
 def test_tables_of_an_unknown_version_are_refused(tmp_path, url, version):
     released.at_revision(url, migrations.RELEASED)
-    released.run_sql(url, ("UPDATE banco_schema SET version = :v", {"v": version}),
-                     ("DROP TABLE alembic_version", {}))
+    released.run_sql(url, ("UPDATE banco_schema SET version = :v", {"v": version}), ("DROP TABLE alembic_version", {}))
     with pytest.raises(SchemaMismatch, match=f"tables version {version}.*Start with a new database"):
         make_app(tmp_path, fresh=False)
 
@@ -193,14 +201,14 @@ def test_tables_of_an_unknown_version_are_refused(tmp_path, url, version):
 def test_tables_without_any_version_are_refused(tmp_path, url):
     released.empty_database(url)
     released.run_sql(url, ("CREATE TABLE game (id VARCHAR(16) PRIMARY KEY)", {}))
-    with pytest.raises(SchemaMismatch, match="tables version 1.*Start with a new database"):
+    with pytest.raises(SchemaMismatch, match=r"tables version 1.*Start with a new database"):
         make_app(tmp_path, fresh=False)
 
 
 def test_a_newer_banco_database_is_refused(tmp_path, url):
     released.at_revision(url, "head")
     released.run_sql(url, ("UPDATE alembic_version SET version_num = '9999'", {}))
-    with pytest.raises(SchemaMismatch, match="revision 9999.*cannot upgrade"):
+    with pytest.raises(SchemaMismatch, match=r"revision 9999.*cannot upgrade"):
         make_app(tmp_path, fresh=False)
 
 
@@ -215,8 +223,12 @@ make_app(Path(sys.argv[1]), fresh=False)
 
 def test_servers_starting_together_upgrade_once(tmp_path, url):
     released.released_game(url)
-    starts = [subprocess.Popen([sys.executable, "-c", STARTER, str(tmp_path)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for _ in range(3)]
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", STARTER, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        for _ in range(3)
+    ]
     for start in starts:
         output = start.communicate(timeout=120)[0].decode()
         assert start.returncode == 0, output
@@ -229,13 +241,13 @@ def test_servers_starting_together_upgrade_once(tmp_path, url):
     engine.dispose()
 
 
-
 @contextmanager
 def schema_lock_held(tmp_path, url):
     """Holds the lock a starting server takes before it reads the schema, as another server
     busy upgrading would."""
     if url.startswith("postgresql"):
         import psycopg
+
         with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as holder:
             holder.execute("SELECT pg_advisory_lock(%s)", (migrations._PG_LOCK,))
             yield
@@ -257,8 +269,9 @@ def schema_lock_held(tmp_path, url):
 def test_a_server_starting_while_another_upgrades_waits_for_it(tmp_path, url):
     released.released_game(url)
     with schema_lock_held(tmp_path, url):
-        start = subprocess.Popen([sys.executable, "-c", STARTER, str(tmp_path)], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        start = subprocess.Popen(
+            [sys.executable, "-c", STARTER, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
         assert start.stdout.readline() == b"imported\n"
         time.sleep(2)
         assert start.poll() is None, start.communicate()[0].decode()

@@ -4,6 +4,7 @@ processors (JSON, datetimes, booleans), the same generated keys, the same errors
 on PostgreSQL (the suite's second run). A difference would not show as a failure anywhere else:
 a batch whose fast statements fail runs again on the slower path, and only the figures move.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -27,9 +28,15 @@ def game(api):
 def test_a_row_reads_as_sqlalchemy_reads_it(app, game):
     with app.app_context():
         connection = db.session.connection()
-        connection.execute(update(_GAME).where(_GAME.c.id == game.id).values(
-            clock_running_since=dt.datetime(2026, 12, 2, 20, 15, 30, 123456), auction={"deed": "x", "bids": [1, 2]},
-            cash_private=True))
+        connection.execute(
+            update(_GAME)
+            .where(_GAME.c.id == game.id)
+            .values(
+                clock_running_since=dt.datetime(2026, 12, 2, 20, 15, 30, 123456),
+                auction={"deed": "x", "bids": [1, 2]},
+                cash_private=True,
+            )
+        )
         expected = tuple(connection.execute(_ROW, {"game_id": game.id}).first())
         got = Prepared(_ROW).first(connection, {"game_id": game.id})
         assert got == expected
@@ -40,8 +47,10 @@ def test_a_row_reads_as_sqlalchemy_reads_it(app, game):
 def test_an_update_writes_what_the_orm_then_reads(app, game):
     statement = Prepared(update(Player.__table__).where(Player.__table__.c.id == bindparam("row_id")))
     with app.app_context():
-        statement.execute(db.session.connection(), {"cash": 1234, "in_jail": True, "extra": {"laps": 3, "note": "è"},
-                                                    "row_id": game.ids["Anna"]})
+        statement.execute(
+            db.session.connection(),
+            {"cash": 1234, "in_jail": True, "extra": {"laps": 3, "note": "è"}, "row_id": game.ids["Anna"]},
+        )
         statement.execute(db.session.connection(), {"cash": 99, "row_id": game.ids["Bruno"]})  # another set of columns
         db.session.commit()
     with app.app_context():
@@ -56,11 +65,27 @@ def test_an_insert_answers_its_key_and_many_rows_go_in_one_call(app, game):
     at = dt.datetime(2026, 12, 2, 21, 0, 0)
     with app.app_context():
         connection = db.session.connection()
-        keys = [entries.insert(connection, {"game_id": game.id, "version": 1000 + n, "kind": "transfer", "actor": "x",
-                                            "params": {"n": n}, "changes": [], "undoable": True, "reverses": None,
-                                            "at": at}) for n in range(2)]
-        postings.execute_many(connection, [{"entry_id": keys[1], "game_id": game.id, "account": a, "amount": m}
-                                           for a, m in (("bank", -7), ("p", 7))])
+        keys = [
+            entries.insert(
+                connection,
+                {
+                    "game_id": game.id,
+                    "version": 1000 + n,
+                    "kind": "transfer",
+                    "actor": "x",
+                    "params": {"n": n},
+                    "changes": [],
+                    "undoable": True,
+                    "reverses": None,
+                    "at": at,
+                },
+            )
+            for n in range(2)
+        ]
+        postings.execute_many(
+            connection,
+            [{"entry_id": keys[1], "game_id": game.id, "account": a, "amount": m} for a, m in (("bank", -7), ("p", 7))],
+        )
         db.session.commit()
     with app.app_context():
         first, second = db.session.get(Entry, keys[0]), db.session.get(Entry, keys[1])
@@ -71,21 +96,32 @@ def test_an_insert_answers_its_key_and_many_rows_go_in_one_call(app, game):
 
 def test_a_unique_key_refuses_as_sqlalchemy_does_and_the_transaction_goes_on(app, game):
     entries = Prepared(insert(Entry.__table__))
-    row = {"game_id": game.id, "version": 1, "kind": "transfer", "actor": "x", "params": {}, "changes": [],
-           "undoable": True, "reverses": None, "at": dt.datetime(2026, 12, 2)}
+    row = {
+        "game_id": game.id,
+        "version": 1,
+        "kind": "transfer",
+        "actor": "x",
+        "params": {},
+        "changes": [],
+        "undoable": True,
+        "reverses": None,
+        "at": dt.datetime(2026, 12, 2),
+    }
     with app.app_context():
-        with pytest.raises(IntegrityError):
-            with db.session.begin_nested():
-                entries.execute(db.session.connection(), row)  # version 1 is the game's start already
+        with pytest.raises(IntegrityError), db.session.begin_nested():
+            entries.execute(db.session.connection(), row)  # version 1 is the game's start already
         entries.execute(db.session.connection(), {**row, "version": 5000})
         db.session.commit()
-        assert db.session.execute(select(Entry.kind).where(Entry.game_id == game.id, Entry.version == 5000)).scalar() \
+        assert (
+            db.session.execute(select(Entry.kind).where(Entry.game_id == game.id, Entry.version == 5000)).scalar()
             == "transfer"
+        )
 
 
 def test_listeners_hear_each_statement(app, game):
     heard = []
     statement = Prepared(update(Player.__table__).where(Player.__table__.c.id == bindparam("row_id")))
+
     def hear(_connection, _cursor, sql, *_rest):
         heard.append(sql)
 
@@ -140,9 +176,15 @@ def test_a_memo_decodes_a_row_once_and_a_changed_row_again(app, game):
         connection.execute(update(_GAME).where(_GAME.c.id == game.id).values(extra={"pots": {"centre": 7}}))
         assert read.first(connection, {"game_id": game.id}) == (game.id, {"pots": {"centre": 7}})
         for number in range(6):
-            connection.execute(insert(_GAME).values(
-                id=f"memo{number}", edition_id="classic-it", join_code=f"MEMO{number}",
-                banker_token_hash=f"memo{number}", extra={"n": number}))
+            connection.execute(
+                insert(_GAME).values(
+                    id=f"memo{number}",
+                    edition_id="classic-it",
+                    join_code=f"MEMO{number}",
+                    banker_token_hash=f"memo{number}",
+                    extra={"n": number},
+                )
+            )
         small = Prepared(every, memo=4)
         rows = small.all(connection, {})
         assert {row[0]: row[1] for row in rows}[f"memo{5}"] == {"n": 5} and len(rows) == 7

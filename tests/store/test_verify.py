@@ -1,6 +1,7 @@
 """``flask --app app banco verify``: every game's balances against its journal, every entry
 balanced, versions without a gap; a line for each game with problems, a summary, exit 1 on
 any problem."""
+
 from __future__ import annotations
 
 from sqlalchemy import text
@@ -50,10 +51,15 @@ def test_cash_changed_behind_the_journal_is_reported(app, api):
 def test_an_unbalanced_entry_is_reported(app, api):
     game = played(api)
     with app.app_context():
-        entry_id = db.session.execute(text("SELECT id FROM entry WHERE game_id = :g AND kind = 'transfer'"),
-                                      {"g": game.id}).scalar_one()
-    tamper(app, "INSERT INTO posting (entry_id, game_id, account, amount) VALUES (:e, :g, 'bank', 7)",
-           e=entry_id, g=game.id)
+        entry_id = db.session.execute(
+            text("SELECT id FROM entry WHERE game_id = :g AND kind = 'transfer'"), {"g": game.id}
+        ).scalar_one()
+    tamper(
+        app,
+        "INSERT INTO posting (entry_id, game_id, account, amount) VALUES (:e, :g, 'bank', 7)",
+        e=entry_id,
+        g=game.id,
+    )
     code, output = verify(app)
     assert code == 1, output
     assert f"entry {entry_id} does not balance (sums to 7)" in output

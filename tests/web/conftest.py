@@ -1,10 +1,10 @@
 """The page tests run with CSRF protection on, as in production."""
+
 from __future__ import annotations
 
 import pytest
 
 from companion import store
-from companion import services
 from tests.conftest import make_app
 
 

@@ -1,4 +1,5 @@
 """Static files under versioned addresses cached for good, and compressed pages."""
+
 from __future__ import annotations
 
 import gzip
@@ -41,6 +42,7 @@ def test_a_versioned_address_is_kept_for_good_and_any_other_is_checked_again(cli
 def test_a_missing_file_has_no_version_and_is_not_found(client, app):
     with app.test_request_context():
         from flask import url_for
+
         assert url_for("static", filename="nothing-here.js") == "/static/nothing-here.js"
         assert url_for("static", filename="../app.py") == "/static/../app.py"
     assert client.get("/static/nothing-here.js?v=x").status_code == 404
@@ -62,8 +64,11 @@ def test_pages_and_files_are_sent_compressed_to_a_browser_that_accepts_it(client
     assert script.headers["Content-Encoding"] in ("deflate", "br")
     content = (STATIC / "js/banco.js").read_bytes()
     packed_script = script.get_data()
-    unpacked = zlib.decompress(packed_script) if script.headers["Content-Encoding"] == "deflate" \
+    unpacked = (
+        zlib.decompress(packed_script)
+        if script.headers["Content-Encoding"] == "deflate"
         else brotli.decompress(packed_script)
+    )
     assert unpacked == content and len(packed_script) * 2 < len(content)
 
 
@@ -76,8 +81,11 @@ def test_a_browser_that_does_not_ask_for_compression_gets_the_plain_page(client)
 def test_the_live_stream_is_never_compressed(client, api):
     status, game = api.post("/api/v1/games", {"edition": "classic-it", "players": ["Anna", "Bruno"]})
     assert status == 201
-    response = client.get(f"/api/v1/games/{game['id']}/stream", buffered=False,
-                          headers={"Authorization": f"Bearer {game['banker_token']}", "Accept-Encoding": "gzip"})
+    response = client.get(
+        f"/api/v1/games/{game['id']}/stream",
+        buffered=False,
+        headers={"Authorization": f"Bearer {game['banker_token']}", "Accept-Encoding": "gzip"},
+    )
     try:
         assert response.mimetype == "text/event-stream"
         assert "Content-Encoding" not in response.headers
@@ -92,6 +100,8 @@ def test_a_file_the_browser_holds_is_answered_not_modified_compressed_or_not(cli
     for accepted in ("gzip, deflate", "identity"):
         first = client.get("/static/js/banco.js", headers={"Accept-Encoding": accepted})
         assert first.status_code == 200 and first.headers.get("Last-Modified")
-        again = client.get("/static/js/banco.js", headers={"Accept-Encoding": accepted,
-                                                            "If-Modified-Since": first.headers["Last-Modified"]})
+        again = client.get(
+            "/static/js/banco.js",
+            headers={"Accept-Encoding": accepted, "If-Modified-Since": first.headers["Last-Modified"]},
+        )
         assert again.status_code == 304 and not again.get_data()

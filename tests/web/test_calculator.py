@@ -1,6 +1,7 @@
 """The score calculator's pages, driven as a browser would (forms, cookies, CSRF on), without
 JavaScript: start, entries, count, refusals that change nothing, reloads that keep the
 entries, and a deed added from its card's page."""
+
 from __future__ import annotations
 
 import html as htmllib
@@ -25,8 +26,7 @@ def stored(app, client) -> dict | None:
 
 def start(client, names=("Anna", "Bruno", "Carla"), edition="classic-it"):
     page = client.get("/calculator").get_data(as_text=True)
-    response = client.post("/calculator", data={"csrf_token": csrf(page), "edition": edition,
-                                                "name": [*names, "", ""]})
+    response = client.post("/calculator", data={"csrf_token": csrf(page), "edition": edition, "name": [*names, "", ""]})
     assert response.status_code == 303 and response.location == "/calculator/entries"
     return client.get("/calculator/entries", headers=EN).get_data(as_text=True)
 
@@ -36,24 +36,37 @@ def flash(html: str) -> str:
 
 
 def selected(html: str, name: str) -> str:
-    select = re.search(r'<select name="%s"[^>]*>(.*?)</select>' % re.escape(name), html, re.S).group(1)
+    select = re.search(rf'<select name="{re.escape(name)}"[^>]*>(.*?)</select>', html, re.S).group(1)
     found = re.search(r'<option value="([^"]*)" selected', select)
     return found.group(1) if found else ""
 
 
 def cash_value(html: str, i: int) -> str:
-    return re.search(r'name="cash-%d" value="([^"]*)"' % i, html).group(1)
+    return re.search(rf'name="cash-{i}" value="([^"]*)"', html).group(1)
 
 
 # Anna: green group, 2+2+1 houses, Vicolo Corto mortgaged; Bruno: dark blue with a hotel and 4
 # houses, Stazione Sud; Carla: Società Elettrica mortgaged. Worked out in tests/core.
-CLASSIC = {"cash-0": "1000", "cash-1": "850", "cash-2": "1.200",
-           "owner-vicolo-corto": "0", "mortgaged-vicolo-corto": "1",
-           "owner-via-roma": "0", "build-via-roma": "2", "owner-corso-impero": "0", "build-corso-impero": "2",
-           "owner-largo-augusto": "0", "build-largo-augusto": "1",
-           "owner-viale-dei-giardini": "1", "build-viale-dei-giardini": "4",
-           "owner-parco-della-vittoria": "1", "build-parco-della-vittoria": "big",
-           "owner-stazione-sud": "1", "owner-societa-elettrica": "2", "mortgaged-societa-elettrica": "1"}
+CLASSIC = {
+    "cash-0": "1000",
+    "cash-1": "850",
+    "cash-2": "1.200",
+    "owner-vicolo-corto": "0",
+    "mortgaged-vicolo-corto": "1",
+    "owner-via-roma": "0",
+    "build-via-roma": "2",
+    "owner-corso-impero": "0",
+    "build-corso-impero": "2",
+    "owner-largo-augusto": "0",
+    "build-largo-augusto": "1",
+    "owner-viale-dei-giardini": "1",
+    "build-viale-dei-giardini": "4",
+    "owner-parco-della-vittoria": "1",
+    "build-parco-della-vittoria": "big",
+    "owner-stazione-sud": "1",
+    "owner-societa-elettrica": "2",
+    "mortgaged-societa-elettrica": "1",
+}
 
 
 def count(client, page, entries, headers=EN):
@@ -93,7 +106,7 @@ def test_counting_shows_the_ranking_and_a_reload_keeps_the_entries(client, app):
     totals = re.findall(r'<span class="rank-total">([^<]*)</span>', result)
     assert names == ["Bruno", "Anna", "Carla"]
     assert [htmllib.unescape(t) for t in totals] == ["€\u00a03,600", "€\u00a02,950", "€\u00a01,275"]
-    assert "Deeds €\u00a0950</span> · <span class=\"calc-part\">Buildings €\u00a01,000" in htmllib.unescape(result)
+    assert 'Deeds €\u00a0950</span> · <span class="calc-part">Buildings €\u00a01,000' in htmllib.unescape(result)
     assert "point" not in result  # the classic rules give no tournament points
     assert '<h1 class="winner">Bruno</h1>' in result
     # A reload (a new request with the same cookie) shows the same entries and the same result.
@@ -108,9 +121,20 @@ def test_counting_shows_the_ranking_and_a_reload_keeps_the_entries(client, app):
 
 def test_the_championship_tie_and_its_points(client):
     page = start(client, ("Anna", "Bruno", "Carla", "Dario"), edition="campionato-2015")
-    response = count(client, page, {"cash-0": "1000", "cash-1": "1030", "cash-2": "500", "cash-3": "500",
-                                    "owner-via-roma": "0", "mortgaged-via-roma": "1",
-                                    "owner-vicolo-corto": "1", "owner-vicolo-stretto": "1"})
+    response = count(
+        client,
+        page,
+        {
+            "cash-0": "1000",
+            "cash-1": "1030",
+            "cash-2": "500",
+            "cash-3": "500",
+            "owner-via-roma": "0",
+            "mortgaged-via-roma": "1",
+            "owner-vicolo-corto": "1",
+            "owner-vicolo-stretto": "1",
+        },
+    )
     assert response.status_code == 303
     result = htmllib.unescape(client.get("/calculator/result", headers=EN).get_data(as_text=True))
     rows = re.findall(r'<span class="rank">(\d+)</span>\s*<span class="rank-name">([^<]*)</span>', result)
@@ -128,22 +152,66 @@ REFUSED = [
     ("two owners", {"owner-via-roma": ["0", "1"]}, "Via Roma is given to both Anna and Bruno", None),
     ("a house on a station", {"build-stazione-sud": "1"}, "Nothing can be built on Stazione Sud.", None),
     ("five houses", {"build-via-roma": "5"}, "Via Roma has 5 houses: a deed takes at most 4.", None),
-    ("group not whole", {"owner-largo-augusto": "2"},
-     "Via Roma has buildings, but Anna does not own its whole group.", None),
-    ("mortgaged with houses", {"mortgaged-via-roma": "1"},
-     "Via Roma is mortgaged: a mortgaged deed cannot have buildings.", None),
-    ("houses and no owner", {"owner-viale-vesuvio": "", "build-viale-vesuvio": "1"},
-     "Viale Vesuvio belongs to nobody: it cannot have buildings.", None),
-    ("an owner who is not a player", {"owner-via-verdi": "7"}, "The owner of Via Verdi is not one of the players.",
-     None),
+    (
+        "group not whole",
+        {"owner-largo-augusto": "2"},
+        "Via Roma has buildings, but Anna does not own its whole group.",
+        None,
+    ),
+    (
+        "mortgaged with houses",
+        {"mortgaged-via-roma": "1"},
+        "Via Roma is mortgaged: a mortgaged deed cannot have buildings.",
+        None,
+    ),
+    (
+        "houses and no owner",
+        {"owner-viale-vesuvio": "", "build-viale-vesuvio": "1"},
+        "Viale Vesuvio belongs to nobody: it cannot have buildings.",
+        None,
+    ),
+    (
+        "an owner who is not a player",
+        {"owner-via-verdi": "7"},
+        "The owner of Via Verdi is not one of the players.",
+        None,
+    ),
     ("an unknown deed", {"owner-atlantide": "0"}, "There is no deed atlantide in this edition.", None),
-    ("more houses than the bank", {**{f"owner-{k}": "0" for k in (
-        "bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio", "via-accademia", "corso-ateneo",
-        "piazza-universita", "via-verdi", "corso-raffaello", "piazza-dante")},
-        **{f"build-{k}": "4" for k in (
-            "bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio", "via-accademia", "corso-ateneo",
-            "piazza-universita", "via-verdi", "corso-raffaello", "piazza-dante")}},
-     "45 houses entered, but the bank has only 32.", None),
+    (
+        "more houses than the bank",
+        {
+            **{
+                f"owner-{k}": "0"
+                for k in (
+                    "bastioni-gran-sasso",
+                    "viale-monterosa",
+                    "viale-vesuvio",
+                    "via-accademia",
+                    "corso-ateneo",
+                    "piazza-universita",
+                    "via-verdi",
+                    "corso-raffaello",
+                    "piazza-dante",
+                )
+            },
+            **{
+                f"build-{k}": "4"
+                for k in (
+                    "bastioni-gran-sasso",
+                    "viale-monterosa",
+                    "viale-vesuvio",
+                    "via-accademia",
+                    "corso-ateneo",
+                    "piazza-universita",
+                    "via-verdi",
+                    "corso-raffaello",
+                    "piazza-dante",
+                )
+            },
+        },
+        "45 houses entered, but the bank has only 32.",
+        None,
+    ),
 ]
 
 
@@ -188,18 +256,22 @@ def test_the_start_refuses_bad_names_and_keeps_the_current_calculation(client, a
     assert count(client, page, CLASSIC).status_code == 303
     before = stored(app, client)
     page = client.get("/calculator").get_data(as_text=True)
-    for names, message in ((["Anna"], "Enter at least 2 players."),
-                           (["Anna", "anna"], "anna is entered twice: give each player a different name."),
-                           ([f"P{i}" for i in range(9)], "This game takes at most 8 players."),
-                           (["Anna", "B" * 41], "The name of player 2 can be at most 40 characters.")):
-        response = client.post("/calculator", data={"csrf_token": csrf(page), "edition": "classic-it", "name": names},
-                               headers=EN)
+    for names, message in (
+        (["Anna"], "Enter at least 2 players."),
+        (["Anna", "anna"], "anna is entered twice: give each player a different name."),
+        ([f"P{i}" for i in range(9)], "This game takes at most 8 players."),
+        (["Anna", "B" * 41], "The name of player 2 can be at most 40 characters."),
+    ):
+        response = client.post(
+            "/calculator", data={"csrf_token": csrf(page), "edition": "classic-it", "name": names}, headers=EN
+        )
         html = response.get_data(as_text=True)
         assert response.status_code == 400 and message in flash(html)
         assert f'value="{names[0]}"' in html  # as typed
         assert stored(app, client) == before
-    response = client.post("/calculator", data={"csrf_token": csrf(page), "edition": "monopoly-atlantis",
-                                                "name": ["A", "B"]}, headers=EN)
+    response = client.post(
+        "/calculator", data={"csrf_token": csrf(page), "edition": "monopoly-atlantis", "name": ["A", "B"]}, headers=EN
+    )
     assert response.status_code == 400 and "There is no such edition." in flash(response.get_data(as_text=True))
 
 
@@ -235,8 +307,9 @@ def test_a_deed_added_from_its_card_page(client, app):
     before = stored(app, client)
     response = client.post("/calculator/card/classic-it/vicolo-corto", data={"csrf_token": csrf(card), "owner": "0"})
     assert response.status_code == 303
-    assert "Vicolo Corto is given to both Bruno and Anna" in flash(client.get(response.location, headers=EN)
-                                                                   .get_data(as_text=True))
+    assert "Vicolo Corto is given to both Bruno and Anna" in flash(
+        client.get(response.location, headers=EN).get_data(as_text=True)
+    )
     assert stored(app, client) == before
     # The same tap twice changes nothing either.
     client.post("/calculator/card/classic-it/vicolo-corto", data={"csrf_token": csrf(card), "owner": "1"})
@@ -256,8 +329,10 @@ def test_a_card_without_a_csrf_token_or_of_another_edition_adds_nothing(client, 
     response = client.post("/calculator/card/campionato-2015/via-roma", data={"csrf_token": csrf(other), "owner": "0"})
     assert response.status_code == 303
     assert "no calculation open for" in flash(client.get(response.location, headers=EN).get_data(as_text=True))
-    assert client.post("/calculator/card/classic-it/atlantide",
-                       data={"csrf_token": csrf(other), "owner": "0"}).status_code == 404
+    assert (
+        client.post("/calculator/card/classic-it/atlantide", data={"csrf_token": csrf(other), "owner": "0"}).status_code
+        == 404
+    )
     assert stored(app, client) == before
 
 
@@ -286,11 +361,18 @@ def test_the_page_saves_itself_at_each_change(client, app):
     assert response.status_code == 200 and response.get_json() == {"version": 2}
     assert stored(app, client)["p"][0] == ["Anna", 700] and stored(app, client)["p"][1] == ["Bruno", None]
     assert client.get("/calculator/version").get_json() == {"version": 2}
-    refused = client.post("/calculator/save", data={"csrf_token": token, "cash-0": "700", "owner-via-roma": "2",
-                                                    "build-via-roma": "1"}, headers=EN)
+    refused = client.post(
+        "/calculator/save",
+        data={"csrf_token": token, "cash-0": "700", "owner-via-roma": "2", "build-via-roma": "1"},
+        headers=EN,
+    )
     assert refused.status_code == 400
-    assert refused.get_json() == {"error": "Via Roma has buildings, but Carla does not own its whole group.",
-                                  "key": "via-roma", "player": None, "version": 2}
+    assert refused.get_json() == {
+        "error": "Via Roma has buildings, but Carla does not own its whole group.",
+        "key": "via-roma",
+        "player": None,
+        "version": 2,
+    }
     assert stored(app, client)["d"] == {"via-roma": [2, 0, 0, 0]}
     again = client.get("/calculator/entries").get_data(as_text=True)
     assert cash_value(again, 0) == "700" and selected(again, "owner-via-roma") == "2"
@@ -306,6 +388,7 @@ def test_eight_long_names_and_every_deed_fit_the_cookie(client, app):
     owners = iter(range(8))
     with app.app_context():
         from companion import services
+
         for deed in services.editions()["classic-it"].deeds:
             if deed.key not in streets:
                 entries[f"owner-{deed.key}"] = str(next(owners, 7))

@@ -1,5 +1,6 @@
 """A printed card's QR opens that deed: in the game this phone plays, or on its own with how to
 join. Every deed of every built-in edition, and the typed short code."""
+
 from __future__ import annotations
 
 import pytest

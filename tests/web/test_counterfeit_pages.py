@@ -1,6 +1,7 @@
 """Niente è come sembra's fake money on the pages: chips and notes by face on the wallet, a
 payment open to a check with Check only on the phones outside it, the check from a phone, the
 result in the feed and the chips on the table; no page ever says which notes are fake."""
+
 from __future__ import annotations
 
 import re
@@ -39,8 +40,12 @@ def test_a_check_from_the_pages(client, app):
     assert 'value="check"' not in page(anna, f"/g/{game_id}/me")
     assert "Only the players outside this payment can check it." in page(bruno, f"/g/{game_id}/me")
     assert "Anna paid Bruno € 120." in text(page(client, f"/g/{game_id}/table"))
-    for html in (seen, page(anna, f"/g/{game_id}/me"), page(bruno, f"/g/{game_id}/me"),
-                 page(client, f"/g/{game_id}/table")):
+    for html in (
+        seen,
+        page(anna, f"/g/{game_id}/me"),
+        page(bruno, f"/g/{game_id}/me"),
+        page(client, f"/g/{game_id}/table"),
+    ):
         assert "fake" not in html.lower()
         assert not re.search(r"\bn\d+\b", text(html))  # no note ids
 
@@ -64,7 +69,7 @@ def test_imprevisti_from_the_wallet(client, app):
     assert anna.post(f"/g/{game_id}/me", data=keyed(wallet, "chance_draw")).status_code == 302
     wallet = page(anna, f"/g/{game_id}/me")
     card = re.search(r'name="card" value="([^"]+)"', wallet).group(1)
-    assert f"value=\"{card}\"" not in page(bruno, f"/g/{game_id}/me")
+    assert f'value="{card}"' not in page(bruno, f"/g/{game_id}/me")
     assert anna.post(f"/g/{game_id}/me", data={**keyed(wallet, "chance_play"), "card": card}).status_code == 302
     seen = page(bruno, f"/g/{game_id}/me")
     assert "Anna plays an Imprevisti card." in text(seen) and 'value="check"' in seen

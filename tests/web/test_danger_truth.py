@@ -1,6 +1,7 @@
 """Dangerous actions look dangerous and everything on the screen is true: the bankruptcy form
 names the creditor and says what could still be raised first, a one-tap GO or tax can be
 taken back for a few seconds, the feed speaks in sentences, the clock says the game is over."""
+
 from __future__ import annotations
 
 import html as markup
@@ -168,20 +169,34 @@ def test_feed_lines_are_sentences_with_the_currency_sign(client, app):
         ({"type": "buy", "player": a, "deed": "vicolo-stretto"}, "Anna bought Vicolo Stretto for € 60."),
         ({"type": "pay_rent", "player": b, "deed": "vicolo-corto"}, "Bruno paid Anna € 4 rent for Vicolo Corto."),
         ({"type": "build", "player": a, "deed": "vicolo-corto"}, "Anna built a house on Vicolo Corto for € 50."),
-        ({"type": "sell_building", "player": a, "deed": "vicolo-corto"},
-         "Anna sold a house on Vicolo Corto back to the bank for € 25."),
+        (
+            {"type": "sell_building", "player": a, "deed": "vicolo-corto"},
+            "Anna sold a house on Vicolo Corto back to the bank for € 25.",
+        ),
         ({"type": "mortgage", "player": a, "deed": "vicolo-stretto"}, "Anna mortgaged Vicolo Stretto and got € 30."),
-        ({"type": "unmortgage", "player": a, "deed": "vicolo-stretto"},
-         "Anna paid € 33 to lift the mortgage on Vicolo Stretto."),
+        (
+            {"type": "unmortgage", "player": a, "deed": "vicolo-stretto"},
+            "Anna paid € 33 to lift the mortgage on Vicolo Stretto.",
+        ),
         ({"type": "auction_start", "deed": "stazione-sud"}, "Stazione Sud is up for auction, opening at"),
         ({"type": "bid", "player": c, "amount": 120}, "Carla bid € 120."),
         ({"type": "auction_close"}, "Carla won Stazione Sud at auction for € 120."),
-        ({"type": "trade_propose", "player": c, "to": b, "give": {"cash": 10, "deeds": [], "jail_cards": 0},
-          "get": {"cash": 0, "deeds": [], "jail_cards": 0}}, "Carla offered Bruno a trade: € 10 for nothing."),
+        (
+            {
+                "type": "trade_propose",
+                "player": c,
+                "to": b,
+                "give": {"cash": 10, "deeds": [], "jail_cards": 0},
+                "get": {"cash": 0, "deeds": [], "jail_cards": 0},
+            },
+            "Carla offered Bruno a trade: € 10 for nothing.",
+        ),
         ({"type": "go_to_jail", "player": b}, "Bruno went to jail."),
         ({"type": "pay_jail_fine", "player": b}, "Bruno paid € 50 and left jail."),
-        ({"type": "request", "player": a, "from": b, "amount": 7, "reason": "pizza"},
-         "Anna asked Bruno for € 7: pizza."),
+        (
+            {"type": "request", "player": a, "from": b, "amount": 7, "reason": "pizza"},
+            "Anna asked Bruno for € 7: pizza.",
+        ),
     ]
     for payload, line in steps:
         banker_act(app, game_id, **payload)

@@ -3,6 +3,7 @@ a deed's page with the action that applies now on top and the rent that applies 
 quick raises of an auction; the trade form offering only what each side can hand over; my cash
 and the way back to my wallet on every game page. Amounts are worked out from the edition's
 data, never copied from the page."""
+
 from __future__ import annotations
 
 import re
@@ -44,7 +45,7 @@ def run(app, game_id, player_id, **payload):
 
 
 def tile(html: str, key: str) -> str:
-    return re.search(r'<li id="deed-%s".*?</li>' % key, html, re.S).group(0)
+    return re.search(rf'<li id="deed-{key}".*?</li>', html, re.S).group(0)
 
 
 def shown_tiles(html: str) -> list[str]:
@@ -60,10 +61,11 @@ def now_row(html: str) -> str | None:
 
 def top(html: str) -> str:
     """What the page shows before the printed title deed."""
-    return html[:html.index('class="title-deed"')]
+    return html[: html.index('class="title-deed"')]
 
 
 # --- the list ----------------------------------------------------------------------------------
+
 
 def test_every_deed_is_a_tile_in_board_order_with_its_owner_or_price(client, app):
     game_id, anna, ids, edition = table(client, app)
@@ -94,6 +96,7 @@ def test_the_search_without_javascript_keeps_the_tiles_that_match(client, app):
 
 
 # --- a deed's page -----------------------------------------------------------------------------
+
 
 def test_a_deed_for_sale_offers_buying_at_its_price_first(client, app):
     game_id, anna, _ids, edition = table(client, app)
@@ -158,8 +161,12 @@ def test_the_big_building_is_broken_only_where_there_is_one(client, app):
     assert "Sell a building" in html and "Break the" not in html and 'name="break_hotel"' not in html
     with app.app_context():
         version = services.get_game(game_id).version
-    refused = anna.post(f"/g/{game_id}/deeds/{brown[0]}", headers=EN, follow_redirects=True,
-                        data={**keyed(html, "sell_building"), "deed": brown[0], "break_hotel": "1"})
+    refused = anna.post(
+        f"/g/{game_id}/deeds/{brown[0]}",
+        headers=EN,
+        follow_redirects=True,
+        data={**keyed(html, "sell_building"), "deed": brown[0], "break_hotel": "1"},
+    )
     assert "has no big building to break" in refused.get_data(as_text=True)
     with app.app_context():
         assert services.get_game(game_id).version == version
@@ -183,10 +190,12 @@ def test_no_building_line_where_nothing_is_ever_built(client, app):
 
 # --- auctions ----------------------------------------------------------------------------------
 
+
 def test_the_quick_raises_scale_with_the_editions_money(app):
     with app.app_context():
         editions = services.editions()
     from companion.web.deeds import raise_steps
+
     classic = editions["classic-it"]
     # Classic: deeds from 60, a fifth of it (12) rounds down to 10; the minimum raise is 1.
     assert min(d.price for d in classic.deeds) // 5 // 10 == 1 and classic.auction.min_raise == 1
@@ -204,6 +213,7 @@ def test_a_quick_raise_bids_the_high_bid_plus_its_step(client, app):
     run(app, game_id, ids["Bruno"], type="auction_start", deed="via-roma")
     run(app, game_id, ids["Bruno"], type="bid", amount=120)
     from companion.web.deeds import raise_steps
+
     steps = raise_steps(edition)
     wallet = page(anna, f"/g/{game_id}/me")
     offered = [int(a) for a in re.findall(r'name="amount" value="(\d+)"', wallet)]
@@ -223,15 +233,18 @@ def test_a_quick_raise_bids_the_high_bid_plus_its_step(client, app):
         cash = next(p.cash for p in services.get_game(game_id).players if p.name == "Carla")
     high = 120 + steps[0]
     run(app, game_id, ids["Carla"], type="transfer", to="bank", amount=cash - (high + steps[0]))
-    offered = [int(a) for a in re.findall(r'id="quick-bid-\d".*?name="amount" value="(\d+)"',
-                                          page(carla, f"/g/{game_id}/me"), re.S)]
+    offered = [
+        int(a)
+        for a in re.findall(r'id="quick-bid-\d".*?name="amount" value="(\d+)"', page(carla, f"/g/{game_id}/me"), re.S)
+    ]
     assert offered == [high + steps[0]]
 
 
 # --- trades ------------------------------------------------------------------------------------
 
+
 def fieldset(html: str, owner: str) -> str:
-    return re.search(r'<fieldset class="deed-picks" data-owner="%s".*?</fieldset>' % owner, html, re.S).group(0)
+    return re.search(rf'<fieldset class="deed-picks" data-owner="{owner}".*?</fieldset>', html, re.S).group(0)
 
 
 def test_the_trade_form_offers_each_partners_deeds_that_can_be_traded(client, app):
@@ -259,8 +272,11 @@ def test_a_mortgaged_deed_is_not_offered_where_the_edition_keeps_it_out_of_trade
     assert edition.mortgage.tradable is False
     with app.app_context():
         holdings = services.get_game(game_id).holdings
-    bruno_deeds = [d.key for d in sorted(edition.deeds, key=lambda d: d.position)
-                   if next(h for h in holdings if h.deed_key == d.key).owner_id == ids["Bruno"]]
+    bruno_deeds = [
+        d.key
+        for d in sorted(edition.deeds, key=lambda d: d.position)
+        if next(h for h in holdings if h.deed_key == d.key).owner_id == ids["Bruno"]
+    ]
     assert len(bruno_deeds) >= 2  # dealt at the start
     run(app, game_id, ids["Bruno"], type="mortgage", deed=bruno_deeds[0])
     bruno = fieldset(page(anna, f"/g/{game_id}/trade"), ids["Bruno"])
@@ -269,6 +285,7 @@ def test_a_mortgaged_deed_is_not_offered_where_the_edition_keeps_it_out_of_trade
 
 
 # --- my cash and the way back --------------------------------------------------------------------
+
 
 def test_every_game_page_but_the_wallet_shows_my_cash_and_the_way_back(client, app):
     game_id, anna, ids, edition = table(client, app)
@@ -291,6 +308,7 @@ def test_the_deed_at_auction_shows_the_bid_and_its_quick_raises(client, app):
     run(app, game_id, ids["Bruno"], type="auction_start", deed="via-roma")
     run(app, game_id, ids["Bruno"], type="bid", amount=120)
     from companion.web.deeds import raise_steps
+
     steps = raise_steps(edition)
     html = page(anna, f"/g/{game_id}/deeds/via-roma")
     assert 'id="auction"' in top(html) and "by Bruno" in top(html) and "being auctioned" not in html

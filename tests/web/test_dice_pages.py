@@ -1,6 +1,7 @@
 """The Dice card without JavaScript: the wallet and the table roll by posting a form, the last
 roll is drawn on every page, and the fields that ask for a dice total come filled in with the
 reader's own last roll."""
+
 from __future__ import annotations
 
 import re
@@ -30,8 +31,9 @@ def test_a_phone_rolls_with_a_form_and_every_page_shows_it(client, app):
     page = anna.get(f"/g/{game_id}/me", headers=EN).get_data(as_text=True)
     assert "Nobody has rolled yet." in page and "Roll the dice" in page
     assert "Speedy" not in page and "Expropriation dice" not in page  # classic: two dice only
-    response = anna.post(f"/g/{game_id}/me", data={**keyed(page, "roll"), "dice": "2d6"}, headers=EN,
-                         follow_redirects=True)
+    response = anna.post(
+        f"/g/{game_id}/me", data={**keyed(page, "roll"), "dice": "2d6"}, headers=EN, follow_redirects=True
+    )
     html = response.get_data(as_text=True)
     roll = last_roll(app, game_id)
     assert roll["player"] == ids(app, game_id)["Anna"] and roll["dice"] == "2d6"
@@ -91,8 +93,9 @@ def test_a_bad_kind_posted_is_refused_with_a_message(client, app):
     anna = sit_down(app, game_id, "Anna")
     start(client, game_id)
     page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
-    html = anna.post(f"/g/{game_id}/me", data={**keyed(page, "roll"), "dice": "speed"}, headers=EN,
-                     follow_redirects=True).get_data(as_text=True)
+    html = anna.post(
+        f"/g/{game_id}/me", data={**keyed(page, "roll"), "dice": "speed"}, headers=EN, follow_redirects=True
+    ).get_data(as_text=True)
     assert "This edition has no Speedy die." in html
     assert last_roll(app, game_id) is None
     assert csrf(html)

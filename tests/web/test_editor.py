@@ -1,5 +1,6 @@
 """The edition editor: start from an edition, change values, checked as typed, save as an
 edition of the server; a built-in edition is never replaced; a game keeps its edition."""
+
 from __future__ import annotations
 
 import re
@@ -53,8 +54,10 @@ def test_values_are_checked_as_typed_naming_the_field(client):
     assert "deeds[3].price" in answer["fields"]
     form["f:deeds[3].price"] = "100"
     answer = client.post("/editions/check", data=form).get_json()
-    assert "classic-it-custom: deeds[1].rents needs 6 values (no building, each small building, the big one)" \
+    assert (
+        "classic-it-custom: deeds[1].rents needs 6 values (no building, each small building, the big one)"
         in answer["problems"]
+    )
 
 
 def test_the_editor_never_replaces_a_built_in_edition_nor_stores_a_bad_one(app, client):
@@ -80,7 +83,7 @@ def test_marking_a_provisional_edition_checked(client):
         del form[name]
     form["f:id"] = "motopolis-checked"
     assert client.post("/editions/save", data=form).status_code == 302
-    status, shown = Api(client).get("/api/v1/editions/motopolis-checked")
+    _status, shown = Api(client).get("/api/v1/editions/motopolis-checked")
     assert not any(d["provisional"] for d in shown["deeds"])
 
 

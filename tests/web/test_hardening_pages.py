@@ -4,6 +4,7 @@ outside ASCII, forms over the body limit. Every refusal is a message or an error
 nothing, and nothing answers 5xx. CSRF is on (tests/web/conftest.py), except in the random
 test, whose forms must get past it to reach the handlers.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,9 +31,12 @@ def games(app) -> int:
 @pytest.mark.parametrize("minutes", ODD_NUMBERS)
 def test_the_new_game_form_refuses_a_time_limit_in_other_digits(client, app, minutes):
     page = client.get("/").get_data(as_text=True)
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "classic-it",
-                                           "name": ["Anna", "Bruno"], "time_limit": minutes},
-                           headers={"Accept-Language": "en"}, follow_redirects=True)
+    response = client.post(
+        "/games",
+        data={"csrf_token": csrf(page), "edition": "classic-it", "name": ["Anna", "Bruno"], "time_limit": minutes},
+        headers={"Accept-Language": "en"},
+        follow_redirects=True,
+    )
     assert response.status_code == 200
     assert "The time limit must be 1 to 1440 minutes." in response.get_data(as_text=True)
     assert games(app) == 0
@@ -44,8 +48,9 @@ def test_the_wallet_refuses_an_amount_in_other_digits(client, app, amount):
     anna = sit_down(app, game_id, "Anna")
     start(client, game_id)
     page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
-    response = anna.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": amount},
-                         follow_redirects=True)
+    response = anna.post(
+        f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": amount}, follow_redirects=True
+    )
     assert response.status_code == 200 and 'class="flash flash-error"' in response.get_data(as_text=True)
     assert cash(app, game_id) == {"Anna": 1500, "Bruno": 1500, "Carla": 1500}
 
@@ -90,8 +95,10 @@ def test_print_pages_take_a_table_size_in_other_digits(client, players):
 def test_the_page_stream_resumes_from_other_digits_as_now(client, app):
     game_id, _ = open_table(client)
     for odd in ("²", "٣", "9" * 5000):
-        for response in (client.get(f"/g/{game_id}/stream", headers={"Last-Event-ID": odd.encode().decode("latin-1")}),
-                         client.get(f"/g/{game_id}/stream", query_string={"since": odd})):
+        for response in (
+            client.get(f"/g/{game_id}/stream", headers={"Last-Event-ID": odd.encode().decode("latin-1")}),
+            client.get(f"/g/{game_id}/stream", query_string={"since": odd}),
+        ):
             assert response.status_code == 200 and response.mimetype == "text/event-stream"
             assert "id: 1\n" in response.get_data(as_text=True)
 
@@ -116,11 +123,18 @@ def test_a_typed_deed_code_of_a_page_of_text_is_not_echoed_whole(client, app):
 
 # --- forms over the body limit ---------------------------------------------------------------
 
+
 def test_a_new_game_form_over_the_limit_is_the_413_page_and_opens_nothing(client, app):
     page = client.get("/").get_data(as_text=True)
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "classic-it",
-                                           "name": ["Anna", "Bruno", "x" * config.MAX_BODY_BYTES]},
-                           headers={"Accept-Language": "it"})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": csrf(page),
+            "edition": "classic-it",
+            "name": ["Anna", "Bruno", "x" * config.MAX_BODY_BYTES],
+        },
+        headers={"Accept-Language": "it"},
+    )
     assert response.status_code == 413 and response.mimetype == "text/html"
     assert "La richiesta è troppo grande." in response.get_data(as_text=True)
     assert games(app) == 0
@@ -139,12 +153,20 @@ def test_a_wallet_form_over_the_limit_moves_no_money(client, app):
 
 def test_a_form_for_8_long_names_fits_easily(client, app):
     page = client.get("/").get_data(as_text=True)
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "classic-it",
-                                           "name": [f"{i} " + "é" * 38 for i in range(8)], "time_limit": "1440"})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": csrf(page),
+            "edition": "classic-it",
+            "name": [f"{i} " + "é" * 38 for i in range(8)],
+            "time_limit": "1440",
+        },
+    )
     assert response.status_code == 302 and games(app) == 1
 
 
 # --- anything at all: never a 5xx ------------------------------------------------------------
+
 
 @pytest.fixture
 def open_app(tmp_path):
@@ -157,16 +179,103 @@ def open_app(tmp_path):
         db.engine.dispose()
 
 
-ODD = ["²", "٣", "\u0000", "é", "ÉÉÉÉÉÉ", "\ufeff", "💸", "%00", "..", "a" * 3000, "9" * 40, "9" * 5000, "-1",
-       " ", "", "0", "1", "1.5", "bank", "free_parking", "big", "small", "<b>", "' OR 1=1 --"]
-FIELDS = ["type", "key", "to", "from", "amount", "dice", "deed", "player", "trade", "pending", "reason", "pot",
-          "give_cash", "get_cash", "give_cards", "get_cards", "give_deeds", "get_deeds", "deeds", "break_hotel",
-          "creditor", "building", "award_to", "payment", "request", "payer", "name", "edition", "time_limit",
-          "banker_plays", "free_parking_pot", "strict_bank", "code", "paper", "lang", "back", "cash-0", "cash-1",
-          "owner-vicolo-corto", "build-vicolo-corto", "mortgaged-vicolo-corto"]
-TYPES = ["transfer", "collect", "pay_fixed", "pass_go", "buy", "pay_rent", "build", "sell_building", "mortgage",
-         "unmortgage", "auction_start", "bid", "auction_close", "trade_propose", "trade_accept", "trade_reject",
-         "request", "approve", "decline", "pot_collect", "bankrupt", "undo", "end", "clock_pause", "start", "nope"]
+ODD = [
+    "²",
+    "٣",
+    "\u0000",
+    "é",
+    "ÉÉÉÉÉÉ",
+    "\ufeff",
+    "💸",
+    "%00",
+    "..",
+    "a" * 3000,
+    "9" * 40,
+    "9" * 5000,
+    "-1",
+    " ",
+    "",
+    "0",
+    "1",
+    "1.5",
+    "bank",
+    "free_parking",
+    "big",
+    "small",
+    "<b>",
+    "' OR 1=1 --",
+]
+FIELDS = [
+    "type",
+    "key",
+    "to",
+    "from",
+    "amount",
+    "dice",
+    "deed",
+    "player",
+    "trade",
+    "pending",
+    "reason",
+    "pot",
+    "give_cash",
+    "get_cash",
+    "give_cards",
+    "get_cards",
+    "give_deeds",
+    "get_deeds",
+    "deeds",
+    "break_hotel",
+    "creditor",
+    "building",
+    "award_to",
+    "payment",
+    "request",
+    "payer",
+    "name",
+    "edition",
+    "time_limit",
+    "banker_plays",
+    "free_parking_pot",
+    "strict_bank",
+    "code",
+    "paper",
+    "lang",
+    "back",
+    "cash-0",
+    "cash-1",
+    "owner-vicolo-corto",
+    "build-vicolo-corto",
+    "mortgaged-vicolo-corto",
+]
+TYPES = [
+    "transfer",
+    "collect",
+    "pay_fixed",
+    "pass_go",
+    "buy",
+    "pay_rent",
+    "build",
+    "sell_building",
+    "mortgage",
+    "unmortgage",
+    "auction_start",
+    "bid",
+    "auction_close",
+    "trade_propose",
+    "trade_accept",
+    "trade_reject",
+    "request",
+    "approve",
+    "decline",
+    "pot_collect",
+    "bankrupt",
+    "undo",
+    "end",
+    "clock_pause",
+    "start",
+    "nope",
+]
 
 
 def test_a_few_hundred_odd_forms_never_get_a_5xx(open_app):
@@ -178,10 +287,23 @@ def test_a_few_hundred_odd_forms_never_get_a_5xx(open_app):
     start(banker, game_id)
     with app.app_context():
         ids = [p.id for p in services.get_game(game_id).players]
-    paths = [f"/g/{game_id}/me", f"/g/{game_id}/table", f"/g/{game_id}/deeds/vicolo-corto",
-             f"/g/{game_id}/deeds/{{}}", f"/g/{game_id}/trade", f"/g/{game_id}/rejoin/{{}}",
-             f"/g/{game_id}/print/rejoin.pdf", "/games", "/join", "/j/{}", "/r/{}", "/calculator",
-             "/calculator/entries", "/calculator/save", f"/g/{{}}/me"]
+    paths = [
+        f"/g/{game_id}/me",
+        f"/g/{game_id}/table",
+        f"/g/{game_id}/deeds/vicolo-corto",
+        f"/g/{game_id}/deeds/{{}}",
+        f"/g/{game_id}/trade",
+        f"/g/{game_id}/rejoin/{{}}",
+        f"/g/{game_id}/print/rejoin.pdf",
+        "/games",
+        "/join",
+        "/j/{}",
+        "/r/{}",
+        "/calculator",
+        "/calculator/entries",
+        "/calculator/save",
+        "/g/{}/me",
+    ]
     for _ in range(300):
         path = rng.choice(paths)
         while "{}" in path:
@@ -192,12 +314,25 @@ def test_a_few_hundred_odd_forms_never_get_a_5xx(open_app):
         if rng.random() < 0.7:
             form["type"] = rng.choice(TYPES)
         phone = rng.choice([banker, anna])
-        response = phone.post(path, data=form, headers={"Last-Event-ID": "²", "Accept-Language": rng.choice(["it", "en", "²"])})
+        response = phone.post(
+            path, data=form, headers={"Last-Event-ID": "²", "Accept-Language": rng.choice(["it", "en", "²"])}
+        )
         assert response.status_code < 500, (path, form, response.get_data(as_text=True)[:300])
-        query = {rng.choice(["players", "paper", "lang", "edition", "code", "as", "with", "next", "since"]):
-                 rng.choice(ODD)}
-        target = rng.choice(["/print", "/print/classic-it/money.pdf", f"/g/{game_id}/deeds", f"/g/{game_id}/trade",
-                             f"/g/{game_id}/deeds/vicolo-corto", "/lang/it", f"/g/{game_id}/print", "/calculator"])
+        query = {
+            rng.choice(["players", "paper", "lang", "edition", "code", "as", "with", "next", "since"]): rng.choice(ODD)
+        }
+        target = rng.choice(
+            [
+                "/print",
+                "/print/classic-it/money.pdf",
+                f"/g/{game_id}/deeds",
+                f"/g/{game_id}/trade",
+                f"/g/{game_id}/deeds/vicolo-corto",
+                "/lang/it",
+                f"/g/{game_id}/print",
+                "/calculator",
+            ]
+        )
         response = phone.get(target, query_string=query)
         assert response.status_code < 500, (target, query, response.get_data(as_text=True)[:300])
     with app.app_context():

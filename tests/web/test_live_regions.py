@@ -1,6 +1,7 @@
 """A live page's regions rendered alone (``?regions=``) are exactly those regions of the whole
 page, in rich states (houses, a request, a trade, an auction, a finished game); they are
 authorised as the page is; and every region a live page marks names parts an entry can have."""
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,9 @@ def _act(app, game_id, who, payload):
         game = services.get_game(game_id)
         ids = {p.name: p.id for p in game.players}
         caller = Caller(game_id, who == "banker", None if who == "banker" else ids[who])
-        return services.act(game_id, caller, {k: ids.get(v, v) if isinstance(v, str) else v
-                                              for k, v in payload.items()})
+        return services.act(
+            game_id, caller, {k: ids.get(v, v) if isinstance(v, str) else v for k, v in payload.items()}
+        )
 
 
 def _regions_match(device, path, at_least=5) -> list[str]:
@@ -65,8 +67,17 @@ def rich(client, app):
     for deed in ("vicolo-corto", "vicolo-stretto"):
         _act(app, game_id, "Anna", {"type": "build", "deed": deed})
     _act(app, game_id, "Bruno", {"type": "request", "from": "Anna", "amount": 50, "reason": "Vicolo Corto"})
-    _act(app, game_id, "Carla", {"type": "trade_propose", "to": "Anna", "give": {"cash": 100, "deeds": []},
-                                 "get": {"cash": 0, "deeds": ["stazione-sud"]}})
+    _act(
+        app,
+        game_id,
+        "Carla",
+        {
+            "type": "trade_propose",
+            "to": "Anna",
+            "give": {"cash": 100, "deeds": []},
+            "get": {"cash": 0, "deeds": ["stazione-sud"]},
+        },
+    )
     _act(app, game_id, "banker", {"type": "auction_start", "deed": "parco-della-vittoria"})
     _act(app, game_id, "Bruno", {"type": "bid", "amount": 120})
     return game_id, client, anna, bruno
@@ -75,12 +86,22 @@ def rich(client, app):
 def _pages(game_id, banker, anna, bruno, screen):
     """Every live page of the rich game, as who sees it, with the regions it has at least."""
     deed = f"/g/{game_id}/deeds"
-    return ((anna, f"/g/{game_id}/me", 5), (bruno, f"/g/{game_id}/me", 5), (banker, f"/g/{game_id}/table", 5),
-            (anna, f"/g/{game_id}/me?bankrupt_to=bank", 5), (screen, f"/g/{game_id}/screen", 5),
-            (anna, deed, 3), (banker, deed, 2), (anna, f"{deed}?q=vicolo", 3),
-            (anna, f"{deed}/vicolo-corto", 8), (bruno, f"{deed}/vicolo-corto", 8),
-            (bruno, f"{deed}/parco-della-vittoria", 8), (banker, f"{deed}/vicolo-corto?as=", 7),
-            (anna, f"/g/{game_id}/results", 3), (banker, f"/g/{game_id}/results", 2))
+    return (
+        (anna, f"/g/{game_id}/me", 5),
+        (bruno, f"/g/{game_id}/me", 5),
+        (banker, f"/g/{game_id}/table", 5),
+        (anna, f"/g/{game_id}/me?bankrupt_to=bank", 5),
+        (screen, f"/g/{game_id}/screen", 5),
+        (anna, deed, 3),
+        (banker, deed, 2),
+        (anna, f"{deed}?q=vicolo", 3),
+        (anna, f"{deed}/vicolo-corto", 8),
+        (bruno, f"{deed}/vicolo-corto", 8),
+        (bruno, f"{deed}/parco-della-vittoria", 8),
+        (banker, f"{deed}/vicolo-corto?as=", 7),
+        (anna, f"/g/{game_id}/results", 3),
+        (banker, f"/g/{game_id}/results", 2),
+    )
 
 
 def test_regions_alone_are_the_regions_of_the_whole_page(rich, app):
@@ -94,9 +115,13 @@ def test_regions_alone_are_the_regions_of_the_whole_page(rich, app):
     assert "wallet-bar" not in _regions_match(banker, f"/g/{game_id}/deeds/vicolo-corto?as={ids['Bruno']}", 7)
     _act(app, game_id, "banker", {"type": "auction_close"})
     _act(app, game_id, "banker", {"type": "end"})
-    for device, path in ((anna, f"/g/{game_id}/me"), (banker, f"/g/{game_id}/table"),
-                         (screen, f"/g/{game_id}/screen"), (anna, f"/g/{game_id}/results"),
-                         (anna, f"/g/{game_id}/deeds/vicolo-corto")):
+    for device, path in (
+        (anna, f"/g/{game_id}/me"),
+        (banker, f"/g/{game_id}/table"),
+        (screen, f"/g/{game_id}/screen"),
+        (anna, f"/g/{game_id}/results"),
+        (anna, f"/g/{game_id}/deeds/vicolo-corto"),
+    ):
         _regions_match(device, path, 1)
 
 
@@ -107,7 +132,7 @@ def test_regions_of_a_table_setting_up(client, app):
 
 
 def test_a_region_is_authorised_as_its_page(rich, app):
-    game_id, banker, anna, _bruno = rich
+    game_id, _banker, anna, _bruno = rich
     stranger = app.test_client()
     answer = stranger.get(f"/g/{game_id}/me?regions=balance-region")
     assert answer.status_code == 302 and "/j/" in answer.location  # to the join page, as the page
@@ -120,8 +145,10 @@ def test_a_region_is_authorised_as_its_page(rich, app):
 def test_private_cash_stays_private_in_a_region(client, app):
     page = client.get("/").get_data(as_text=True)
     from tests.web.test_pages import csrf
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "campionato-2015",
-                                           "name": ["Anna", "Bruno", "Carla"]})
+
+    response = client.post(
+        "/games", data={"csrf_token": csrf(page), "edition": "campionato-2015", "name": ["Anna", "Bruno", "Carla"]}
+    )
     game_id = response.location.split("/")[2]
     anna = sit_down(app, game_id, "Anna")
     start(client, game_id)
@@ -166,13 +193,14 @@ def test_what_changed_since_a_version(client, app):
     app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
     assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] is None
     assert anna.get(f"/g/{game_id}/changes?since={version + 3}").get_json()["parts"] == sorted(
-        ["cash", "cash:bank", f"cash:{ids['Anna']}", "feed"])
+        ["cash", "cash:bank", f"cash:{ids['Anna']}", "feed"]
+    )
 
 
 def test_a_live_fetch_does_not_sign_the_cookie_again(rich, app):
     """A page's own fetches (``X-Banco-Live``) answer without a new session cookie; the page
     opened renews it, and a fetch that forgets a seat still says so."""
-    game_id, banker, anna, _bruno = rich
+    game_id, _banker, anna, _bruno = rich
     live = {**EN, "X-Banco-Live": "1"}
     assert "session=" in anna.get(f"/g/{game_id}/me", headers=EN).headers.get("Set-Cookie", "")
     answer = anna.get(f"/g/{game_id}/me?regions=balance-region", headers=live)
@@ -192,8 +220,9 @@ def _regions_now(pages) -> dict:
     for device, path in pages:
         html = device.get(path, headers=EN).get_data(as_text=True)
         found = {m.group(1): set(m.group(2).split()) for m in REGION.finditer(html)}
-        fetched = device.get(f"{path}{'&' if '?' in path else '?'}regions={','.join(found)}",
-                             headers=EN).get_json()["regions"]
+        fetched = device.get(f"{path}{'&' if '?' in path else '?'}regions={','.join(found)}", headers=EN).get_json()[
+            "regions"
+        ]
         for name, fragment in fetched.items():
             for other, inner in fetched.items():
                 if other != name and inner in fragment:
@@ -232,11 +261,20 @@ def test_a_region_an_entry_does_not_touch_stays_as_it_was(rich, app):
     carla = sit_down(app, game_id, "Carla")
     deed = f"/g/{game_id}/deeds"
     # Each page once; a query the page ignores (``?b``) keeps two readers' same address apart.
-    pages = ((anna, f"/g/{game_id}/me"), (bruno, f"/g/{game_id}/me?b"), (carla, f"/g/{game_id}/me?c"),
-             (banker, f"/g/{game_id}/table"), (app.test_client(), f"/g/{game_id}/screen"),
-             (anna, deed), (bruno, f"{deed}?b"), (anna, f"{deed}/vicolo-corto"),
-             (carla, f"{deed}/parco-della-vittoria"), (banker, f"{deed}/vicolo-stretto?as={ids['Bruno']}"),
-             (anna, f"/g/{game_id}/results"), (carla, f"/g/{game_id}/results?c"))
+    pages = (
+        (anna, f"/g/{game_id}/me"),
+        (bruno, f"/g/{game_id}/me?b"),
+        (carla, f"/g/{game_id}/me?c"),
+        (banker, f"/g/{game_id}/table"),
+        (app.test_client(), f"/g/{game_id}/screen"),
+        (anna, deed),
+        (bruno, f"{deed}?b"),
+        (anna, f"{deed}/vicolo-corto"),
+        (carla, f"{deed}/parco-della-vittoria"),
+        (banker, f"{deed}/vicolo-stretto?as={ids['Bruno']}"),
+        (anna, f"/g/{game_id}/results"),
+        (carla, f"/g/{game_id}/results?c"),
+    )
     before = _regions_now(pages)
     checked = 0
     for who, payload in UNTOUCHED:

@@ -1,6 +1,7 @@
 """Motopolis on the pages: the seventh seat only when the banker does not play, the squares as
 one-tap buttons, Attesa ricambi and the sosta bisognino on the wallet, the laps left on a
 mortgaged deed, the end after 40 rounds and the final count's note."""
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,9 @@ def page(client, path) -> str:
 
 def post_square(client, game_id, key, **extra):
     wallet = page(client, f"/g/{game_id}/me")
-    form = re.search(r'<form[^>]*>(?:(?!</form>).)*name="square" value="%s"(?:(?!</form>).)*</form>' % key,
-                     wallet, re.S).group(0)
+    form = re.search(
+        rf'<form[^>]*>(?:(?!</form>).)*name="square" value="{key}"(?:(?!</form>).)*</form>', wallet, re.S
+    ).group(0)
     fields = dict(re.findall(r'name="(csrf_token|key|type|square)" value="([^"]*)"', form))
     response = client.post(f"/g/{game_id}/me", data={**fields, **extra})
     assert response.status_code == 302
@@ -31,8 +33,11 @@ def post_square(client, game_id, key, **extra):
 def test_seven_players_only_when_the_banker_does_not_play(client):
     home = page(client, "/")
     assert "Motopolis: 7 players only when the banker does not play" in home
-    response = client.post("/games", data={"csrf_token": csrf(home), "edition": "motopolis", "name": list(SEVEN),
-                                           "banker_plays": "1"}, headers=EN)
+    response = client.post(
+        "/games",
+        data={"csrf_token": csrf(home), "edition": "motopolis", "name": list(SEVEN), "banker_plays": "1"},
+        headers=EN,
+    )
     assert response.status_code == 302 and response.location == "/"
     assert "When the banker plays too, this game takes at most 6 players." in page(client, "/")
     game_id, _ = open_table(client, names=SEVEN, edition="motopolis")
@@ -68,8 +73,10 @@ def test_a_motopolis_wallet_and_deed(client, app):
 
     # A mortgaged deed says how many laps are left to lift it.
     deed = page(client, f"/g/{game_id}/deeds/{anna_deed}")
-    assert client.post(f"/g/{game_id}/deeds/{anna_deed}",
-                       data={**keyed(deed, "mortgage"), "deed": anna_deed}).status_code == 302
+    assert (
+        client.post(f"/g/{game_id}/deeds/{anna_deed}", data={**keyed(deed, "mortgage"), "deed": anna_deed}).status_code
+        == 302
+    )
     deed = page(client, f"/g/{game_id}/deeds/{anna_deed}")
     assert "3 laps left to lift the mortgage." in deed
     assert "50% of the rent to the bank" in deed

@@ -1,6 +1,7 @@
 """Niente è come sembra on the pages: what ends the game and how far it is, the deed page's
 sale to the bank (and why a built deed waits for its hotel to be sold), a hotel-only title deed,
 the bank's hotels and the final count's note on the results."""
+
 from __future__ import annotations
 
 from companion import services
@@ -18,8 +19,9 @@ def page(client, path) -> str:
 
 def act_on_deed(client, game_id, key, player_id, action, **extra):
     page = client.get(f"/g/{game_id}/deeds/{key}?as={player_id}", headers=EN).get_data(as_text=True)
-    response = client.post(f"/g/{game_id}/deeds/{key}",
-                           data={**keyed(page, action), "deed": key, "player": player_id, **extra})
+    response = client.post(
+        f"/g/{game_id}/deeds/{key}", data={**keyed(page, action), "deed": key, "player": player_id, **extra}
+    )
     assert response.status_code == 302
 
 

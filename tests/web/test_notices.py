@@ -1,4 +1,5 @@
 """What happened to me: each kind of change that touches a player, said to that player only."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,10 +14,12 @@ from tests.conftest import Game
 @pytest.fixture
 def told(app):
     """``told(game, name)``: the notices of player ``name``, newest first, in English."""
+
     def read(game, name):
         with app.test_request_context(headers={"Accept-Language": "en"}):
             row = services.get_game(game.id)
             return [n["text"] for n in notices_for(row, Caller(game.id, False, game.ids[name]))]
+
     return read
 
 
@@ -44,8 +47,9 @@ def test_rent_paid_names_the_deed(api, told):
 
 def test_a_request_for_money_reaches_the_payer_and_a_refusal_the_asker(api, told):
     game = api.new_game().start()
-    pending = ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200,
-                                   "reason": "half of Via Roma"}))["pending"]
+    pending = ok(
+        game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200, "reason": "half of Via Roma"})
+    )["pending"]
     assert told(game, "Bruno") == ["Anna asks you for €\u00a0200. (half of Via Roma)"]
     ok(game.act("Bruno", {"type": "decline", "pending": pending}))
     assert told(game, "Anna") == ["Bruno declined to pay you €\u00a0200."]
@@ -63,13 +67,15 @@ def test_a_trade_offered_then_accepted_or_refused(api, told):
     ok(game.act("Anna", {"type": "buy", "deed": "via-roma"}))
     side = {"cash": 0, "deeds": ["via-roma"], "jail_cards": 0}
     money = {"cash": 300, "deeds": [], "jail_cards": 0}
-    trade = ok(game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": side,
-                                 "get": money}))["trade"]
+    trade = ok(game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": side, "get": money}))[
+        "trade"
+    ]
     assert told(game, "Bruno") == ["Anna offers you a trade: Via Roma for €\u00a0300."]
     ok(game.act("Bruno", {"type": "trade_reject", "trade": trade}))
     assert told(game, "Anna")[0] == "Bruno refused your trade."
-    trade = ok(game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": side,
-                                 "get": money}))["trade"]
+    trade = ok(game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": side, "get": money}))[
+        "trade"
+    ]
     ok(game.act("Bruno", {"type": "trade_accept", "trade": trade}))
     assert told(game, "Anna")[0] == "Bruno accepted your trade."
     assert told(game, "Bruno") == ["Anna offers you a trade: Via Roma for €\u00a0300."] * 2

@@ -1,5 +1,6 @@
 """What live pages keep between versions (each QR drawn once, each amount written once) must
 never carry one reader's words to another."""
+
 from __future__ import annotations
 
 from companion.web.qr import qr_svg

@@ -1,12 +1,12 @@
 """The pages, driven as a browser would (forms, cookies, CSRF tokens), without JavaScript."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from companion import store
-from companion import services
+from companion import services, store
 
 
 def csrf(html: str) -> str:
@@ -15,7 +15,7 @@ def csrf(html: str) -> str:
 
 def keyed(html: str, action: str) -> dict:
     """The hidden fields of the form whose type is ``action``."""
-    form = re.search(r'<form[^>]*>(?:(?!</form>).)*value="%s"(?:(?!</form>).)*</form>' % action, html, re.S).group(0)
+    form = re.search(rf'<form[^>]*>(?:(?!</form>).)*value="{action}"(?:(?!</form>).)*</form>', html, re.S).group(0)
     return dict(re.findall(r'name="(csrf_token|key|type)" value="([^"]*)"', form))
 
 
@@ -62,7 +62,9 @@ def test_the_language_switch_wins_over_the_browser(client):
     assert "New game" in client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]
+)
 def test_the_language_switch_never_leaves_the_site(client, target):
     response = client.get("/lang/it", query_string={"next": target})
     assert response.status_code == 302 and response.location == "/"
@@ -87,23 +89,31 @@ def test_the_host_can_play_too(client, app):
     assert client.get(f"/g/{game_id}/me").status_code == 200
 
 
-@pytest.mark.parametrize("names, message", [
-    (["Anna"], "at least 2"),
-    (["Anna", "anna"], "same name"),
-    (["Anna", "x" * 41], "at most 40"),
-])
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (["Anna"], "at least 2"),
+        (["Anna", "anna"], "same name"),
+        (["Anna", "x" * 41], "at most 40"),
+    ],
+)
 def test_bad_tables_are_refused_with_a_message(client, app, names, message):
     page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "classic-it", "name": names},
-                           headers={"Accept-Language": "en"}, follow_redirects=True)
+    response = client.post(
+        "/games",
+        data={"csrf_token": csrf(page), "edition": "classic-it", "name": names},
+        headers={"Accept-Language": "en"},
+        follow_redirects=True,
+    )
     assert message in response.get_data(as_text=True)
     with app.app_context():
         assert store.db.session.query(store.Game).count() == 0
 
 
 def test_a_form_without_its_csrf_token_changes_nothing(client, app):
-    response = client.post("/games", data={"edition": "classic-it", "name": ["Anna", "Bruno"]},
-                           headers={"Accept-Language": "en"})
+    response = client.post(
+        "/games", data={"edition": "classic-it", "name": ["Anna", "Bruno"]}, headers={"Accept-Language": "en"}
+    )
     assert response.status_code == 400 and "expired" in response.get_data(as_text=True)
     with app.app_context():
         assert store.db.session.query(store.Game).count() == 0
@@ -131,8 +141,12 @@ def test_a_refused_payment_says_why_and_changes_nothing(client, app):
     anna = sit_down(app, game_id, "Anna")
     start(client, game_id)
     page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
-    response = anna.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": "2000"},
-                         headers={"Accept-Language": "en"}, follow_redirects=True)
+    response = anna.post(
+        f"/g/{game_id}/me",
+        data={**keyed(page, "transfer"), "to": "bank", "amount": "2000"},
+        headers={"Accept-Language": "en"},
+        follow_redirects=True,
+    )
     assert "500 missing" in response.get_data(as_text=True)
     for amount in ("-5", "abc", "1.5", "0"):
         page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
@@ -264,8 +278,10 @@ def test_the_banker_opens_a_building_shortage_auction(client, app):
         game = services.get_game(game_id)
         game.bank_small = 1  # the bank is down to its last house
         store.db.session.commit()
-    for name, keys in (("Anna", ["vicolo-corto", "vicolo-stretto"]),
-                       ("Bruno", ["bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio"])):
+    for name, keys in (
+        ("Anna", ["vicolo-corto", "vicolo-stretto"]),
+        ("Bruno", ["bastioni-gran-sasso", "viale-monterosa", "viale-vesuvio"]),
+    ):
         for key in keys:
             page = client.get(f"/g/{game_id}/deeds/{key}?as={ids[name]}").get_data(as_text=True)
             client.post(f"/g/{game_id}/deeds/{key}", data={**keyed(page, "buy"), "deed": key, "player": ids[name]})
@@ -280,8 +296,12 @@ def test_the_banker_opens_a_building_shortage_auction(client, app):
 
 def test_the_new_game_form_sent_twice_opens_one_table(client, app):
     page = client.get("/").get_data(as_text=True)
-    form = {"csrf_token": csrf(page), "key": re.search(r'name="key" value="([^"]+)"', page).group(1),
-            "edition": "classic-it", "name": ["Anna", "Bruno"]}
+    form = {
+        "csrf_token": csrf(page),
+        "key": re.search(r'name="key" value="([^"]+)"', page).group(1),
+        "edition": "classic-it",
+        "name": ["Anna", "Bruno"],
+    }
     first = client.post("/games", data=form)
     again = client.post("/games", data=form)
     assert first.location == again.location

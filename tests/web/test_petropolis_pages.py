@@ -1,6 +1,7 @@
 """Petropolis on the pages: the box's building counts on the new-game form, the International
 Court and its reminder on the wallet, an auction declined on a deed page (the decliner does not
 bid), and a tie at the end played off from the table for ten more minutes."""
+
 from __future__ import annotations
 
 from companion import services
@@ -35,9 +36,17 @@ def test_a_bad_box_count_is_refused_and_opens_nothing(client, app):
     with app.app_context():
         before = db.session.query(Game).count()
     home = page(client, "/")
-    response = client.post("/games", data={"csrf_token": csrf(home), "edition": "petropolis",
-                                           "name": ["Anna", "Bruno"], "supply_big_petropolis": "x"},
-                           headers=EN, follow_redirects=True)
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": csrf(home),
+            "edition": "petropolis",
+            "name": ["Anna", "Bruno"],
+            "supply_big_petropolis": "x",
+        },
+        headers=EN,
+        follow_redirects=True,
+    )
     assert "supply_big" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Game).count() == before
@@ -54,11 +63,12 @@ def test_the_court_and_a_declined_auction_on_the_phone(client, app):
     assert "After 3 rounds here you must pay P$ 500,000 and leave" in wallet
     assert "While there you still collect rent, build, trade and bid." in wallet
 
-    deed = page(client, "/g/%s/deeds/arabia-saudita" % game_id)
+    deed = page(client, f"/g/{game_id}/deeds/arabia-saudita")
     assert "Decline: auction it among the others" in deed and "Provisional values" in deed
     assert "P$ 200,000 plus 3 towers" in deed
-    response = client.post(f"/g/{game_id}/deeds/arabia-saudita",
-                           data={**keyed(deed, "auction_start"), "deed": "arabia-saudita"})
+    response = client.post(
+        f"/g/{game_id}/deeds/arabia-saudita", data={**keyed(deed, "auction_start"), "deed": "arabia-saudita"}
+    )
     assert response.status_code == 302
     wallet = page(client, f"/g/{game_id}/me")
     assert "You declined to buy this deed: the auction is among the other players." in wallet
@@ -78,8 +88,9 @@ def test_a_tie_at_the_end_is_played_off_from_the_table(client, app):
         cash = {p.id: p.cash for p in services.get_game(game_id).players}
         rich, poor = sorted(cash, key=cash.get, reverse=True)
         if cash[rich] != cash[poor]:
-            services.act(game_id, banker, {"type": "transfer", "from": rich, "to": "bank",
-                                           "amount": cash[rich] - cash[poor]})
+            services.act(
+                game_id, banker, {"type": "transfer", "from": rich, "to": "bank", "amount": cash[rich] - cash[poor]}
+            )
     table = page(client, f"/g/{game_id}/table")
     assert client.post(f"/g/{game_id}/table", data=keyed(table, "end")).status_code == 302
     table = page(client, f"/g/{game_id}/table")

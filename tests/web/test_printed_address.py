@@ -1,5 +1,6 @@
 """Printed QR codes hold the server's address: when phones reach it at another address since
 the deed cards were printed, the table says so and what to do."""
+
 from __future__ import annotations
 
 from tests.web.test_pages import open_table
@@ -8,7 +9,7 @@ WARNING = "The printed deed cards point to an old address"
 
 
 def test_the_table_warns_when_the_address_changed_since_the_cards_were_printed(app, client):
-    game_id, table = open_table(client)
+    _game_id, table = open_table(client)
     page = client.get(table, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert WARNING not in page  # nothing printed yet
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"

@@ -3,6 +3,7 @@
 The PDFs are rasterised and their QR codes decoded, so what is checked is what a phone's
 camera will read off the paper.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,8 @@ import pytest
 
 from companion import services
 from companion.web import printing
-from tests.web.test_pages import csrf
 from tests.printables.printables_testkit import decode_qr, render_pages
+from tests.web.test_pages import csrf
 
 PUBLIC_URL = "http://banco.test"  # make_app's PUBLIC_URL
 ENGLISH = {"Accept-Language": "en"}
@@ -51,9 +52,13 @@ def page_count(pdf: bytes) -> int:
 
 def is_pdf(response, filename_part: str) -> bool:
     disposition = response.headers.get("Content-Disposition", "")
-    return (response.status_code == 200 and response.mimetype == "application/pdf"
-            and response.data.startswith(b"%PDF") and "attachment" in disposition
-            and re.search(r'filename="[\w.-]*%s[\w.-]*\.pdf"' % re.escape(filename_part), disposition) is not None)
+    return (
+        response.status_code == 200
+        and response.mimetype == "application/pdf"
+        and response.data.startswith(b"%PDF")
+        and "attachment" in disposition
+        and re.search(rf'filename="[\w.-]*{re.escape(filename_part)}[\w.-]*\.pdf"', disposition) is not None
+    )
 
 
 def is_png(response) -> bool:
@@ -61,6 +66,7 @@ def is_png(response) -> bool:
 
 
 # --- the print page ------------------------------------------------------------------------
+
 
 def test_the_print_page_previews_and_offers_every_edition_sheet(client):
     page = client.get("/print", headers=ENGLISH).get_data(as_text=True)
@@ -91,6 +97,7 @@ def test_the_print_page_lists_the_tables_this_browser_banks(app):
 
 
 # --- deed cards ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015"])
 def test_the_deed_pdf_has_every_card_and_its_qr_leads_to_the_card_page(client, app, edition_id):
@@ -125,6 +132,7 @@ def test_the_deed_preview_is_a_png(client):
 
 # --- money ---------------------------------------------------------------------------------
 
+
 def test_the_money_pdf_is_for_four_players_unless_told(client):
     response = client.get("/print/classic-it/money.pdf?paper=a4&lang=en")
     assert is_pdf(response, "classic-it-money-4-players-a4-en") and page_count(response.data) > 1
@@ -155,16 +163,22 @@ def test_the_money_saves_ink_unless_full_colour_is_chosen(client):
 @pytest.mark.parametrize("players", ["1", "9", "0", "-3", "four", "4.5", "99999999999"])
 def test_money_for_a_table_size_the_edition_lacks_is_refused(client, players):
     for sheet in ("money.pdf", "money.png"):
-        response = client.get(f"/print/classic-it/money.{sheet[-3:]}", query_string={"players": players},
-                              headers=ENGLISH)
+        response = client.get(
+            f"/print/classic-it/money.{sheet[-3:]}", query_string={"players": players}, headers=ENGLISH
+        )
         assert response.status_code == 400, players
         assert "This game takes 2 to 8 players." in response.get_data(as_text=True)
 
 
 # --- refusals ------------------------------------------------------------------------------
 
-EDITION_SHEETS = ["/print/{e}/deeds.pdf", "/print/{e}/deeds.png", "/print/{e}/money.pdf", "/print/{e}/money.png",
-                  "/print"]
+EDITION_SHEETS = [
+    "/print/{e}/deeds.pdf",
+    "/print/{e}/deeds.png",
+    "/print/{e}/money.pdf",
+    "/print/{e}/money.png",
+    "/print",
+]
 
 
 def get_sheet(client, path, edition, headers, **query):
@@ -202,6 +216,7 @@ def test_an_unknown_sheet_language_is_refused(client, lang):
 
 
 # --- a game's sheets: the poster ------------------------------------------------------------
+
 
 def test_the_banker_prints_the_poster_whose_qr_is_the_join_address(app):
     banker = app.test_client()
@@ -247,6 +262,7 @@ def test_the_game_sheets_refuse_an_unknown_paper(app):
 
 
 # --- rejoin cards --------------------------------------------------------------------------
+
 
 def print_rejoin_cards(banker, game_id, paper="a4"):
     page = banker.get(f"/g/{game_id}/print").get_data(as_text=True)

@@ -1,5 +1,6 @@
 """The results page and its exports: the winner, the ranking with each count part by part,
 the chart of worth drawn from the journal, private cash kept private until the end."""
+
 from __future__ import annotations
 
 import csv
@@ -30,14 +31,21 @@ def end(client, game_id):
 
 
 def test_the_results_name_the_winner_and_every_count(app, client):
-    game_id, phones, ids = play(app, client)
+    game_id, phones, _ids = play(app, client)
     end(client, game_id)
     page = phones["Carla"].get(f"/g/{game_id}/results", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert re.search(r'class="winner">Bruno<', page)
     assert "1,800" in page and "1,500" in page and "1,200" in page  # Bruno, Carla; Anna's cash
     assert "Deeds" in page and "<svg" in page and "polyline" in page
-    rows = list(csv.reader(io.StringIO(phones["Anna"].get(f"/g/{game_id}/results.csv",
-                                                           headers={"Accept-Language": "en"}).get_data(as_text=True))))
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                phones["Anna"]
+                .get(f"/g/{game_id}/results.csv", headers={"Accept-Language": "en"})
+                .get_data(as_text=True)
+            )
+        )
+    )
     assert rows[0][:2] == ["Rank", "Player"]
     assert [r[1] for r in rows[1:]] == ["Bruno", "Carla", "Anna"]
     assert rows[3][2:6] == ["1140", "60", "0", "1200"]
@@ -49,12 +57,13 @@ def test_the_chart_follows_the_journal(app, client):
     game_id, _, ids = play(app, client)
     with app.app_context():
         points = services.worth_points(services.get_game(game_id))
-    worth = {version: values for version, values in points}
+    worth = dict(points)
     # After the start everyone holds 1500; after the payment Anna 1200 and Bruno 1800; buying
     # at the printed price changes nobody's worth, so it draws no new point.
     assert [values for _, values in points][-2:] == [
         {ids["Anna"]: 1500, ids["Bruno"]: 1500, ids["Carla"]: 1500},
-        {ids["Anna"]: 1200, ids["Bruno"]: 1800, ids["Carla"]: 1500}]
+        {ids["Anna"]: 1200, ids["Bruno"]: 1800, ids["Carla"]: 1500},
+    ]
     assert min(worth) == 0
 
 

@@ -2,6 +2,7 @@
 nothing; the tap on *Check this note* (a POST) spends one chip and says GENUINE or FAKE in big
 type; a typed serial on the wallet does the same; a serial of no game of this phone says so;
 the banker's print page offers the game's money and the decoder chips."""
+
 from __future__ import annotations
 
 from companion import services
@@ -57,8 +58,9 @@ def test_a_printed_code_opens_the_check_and_only_a_tap_spends_a_chip(client, app
     wallet = carla.get(f"/g/{game_id}/me", headers=EN).get_data(as_text=True)
     assert "Check a printed note: its serial" in wallet
     typed = f"{genuine.serial[:5].lower()}-{genuine.serial[5:]}"
-    html = carla.post(f"/g/{game_id}/scan", data={"csrf_token": csrf(wallet), "serial": typed},
-                      headers=EN).get_data(as_text=True)
+    html = carla.post(f"/g/{game_id}/scan", data={"csrf_token": csrf(wallet), "serial": typed}, headers=EN).get_data(
+        as_text=True
+    )
     assert ">GENUINE<" in html and "Green decoder chips left: 0." in html
     assert 'name="serial" value=""' in html  # emptied: a second tap spends nothing by mistake
     # No chip left: refused in words, nothing spent.
@@ -77,8 +79,11 @@ def test_a_code_of_no_game_of_this_phone(client, app):
     edited = run[0].serial[:-1] + ("2" if run[0].serial[-1] != "2" else "3")
     response = bruno.get(f"/s/{edited}", headers=EN)
     assert response.status_code == 404 and "This is not a note of this game." in response.get_data(as_text=True)
-    html = bruno.post(f"/g/{game_id}/scan", data={"csrf_token": csrf(bruno.get(f"/g/{game_id}/me").get_data(as_text=True)),
-                                                   "serial": edited}, headers=EN)
+    html = bruno.post(
+        f"/g/{game_id}/scan",
+        data={"csrf_token": csrf(bruno.get(f"/g/{game_id}/me").get_data(as_text=True)), "serial": edited},
+        headers=EN,
+    )
     assert html.status_code == 404
     assert chips_and_version(app, game_id, "Bruno")[0] == 2
     # A phone in no game: how to check, and nothing else.

@@ -1,6 +1,7 @@
 """The signed session cookie, read once and kept (``web.seats.SeatCookie``): a live page sends
 the same cookie at every fetch. What is kept must never be more than what checking it again
 would give: the same seats, nothing a request changed, nothing expired, nothing forged."""
+
 from __future__ import annotations
 
 import time
@@ -11,6 +12,7 @@ from companion.web import seats
 def _open(app, cookie: str):
     with app.test_request_context(headers={"Cookie": f"session={cookie}"}):
         from flask import request
+
         return app.session_interface.open_session(app, request)
 
 
@@ -23,8 +25,7 @@ def test_a_cookie_read_again_is_read_from_memory_as_it_was_signed(app, monkeypat
     first = _open(app, cookie)
     checked = []
     real = seats.SeatCookie.get_signing_serializer
-    monkeypatch.setattr(seats.SeatCookie, "get_signing_serializer",
-                        lambda self, a: checked.append(1) or real(self, a))
+    monkeypatch.setattr(seats.SeatCookie, "get_signing_serializer", lambda self, a: checked.append(1) or real(self, a))
     again = _open(app, cookie)
     assert dict(again) == dict(first) == {"games": {"g1": {"p": "secret"}}, "_permanent": True}
     assert checked == []  # not checked nor decoded again

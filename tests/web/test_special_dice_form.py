@@ -1,5 +1,6 @@
 """The new-game form: a group sets the faces of Che Impresa!'s special dice as counted on their
 box, and a count that is not a number is refused by name, opening nothing."""
+
 from __future__ import annotations
 
 from companion import services
@@ -30,9 +31,12 @@ def test_a_bad_count_is_refused_and_opens_nothing(client, app):
     with app.app_context():
         before = db.session.query(Game).count()
     page = client.get("/").get_data(as_text=True)
-    response = client.post("/games", data={"csrf_token": csrf(page), "edition": "che-impresa",
-                                           "name": ["Anna", "Bruno"], "owner_die_no": "x"},
-                           headers={"Accept-Language": "en"}, follow_redirects=True)
+    response = client.post(
+        "/games",
+        data={"csrf_token": csrf(page), "edition": "che-impresa", "name": ["Anna", "Bruno"], "owner_die_no": "x"},
+        headers={"Accept-Language": "en"},
+        follow_redirects=True,
+    )
     assert "owner_die" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Game).count() == before

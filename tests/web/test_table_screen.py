@@ -1,4 +1,5 @@
 """The table screen (for everyone, no forms, no secrets) and the bank handed to a phone."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -63,8 +64,10 @@ def test_the_screen_shows_cash_or_keeps_it_private(client, app):
     start(client, private_id)
     ids = _ids(app, private_id)
     table = client.get(f"/g/{private_id}/table").get_data(as_text=True)
-    client.post(f"/g/{private_id}/table", data={**keyed(table, "transfer"), "from": ids["Anna"], "to": ids["Bruno"],
-                                                "amount": "120"})
+    client.post(
+        f"/g/{private_id}/table",
+        data={**keyed(table, "transfer"), "from": ids["Anna"], "to": ids["Bruno"], "amount": "120"},
+    )
     with app.app_context():
         game = services.get_game(private_id)
         assert game.cash_private
@@ -129,7 +132,7 @@ def test_the_screen_is_offered_on_the_join_page_and_the_bank(client, app):
     assert f'href="/g/{game_id}/screen"' in join and "Use this device as the table screen" in join
     bank = client.get(f"/g/{game_id}/table", headers=EN).get_data(as_text=True)
     assert "<title>Bank · Banco</title>" in bank
-    assert re.search(rf'>https?://[^<]+/g/{game_id}/screen</a>', bank) and bank.count('class="qr"') == 2
+    assert re.search(rf">https?://[^<]+/g/{game_id}/screen</a>", bank) and bank.count('class="qr"') == 2
     assert "Put the table screen on the TV or tablet." in bank and "Tap Start when everyone is on a phone." in bank
     start(client, game_id)
     bank = client.get(f"/g/{game_id}/table", headers=EN).get_data(as_text=True)
@@ -194,11 +197,13 @@ def test_bad_hand_off_codes_are_refused_and_change_nothing(client, app):
     for wrong in ("nope", "x" * 65, secret[:-1] + ("A" if secret[-1] != "A" else "B")):
         response = phone.post(f"/g/{game_id}/bank/{wrong}", data={"csrf_token": token}, headers=EN)
         assert response.status_code == 403
-        assert "This code to take over the bank is not valid: ask the banker for a new one." in response.get_data(as_text=True)
+        assert "This code to take over the bank is not valid: ask the banker for a new one." in response.get_data(
+            as_text=True
+        )
     assert _bank_row(app, game_id) == before
     with app.app_context():  # an expired code: fifteen minutes have passed
         game = services.get_game(game_id)
-        old = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None) - dt.timedelta(minutes=16)
+        old = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(minutes=16)
         game.extra = {**game.extra, "bank_handoff": {**game.extra["bank_handoff"], "expires": old.isoformat()}}
         store.db.session.commit()
     before = _bank_row(app, game_id)
@@ -226,7 +231,9 @@ def test_only_the_banker_hands_the_bank_over(client, app):
 def test_the_hand_off_page_is_the_bankers_not_the_screen(client, app):
     game_id, _ = open_table(client, banker_plays="1")
     table = client.get(f"/g/{game_id}/table").get_data(as_text=True)
-    page = client.post(f"/g/{game_id}/bank/handoff", data={"csrf_token": csrf(table)}, headers=EN).get_data(as_text=True)
+    page = client.post(f"/g/{game_id}/bank/handoff", data={"csrf_token": csrf(table)}, headers=EN).get_data(
+        as_text=True
+    )
     assert "screen-page" not in page and 'class="qr"' in page and "Valid for 15 minutes, once." in page
     # Anna's seat stays on this device: the page offers her own rejoin code for the phone.
     assert f"/g/{game_id}/rejoin/{_ids(app, game_id)['Anna']}" in page

@@ -1,6 +1,7 @@
 """The tournament desk, driven as a browser would (forms, cookies, CSRF tokens): create,
 late arrival, withdrawal, draw, the refusal while tables play and the forced draw, start
 every table, and the standings anyone may open."""
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,15 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
 
 def create(client, names=NAMES, **form):
     page = client.get("/t").get_data(as_text=True)
-    data = {"csrf_token": csrf(page), "name": "Club night", "edition": "campionato-2015",
-            "players": "\n".join(names), "table_size": "4", "round_minutes": "90", **form}
+    data = {
+        "csrf_token": csrf(page),
+        "name": "Club night",
+        "edition": "campionato-2015",
+        "players": "\n".join(names),
+        "table_size": "4",
+        "round_minutes": "90",
+        **form,
+    }
     response = client.post("/t", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     return response.location.rstrip("/").split("/")[-1]
@@ -52,8 +60,8 @@ def test_a_director_runs_a_round_from_the_desk(app, client):
     desk = client.get(f"/t/{tid}").get_data(as_text=True)
     assert "Table 1" in desk and "Table 2" in desk and "Start every table" in desk
     for table in rounds[0]["tables"]:
-        assert f'/g/{table["game"]}/table' in desk
-        page = client.get(f'/g/{table["game"]}/table')
+        assert f"/g/{table['game']}/table" in desk
+        page = client.get(f"/g/{table['game']}/table")
         assert page.status_code == 200  # the director's browser is the table's banker
     # a second draw while the tables play is refused, naming them, with "Draw anyway"
     refused = post(client, tid, "/rounds")
@@ -99,15 +107,24 @@ def test_the_referee_sees_every_table(app, client):
 
 def test_a_bad_form_is_refused_with_its_reason(client):
     page = client.get("/t", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    response = client.post("/t", data={"csrf_token": csrf(page), "name": "X", "edition": "campionato-2015",
-                                       "players": "Anna\nAnna", "table_size": "4"},
-                           headers={"Accept-Language": "en"})
+    response = client.post(
+        "/t",
+        data={
+            "csrf_token": csrf(page),
+            "name": "X",
+            "edition": "campionato-2015",
+            "players": "Anna\nAnna",
+            "table_size": "4",
+        },
+        headers={"Accept-Language": "en"},
+    )
     assert response.status_code == 400 and "same name" in response.get_data(as_text=True)
 
 
 def test_the_printed_seating_plan_seats_each_phone(app, client):
     import sys
     from pathlib import Path
+
     sys.path.insert(0, str(Path(__file__).parents[1] / "printables"))
     from printables_testkit import decode_qr, render_pages
 
@@ -133,8 +150,14 @@ def test_the_printed_seating_plan_seats_each_phone(app, client):
 
 def test_a_form_sent_twice_opens_one_tournament_and_draws_one_round(app, client):
     page = client.get("/t").get_data(as_text=True)
-    data = {"csrf_token": csrf(page), "key": "k-1", "name": "Once", "edition": "campionato-2015",
-            "players": "\n".join(NAMES), "table_size": "4"}
+    data = {
+        "csrf_token": csrf(page),
+        "key": "k-1",
+        "name": "Once",
+        "edition": "campionato-2015",
+        "players": "\n".join(NAMES),
+        "table_size": "4",
+    }
     first, again = client.post("/t", data=data), client.post("/t", data=data)
     assert first.location == again.location
     tid = first.location.rsplit("/", 1)[1]
@@ -174,8 +197,12 @@ def end_round(app, client, tid, start=True):
         for table in services.tournament_view(tid)["rounds"][-1]["tables"]:
             first = min(services.get_game(table["game"]).players, key=lambda p: p.seat).id
             if start:  # the bank pays the first seat: one winner a table
-                services.act(table["game"], None, {"type": "transfer", "from": "bank", "to": first, "amount": 100},
-                             token=bankers[table["game"]])
+                services.act(
+                    table["game"],
+                    None,
+                    {"type": "transfer", "from": "bank", "to": first, "amount": 100},
+                    token=bankers[table["game"]],
+                )
             services.act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
 
 
@@ -233,16 +260,29 @@ def test_a_referees_phone_sees_the_tables_and_changes_nothing(app, client):
     with app.app_context():
         game = services.get_game(games[0])
         (anna, _), (bruno, bruno_name) = [(p.id, p.name) for p in sorted(game.players, key=lambda p: p.seat)[:2]]
-        services.act(games[0], None, {"type": "trade_propose", "player": anna, "to": bruno,
-                                      "give": {"cash": 10, "deeds": []}, "get": {"cash": 0, "deeds": []}},
-                     token=banker)
+        services.act(
+            games[0],
+            None,
+            {
+                "type": "trade_propose",
+                "player": anna,
+                "to": bruno,
+                "give": {"cash": 10, "deeds": []},
+                "get": {"cash": 0, "deeds": []},
+            },
+            token=banker,
+        )
     page = phone.get(f"/t/{tid}/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert ">stuck<" in page and f"A trade waits on {bruno_name}." in page
     # the referee cannot direct
     home = phone.get("/").get_data(as_text=True)
     assert phone.post(f"/t/{tid}/rounds", data={"csrf_token": csrf(home), "force": "1"}).status_code == 403
-    assert phone.post(f"/t/{tid}/players/{view(app, tid)['players'][0]['id']}/withdraw",
-                      data={"csrf_token": csrf(home)}).status_code == 403
+    assert (
+        phone.post(
+            f"/t/{tid}/players/{view(app, tid)['players'][0]['id']}/withdraw", data={"csrf_token": csrf(home)}
+        ).status_code
+        == 403
+    )
     assert phone.post(f"/t/{tid}/referee/code", data={"csrf_token": csrf(home)}).status_code == 403
     assert phone.get(f"/t/{tid}").location.endswith(f"/t/{tid}/standings")
     # a new code signs the old one out
@@ -272,9 +312,18 @@ def test_the_tables_warn_of_the_last_minutes(app, client):
 
 def test_bad_finals_on_the_form_are_refused_with_their_reason(client):
     page = client.get("/t", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    response = client.post("/t", data={"csrf_token": csrf(page), "name": "X", "edition": "campionato-2015",
-                                       "players": "\n".join(NAMES), "table_size": "4", "final_players": "9"},
-                           headers={"Accept-Language": "en"})
+    response = client.post(
+        "/t",
+        data={
+            "csrf_token": csrf(page),
+            "name": "X",
+            "edition": "campionato-2015",
+            "players": "\n".join(NAMES),
+            "table_size": "4",
+            "final_players": "9",
+        },
+        headers={"Accept-Language": "en"},
+    )
     assert response.status_code == 400 and "The final seats 2 to 8 players." in response.get_data(as_text=True)
 
 
@@ -286,8 +335,9 @@ def test_the_printed_standings(app, client):
     end_round(app, client, tid)
     response = app.test_client().get(f"/t/{tid}/standings.pdf", headers={"Accept-Language": "it"})
     assert response.status_code == 200 and response.mimetype == "application/pdf"
-    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True,
-                          check=True).stdout.decode()
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True, check=True
+    ).stdout.decode()
     assert "Club night" in text and "Classifica dopo il turno 1" in text
     for row in view(app, tid)["standings"]:
         assert re.search(rf"{row['rank']}\s+{row['name']}\s+{row['points']}\s+1\s+{row['wins']}", text), row

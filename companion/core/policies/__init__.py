@@ -7,9 +7,11 @@ The schema's list of names for each concern is the registry's keys (a test holds
 Policies read the edition and the state and return values or refusals; they never import
 the rules, which import them.
 """
+
 from __future__ import annotations
 
-from typing import Mapping, TypeVar
+from collections.abc import Mapping
+from typing import TypeVar
 
 F = TypeVar("F")
 

@@ -1,4 +1,5 @@
 """Auctions: where a deed's auction opens, and how it ends without a paying winner."""
+
 from __future__ import annotations
 
 from ..editions import Deed, Edition
@@ -46,9 +47,13 @@ def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_t
     """The richest player still in the auction who can pay the opening bid buys at it
     (``award_to`` names which when several are equally rich). Refuses a tie without
     ``award_to`` and an ``award_to`` who is not among the richest."""
-    eligible = [p for p in state.active_players()
-                if p.id not in auction.excluded and p.cash >= auction.opening_bid
-                and not decliner_barred(state.edition, auction, p.id)]
+    eligible = [
+        p
+        for p in state.active_players()
+        if p.id not in auction.excluded
+        and p.cash >= auction.opening_bid
+        and not decliner_barred(state.edition, auction, p.id)
+    ]
     if not eligible:
         return None
     top = max(p.cash for p in eligible)
@@ -59,14 +64,15 @@ def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_t
             raise BadInput("not_richest", N_("The deed goes to the richest player."))
         return chosen
     if len(richest) > 1:
-        raise RuleViolation("richest_tie",
-                            N_("%(names)s are equally rich: the banker names who gets the deed."),
-                            names=", ".join(p.name for p in richest))
+        raise RuleViolation(
+            "richest_tie",
+            N_("%(names)s are equally rich: the banker names who gets the deed."),
+            names=", ".join(p.name for p in richest),
+        )
     return richest[0]
 
 
-NO_BIDS = {"deed_stays_with_bank": deed_stays_with_bank,
-           "richest_buys_at_opening_bid": richest_buys_at_opening_bid}
+NO_BIDS = {"deed_stays_with_bank": deed_stays_with_bank, "richest_buys_at_opening_bid": richest_buys_at_opening_bid}
 
 
 def buyer_without_bids(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:

@@ -1,5 +1,6 @@
 """Bankruptcy: who receives a bankrupt player's cash, deeds and cards, and what the bank pays
 the creditor."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,8 +33,7 @@ def bank_pays_creditor_share(edition: Edition, creditor: str, debt: int | None) 
     if creditor == BANK:
         return Handover(BANK)
     if debt is None:
-        raise BadInput("debt_required",
-                       N_("Say how much is owed: the bank pays the creditor a share of the debt."))
+        raise BadInput("debt_required", N_("Say how much is owed: the bank pays the creditor a share of the debt."))
     return Handover(BANK, percent_up(debt, edition.bankruptcy.share_percent))
 
 

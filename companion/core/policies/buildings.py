@@ -3,10 +3,11 @@
 A building policy reads the edition's numbers into ``BigBuilding`` terms (or ``None`` when
 there is no big building); the building rules apply the terms, whatever the policy.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..editions import Buildings, Deed, Edition
 from ..errors import N_, RuleViolation
@@ -47,8 +48,12 @@ def big_only(b: Buildings) -> BigBuilding:
     return BigBuilding(0, 1)
 
 
-POLICIES = {"houses_then_hotel": houses_then_hotel, "big_replaces_small": big_replaces_small,
-            "small_only": small_only, "big_only": big_only}
+POLICIES = {
+    "houses_then_hotel": houses_then_hotel,
+    "big_replaces_small": big_replaces_small,
+    "small_only": small_only,
+    "big_only": big_only,
+}
 
 
 def big_building(edition: Edition) -> BigBuilding | None:
@@ -56,40 +61,47 @@ def big_building(edition: Edition) -> BigBuilding | None:
     return pick(POLICIES, edition.buildings.policy, "buildings")(edition.buildings)
 
 
-def together_with_group(deed: Deed, ds: DeedState,
-                        members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
+def together_with_group(
+    deed: Deed, ds: DeedState, members: Sequence[tuple[Deed, DeedState]]
+) -> list[tuple[Deed, DeedState]]:
     """Every big building of the group goes together. Refuses a sale while a deed of the group
     has none (break this one instead)."""
     sold = [(d, m) for d, m in members if m.hotel]
     if len(sold) < len(members):
-        raise RuleViolation("hotels_sold_together",
-                            N_("The big buildings of a group are sold all together: break this one instead."))
+        raise RuleViolation(
+            "hotels_sold_together", N_("The big buildings of a group are sold all together: break this one instead.")
+        )
     return sold
 
 
-def one_by_one(deed: Deed, ds: DeedState,
-               members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
+def one_by_one(deed: Deed, ds: DeedState, members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
     """The big building goes on its own."""
     return [(deed, ds)]
 
 
-def one_by_one_evenly(deed: Deed, ds: DeedState,
-                      members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
+def one_by_one_evenly(
+    deed: Deed, ds: DeedState, members: Sequence[tuple[Deed, DeedState]]
+) -> list[tuple[Deed, DeedState]]:
     """The big building goes on its own, only where the group stays even once it is gone: no
     other deed of the group may keep more than one small building (break it instead)."""
     if any(m.hotel or m.houses > 1 for d, m in members if d.key != deed.key):
-        raise RuleViolation("uneven_selling",
-                            N_("Selling this big building whole would leave the group uneven: break it into "
-                               "small ones instead."))
+        raise RuleViolation(
+            "uneven_selling",
+            N_("Selling this big building whole would leave the group uneven: break it into small ones instead."),
+        )
     return [(deed, ds)]
 
 
-BIG_SALES = {"together_with_group": together_with_group, "one_by_one": one_by_one,
-             "one_by_one_evenly": one_by_one_evenly}
+BIG_SALES = {
+    "together_with_group": together_with_group,
+    "one_by_one": one_by_one,
+    "one_by_one_evenly": one_by_one_evenly,
+}
 
 
-def sold_with(edition: Edition, deed: Deed, ds: DeedState,
-              members: Sequence[tuple[Deed, DeedState]]) -> list[tuple[Deed, DeedState]]:
+def sold_with(
+    edition: Edition, deed: Deed, ds: DeedState, members: Sequence[tuple[Deed, DeedState]]
+) -> list[tuple[Deed, DeedState]]:
     """The deeds whose big buildings are sold whole with the one on ``deed``; ``members`` are
     the deeds of its group that take buildings."""
     return pick(BIG_SALES, edition.buildings.big_sale, "big_sale")(deed, ds, members)

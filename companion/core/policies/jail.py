@@ -1,4 +1,5 @@
 """Jail: what leaving it costs, by the fine or after a roll without doubles."""
+
 from __future__ import annotations
 
 from ..editions import Edition
@@ -18,8 +19,7 @@ def fine_before_roll_or_doubles(edition: Edition, player: PlayerState) -> int | 
     return edition.jail.failed_roll_fine
 
 
-POLICIES = {"fine_card_or_doubles": fine_card_or_doubles,
-            "fine_before_roll_or_doubles": fine_before_roll_or_doubles}
+POLICIES = {"fine_card_or_doubles": fine_card_or_doubles, "fine_before_roll_or_doubles": fine_before_roll_or_doubles}
 
 
 def fine(edition: Edition, player: PlayerState) -> int:

@@ -3,6 +3,7 @@
 A mortgage policy reads the edition's numbers into ``MortgageTerms`` (or ``None`` when deeds
 cannot be mortgaged); the deed rules and GO apply the terms, whatever the policy.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -72,9 +73,14 @@ def overdue(state: GameState, owner: PlayerState, laps: int) -> list[DeedState]:
     found = terms(state.edition)
     if found is None or found.laps is None:
         return []
-    return [ds for ds in state.deeds.values()
-            if ds.owner == owner.id and ds.mortgaged and ds.mortgage_lap is not None
-            and laps >= ds.mortgage_lap + found.laps]
+    return [
+        ds
+        for ds in state.deeds.values()
+        if ds.owner == owner.id
+        and ds.mortgaged
+        and ds.mortgage_lap is not None
+        and laps >= ds.mortgage_lap + found.laps
+    ]
 
 
 def laps_left(state: GameState, ds: DeedState) -> int | None:
@@ -91,8 +97,11 @@ def laps_left(state: GameState, ds: DeedState) -> int | None:
 def forfeit_changes(ds: DeedState) -> list[Change]:
     """An overdue mortgaged deed going back to the bank, unmortgaged."""
     after = {"owner": None, "mortgaged": False, "fee_due": False, "mortgage_lap": None}
-    return [Change("deed", ds.key, name, getattr(ds, name), value)
-            for name, value in after.items() if getattr(ds, name) != value]
+    return [
+        Change("deed", ds.key, name, getattr(ds, name), value)
+        for name, value in after.items()
+        if getattr(ds, name) != value
+    ]
 
 
 def handed_over_lap(ds: DeedState, giver: PlayerState, receiver: PlayerState) -> int | None:

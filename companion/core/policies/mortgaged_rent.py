@@ -1,5 +1,6 @@
 """Rent on a mortgaged deed: none, or a share of the rent it would ask, paid to the bank (the
 owner gets nothing)."""
+
 from __future__ import annotations
 
 from ..editions import Edition

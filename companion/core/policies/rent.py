@@ -1,8 +1,9 @@
 """Rent on a whole group: when the base rent of an unbuilt street doubles because its owner
 holds every deed of the group. Each policy is asked only once that is so."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..editions import Edition
 from ..state import DeedState

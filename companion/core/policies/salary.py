@@ -1,4 +1,5 @@
 """The salary at GO: a fixed amount, or a multiple of the dice total of that move."""
+
 from __future__ import annotations
 
 from ..editions import Edition

@@ -5,6 +5,7 @@ bought; money going back the other way after (a prize, a fee), and what it does 
 (jail, turns to sit out). The square rule (``rules.squares``) checks the player, the cash and
 the deed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -65,8 +66,12 @@ def buy_free_deed(state: GameState, square: Square, player: PlayerState, dice, d
         raise BadInput("deed_required", N_("Choose the deed to buy."))
     ds = state.deeds.get(deed.key)
     if ds is not None and ds.owner is not None:
-        raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
-                            deed=deed.name, owner=state.players[ds.owner].name)
+        raise RuleViolation(
+            "deed_owned",
+            N_("%(deed)s already belongs to %(owner)s."),
+            deed=deed.name,
+            owner=state.players[ds.owner].name,
+        )
     return Landing(percent_up(deed.price, square.percent), True, {"deed": deed.key, "percent": square.percent})
 
 
@@ -93,8 +98,9 @@ def jail_unless_dice(state: GameState, square: Square, player: PlayerState, dice
     if player.in_jail:
         raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
     caught = dice not in square.totals
-    return Landing(0, True, {"dice": dice, "jailed": caught},
-                   player={"in_jail": True, "jail_turns": 0} if caught else {})
+    return Landing(
+        0, True, {"dice": dice, "jailed": caught}, player={"in_jail": True, "jail_turns": 0} if caught else {}
+    )
 
 
 def sit_out(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
@@ -102,13 +108,23 @@ def sit_out(state: GameState, square: Square, player: PlayerState, dice, deed) -
     until they have passed (Motopolis' Sosta bisognino). Refuses a player already sitting out."""
     if player.skip_turns:
         raise RuleViolation("already_sitting_out", N_("%(name)s already sits out the next turn."), name=player.name)
-    return Landing(0, True, {"turns": square.turns, "trades": square.trades},
-                   player={"skip_turns": square.turns, "no_trades": not square.trades})
+    return Landing(
+        0,
+        True,
+        {"turns": square.turns, "trades": square.trades},
+        player={"skip_turns": square.turns, "no_trades": not square.trades},
+    )
 
 
-POLICIES = {"pay_per_holding": pay_per_holding, "collect_dice_times": collect_dice_times,
-            "buy_free_deed": buy_free_deed, "pay_then_prize_on_dice": pay_then_prize_on_dice,
-            "collect_then_pay": collect_then_pay, "jail_unless_dice": jail_unless_dice, "sit_out": sit_out}
+POLICIES = {
+    "pay_per_holding": pay_per_holding,
+    "collect_dice_times": collect_dice_times,
+    "buy_free_deed": buy_free_deed,
+    "pay_then_prize_on_dice": pay_then_prize_on_dice,
+    "collect_then_pay": collect_then_pay,
+    "jail_unless_dice": jail_unless_dice,
+    "sit_out": sit_out,
+}
 
 
 def landing(state: GameState, square: Square, player: PlayerState, dice=None, deed=None) -> Landing:

@@ -1,5 +1,6 @@
 """The start of a game: which deeds are dealt to the players, paid to the bank at their
 printed price. (The starting cash is data: ``edition.start.cash``.)"""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """Tiebreak: what separates players worth the same in the final count. Each policy gives a
 player a key; the higher key goes first and equal keys share the place."""
+
 from __future__ import annotations
 
 from ..state import GameState, PlayerState
@@ -13,8 +14,13 @@ def shared(state: GameState, player: PlayerState) -> tuple:
 
 def unmortgaged_deeds_value(state: GameState, player: PlayerState) -> tuple[int]:
     """The total printed price of their unmortgaged deeds (the 2015 championship)."""
-    return (sum(d.price for d in state.edition.deeds
-                if (ds := state.deeds.get(d.key)) is not None and ds.owner == player.id and not ds.mortgaged),)
+    return (
+        sum(
+            d.price
+            for d in state.edition.deeds
+            if (ds := state.deeds.get(d.key)) is not None and ds.owner == player.id and not ds.mortgaged
+        ),
+    )
 
 
 POLICIES = {"shared": shared, "unmortgaged_deeds_value": unmortgaged_deeds_value}
@@ -25,6 +31,7 @@ def tiebreak_key(state: GameState, player: PlayerState) -> tuple:
 
 
 # --- players still tied for first after the tiebreak ----------------------------------------
+
 
 def shared_place(state: GameState, tied: list[str]) -> list[str]:
     """They share the first place: nobody plays on."""

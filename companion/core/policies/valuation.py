@@ -1,4 +1,5 @@
 """The final count: what each player still in the game is worth, and their places."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """Auctions: of a deed nobody bought, and of the bank's last buildings in a shortage."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,21 +9,20 @@ from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
 from ..ledger import BANK, move
 from ..money import parse_amount
-from ..policies.auction import (building_opening_bid, buyer_without_bids, decliner_barred, opening_bid,
-                               waits_for_winner)
+from ..policies.auction import building_opening_bid, buyer_without_bids, decliner_barred, opening_bid, waits_for_winner
 from ..state import AuctionState, Change, GameState, Outcome, PlayerState
 from .buildings import BIG, SMALL, building_changes, next_buildings, require_supply
+from .common import acquired, clean_countdown, is_past, require_deed, require_fee_settled, stamp
 from .jail import require_free
-from .common import (acquired, clean_countdown, deed_changes, is_past, require_deed, require_fee_settled,
-                     stamp)
 
 
 def _opened(state: GameState, auction: AuctionState, kind: str, params: dict) -> Outcome:
     before = state.auction.to_dict() if state.auction else None
-    changes = (Change("auction", None, "state", before, auction.to_dict()),
-               Change("game", None, "auctions_held", state.auctions_held, state.auctions_held + 1))
-    return Outcome(kind, changes=changes, params=dict(params, auction=auction.id),
-                   result={"auction": auction.id})
+    changes = (
+        Change("auction", None, "state", before, auction.to_dict()),
+        Change("game", None, "auctions_held", state.auctions_held, state.auctions_held + 1),
+    )
+    return Outcome(kind, changes=changes, params=dict(params, auction=auction.id), result={"auction": auction.id})
 
 
 def _require_no_auction(state: GameState) -> None:
@@ -30,8 +30,9 @@ def _require_no_auction(state: GameState) -> None:
         raise RuleViolation("auction_open", N_("Another auction is open: close it first."))
 
 
-def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seconds: int,
-                  decliner: str | None = None) -> Outcome:
+def auction_start(
+    state: GameState, deed_key: str, now: datetime, countdown_seconds: int, decliner: str | None = None
+) -> Outcome:
     """Opens an auction of a deed nobody owns at the opening bid the edition's auction policy
     gives (a fixed bid, or the deed's printed price); the countdown
     (``countdown_seconds``, a table setting) starts now and restarts at each bid.
@@ -46,14 +47,27 @@ def auction_start(state: GameState, deed_key: str, now: datetime, countdown_seco
     _require_no_auction(state)
     deed, ds = require_deed(state, deed_key)
     if ds.owner is not None:
-        raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
-                            deed=deed.name, owner=state.players[ds.owner].name)
+        raise RuleViolation(
+            "deed_owned",
+            N_("%(deed)s already belongs to %(owner)s."),
+            deed=deed.name,
+            owner=state.players[ds.owner].name,
+        )
     if decliner is not None:
         decliner = require_player(state, decliner).id
     countdown = clean_countdown(countdown_seconds)
     opening = opening_bid(state.edition, deed)
-    auction = AuctionState(str(state.auctions_held + 1), "deed", deed.key, [], opening,
-                           state.edition.auction.min_raise, countdown, stamp(now, countdown), decliner=decliner)
+    auction = AuctionState(
+        str(state.auctions_held + 1),
+        "deed",
+        deed.key,
+        [],
+        opening,
+        state.edition.auction.min_raise,
+        countdown,
+        stamp(now, countdown),
+        decliner=decliner,
+    )
     params = {"deed": deed.key, "opening_bid": opening}
     if decliner is not None and decliner_barred(state.edition, auction, decliner):
         params["decliner"] = decliner
@@ -72,9 +86,13 @@ def queued_auction(state: GameState, now: datetime, countdown_seconds: int) -> O
         if _free(state, key):
             opened = auction_start(state, key, now, countdown_seconds)
             change = Change("game", None, "auction_queue", state.auction_queue, queue)
-            return Outcome(opened.kind, opened.postings, opened.changes + (change,),
-                           params={**opened.params, "queued": sum(1 for k in queue if _free(state, k))},
-                           result=opened.result)
+            return Outcome(
+                opened.kind,
+                opened.postings,
+                opened.changes + (change,),
+                params={**opened.params, "queued": sum(1 for k in queue if _free(state, k))},
+                result=opened.result,
+            )
     return Outcome("auction_queue_done", changes=(Change("game", None, "auction_queue", state.auction_queue, []),))
 
 
@@ -83,8 +101,9 @@ def _free(state: GameState, key: str) -> bool:
     return ds is None or ds.owner is None
 
 
-def building_auction_start(state: GameState, building: str, deed_keys, now: datetime,
-                           countdown_seconds: int) -> Outcome:
+def building_auction_start(
+    state: GameState, building: str, deed_keys, now: datetime, countdown_seconds: int
+) -> Outcome:
     """Opens a shortage auction of one of the bank's last small or big buildings, when two or
     more players want more than the bank has: it opens where the edition says (a fixed bid, or
     the lowest building price among the deeds concerned), and the winner puts it on the deed
@@ -104,27 +123,33 @@ def building_auction_start(state: GameState, building: str, deed_keys, now: date
     if (state.bank_small if building == SMALL else state.bank_big) is None:
         raise RuleViolation("no_shortage", N_("The bank's buildings are unlimited: build instead."))
     require_supply(state, building)
-    if (not isinstance(deed_keys, (list, tuple)) or not deed_keys
-            or len(set(map(str, deed_keys))) != len(deed_keys)):
+    if not isinstance(deed_keys, (list, tuple)) or not deed_keys or len(set(map(str, deed_keys))) != len(deed_keys):
         raise BadInput("invalid_deeds", N_("Name each deed concerned once."))
     deeds, owners = [], set()
     for key in deed_keys:
         deed, ds = require_deed(state, key)
         owner = state.players[ds.owner] if ds.owner else None
         if owner is None or owner.bankrupt or building not in next_buildings(state, owner, deed, ds):
-            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
-                                deed=deed.name)
+            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."), deed=deed.name)
         deeds.append(deed)
         owners.add(owner.id)
     if len(owners) < 2:
-        raise RuleViolation("no_competition",
-                            N_("A shortage auction needs at least two players who want to build."))
+        raise RuleViolation("no_competition", N_("A shortage auction needs at least two players who want to build."))
     countdown = clean_countdown(countdown_seconds)
     opening = building_opening_bid(state.edition, deeds)
-    auction = AuctionState(str(state.auctions_held + 1), building, None, [d.key for d in deeds],
-                           opening, state.edition.auction.min_raise, countdown, stamp(now, countdown))
-    return _opened(state, auction, "building_auction_start",
-                   {"building": building, "deeds": auction.deeds, "opening_bid": opening})
+    auction = AuctionState(
+        str(state.auctions_held + 1),
+        building,
+        None,
+        [d.key for d in deeds],
+        opening,
+        state.edition.auction.min_raise,
+        countdown,
+        stamp(now, countdown),
+    )
+    return _opened(
+        state, auction, "building_auction_start", {"building": building, "deeds": auction.deeds, "opening_bid": opening}
+    )
 
 
 def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str | None = None) -> Outcome:
@@ -145,13 +170,17 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
     player = require_player(state, player_id)
     require_free(state, player, "bids")
     if player.id in auction.excluded:
-        raise RuleViolation("excluded_from_auction",
-                            N_("%(name)s won this auction without paying and cannot bid again."),
-                            name=player.name)
+        raise RuleViolation(
+            "excluded_from_auction",
+            N_("%(name)s won this auction without paying and cannot bid again."),
+            name=player.name,
+        )
     if decliner_barred(state.edition, auction, player.id):
-        raise RuleViolation("decliner_does_not_bid",
-                            N_("%(name)s declined to buy this deed: the auction is among the other players."),
-                            name=player.name)
+        raise RuleViolation(
+            "decliner_does_not_bid",
+            N_("%(name)s declined to buy this deed: the auction is among the other players."),
+            name=player.name,
+        )
     if is_past(now, auction.ends_at):
         raise RuleViolation("auction_time_up", N_("Time is up: the banker closes the auction."))
     amount = parse_amount(amount, state.edition.max_amount)
@@ -159,11 +188,9 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
     if amount < minimum:
         raise RuleViolation("bid_too_low", N_("The bid must be at least %(min)s."), min=minimum)
     if amount > player.cash and not state.edition.auction.bids_above_cash:
-        raise RuleViolation("bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name,
-                            cash=player.cash)
+        raise RuleViolation("bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name, cash=player.cash)
     if auction.high_bidder == player.id:
-        raise RuleViolation("already_high_bidder", N_("%(name)s already holds the high bid."),
-                            name=player.name)
+        raise RuleViolation("already_high_bidder", N_("%(name)s already holds the high bid."), name=player.name)
     require_fee_settled(state, player)
     if auction.lot == "deed":
         deed_key = None
@@ -172,17 +199,26 @@ def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str |
             raise BadInput("deed_not_in_auction", N_("Name one of the deeds this auction is for."))
         deed, ds = require_deed(state, deed_key)
         if auction.lot not in next_buildings(state, player, deed, ds):
-            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
-                                deed=deed.name)
-    after = replace(auction, high_bid=amount, high_bidder=player.id, high_deed=deed_key,
-                    ends_at=stamp(now, auction.countdown_seconds), excluded=list(auction.excluded))
-    return Outcome("bid", changes=(Change("auction", None, "state", auction.to_dict(), after.to_dict()),),
-                   params={"auction": auction.id, "player": player.id, "amount": amount, "deed": deed_key},
-                   result={"auction": auction.id, "high_bid": amount, "ends_at": after.ends_at})
+            raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."), deed=deed.name)
+    after = replace(
+        auction,
+        high_bid=amount,
+        high_bidder=player.id,
+        high_deed=deed_key,
+        ends_at=stamp(now, auction.countdown_seconds),
+        excluded=list(auction.excluded),
+    )
+    return Outcome(
+        "bid",
+        changes=(Change("auction", None, "state", auction.to_dict(), after.to_dict()),),
+        params={"auction": auction.id, "player": player.id, "amount": amount, "deed": deed_key},
+        result={"auction": auction.id, "high_bid": amount, "ends_at": after.ends_at},
+    )
 
 
-def auction_close(state: GameState, now: datetime, award_to: str | None = None, by: str | None = None,
-                  rerun: bool = False) -> Outcome:
+def auction_close(
+    state: GameState, now: datetime, award_to: str | None = None, by: str | None = None, rerun: bool = False
+) -> Outcome:
     """Closes the open auction: the banker (``by`` ``None``) at any time, a player (``by``
     their id) only once the countdown has run out, and only where nobody has to choose.
 
@@ -210,8 +246,7 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None, 
         raise RuleViolation("no_auction", N_("No auction is open."))
     if by is not None:
         if not is_past(now, auction.ends_at):
-            raise Forbidden("auction_running",
-                            N_("The auction is still running: only the banker can close it now."))
+            raise Forbidden("auction_running", N_("The auction is still running: only the banker can close it now."))
         if award_to is not None:
             raise Forbidden("banker_decides", N_("Only the banker names who buys the deed."))
         if rerun:
@@ -224,10 +259,17 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None, 
         if rerun:
             return _rerun(state, auction, winner, now)
         if refusal.code == "insufficient_cash" and state.edition.auction.bids_above_cash:
-            raise RuleViolation("winner_raising_cash",
-                                N_("%(name)s won at %(amount)s with %(cash)s in hand: they sell or mortgage to "
-                                   "raise the rest, then the auction closes; or the banker runs it again "
-                                   "without them."), name=winner.name, amount=auction.high_bid, cash=winner.cash)
+            raise RuleViolation(
+                "winner_raising_cash",
+                N_(
+                    "%(name)s won at %(amount)s with %(cash)s in hand: they sell or mortgage to "
+                    "raise the rest, then the auction closes; or the banker runs it again "
+                    "without them."
+                ),
+                name=winner.name,
+                amount=auction.high_bid,
+                cash=winner.cash,
+            )
         if waits_for_winner(state.edition, refusal):
             raise refusal
         return _rerun(state, auction, winner, now)
@@ -236,14 +278,21 @@ def auction_close(state: GameState, now: datetime, award_to: str | None = None, 
             buyer = buyer_without_bids(state, auction, award_to)
         except RuleViolation as refusal:
             if by is not None and refusal.code == "richest_tie":
-                raise Forbidden("banker_decides",
-                                N_("%(names)s are equally rich: only the banker can close this auction "
-                                   "and name who buys the deed."), **refusal.params) from None
+                raise Forbidden(
+                    "banker_decides",
+                    N_(
+                        "%(names)s are equally rich: only the banker can close this auction and name who buys the deed."
+                    ),
+                    **refusal.params,
+                ) from None
             raise
         if buyer is not None:
             return _award(state, auction, buyer, auction.opening_bid)
-    return Outcome("auction_unsold", changes=(Change("auction", None, "state", auction.to_dict(), None),),
-                   params={"auction": auction.id, "deed": auction.deed, "building": _building(auction)})
+    return Outcome(
+        "auction_unsold",
+        changes=(Change("auction", None, "state", auction.to_dict(), None),),
+        params={"auction": auction.id, "deed": auction.deed, "building": _building(auction)},
+    )
 
 
 def _building(auction: AuctionState) -> str | None:
@@ -257,8 +306,7 @@ def _cannot_take(state: GameState, auction: AuctionState, winner: PlayerState) -
         if auction.lot != "deed":
             deed, ds = require_deed(state, auction.high_deed)
             if auction.lot not in next_buildings(state, winner, deed, ds):
-                raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
-                                    deed=deed.name)
+                raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."), deed=deed.name)
             require_supply(state, auction.lot)
         require_cash(winner, auction.high_bid)
     except BancoError as refusal:
@@ -276,16 +324,32 @@ def _award(state: GameState, auction: AuctionState, winner: PlayerState, price: 
         _, ds = require_deed(state, auction.high_deed)
         changes += building_changes(state, ds, auction.lot)
         deed_key = auction.high_deed
-    return Outcome("auction_won", move(winner.id, BANK, price), tuple(changes),
-                   params={"auction": auction.id, "player": winner.id, "deed": deed_key,
-                           "building": _building(auction), "amount": price},
-                   result={"winner": winner.id, "amount": price, "deed": deed_key})
+    return Outcome(
+        "auction_won",
+        move(winner.id, BANK, price),
+        tuple(changes),
+        params={
+            "auction": auction.id,
+            "player": winner.id,
+            "deed": deed_key,
+            "building": _building(auction),
+            "amount": price,
+        },
+        result={"winner": winner.id, "amount": price, "deed": deed_key},
+    )
 
 
 def _rerun(state: GameState, auction: AuctionState, winner: PlayerState, now: datetime) -> Outcome:
-    again = replace(auction, id=str(state.auctions_held + 1), high_bid=None, high_bidder=None,
-                    high_deed=None, ends_at=stamp(now, auction.countdown_seconds),
-                    excluded=auction.excluded + [winner.id])
-    outcome = _opened(state, again, "auction_rerun", {"excluded": winner.id, "deed": auction.deed,
-                                                      "building": _building(auction)})
+    again = replace(
+        auction,
+        id=str(state.auctions_held + 1),
+        high_bid=None,
+        high_bidder=None,
+        high_deed=None,
+        ends_at=stamp(now, auction.countdown_seconds),
+        excluded=auction.excluded + [winner.id],
+    )
+    outcome = _opened(
+        state, again, "auction_rerun", {"excluded": winner.id, "deed": auction.deed, "building": _building(auction)}
+    )
     return replace(outcome, result={"auction": again.id, "excluded": winner.id})

@@ -1,21 +1,22 @@
 """Bankruptcy: a player who cannot pay hands everything over and leaves the game."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import pending
 from ..commands import require_player, require_running
 from ..errors import N_, BadInput
 from ..ledger import BANK, move
 from ..money import parse_amount
-from .. import pending
 from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap, terms
 from ..state import FINISHED, Change, GameState, Outcome, document_change
-from .buildings import buildings_value
 from ..turns import mortgaged_this_turn, passed_on_leaving
-from .expropriation import dropped_for
+from .buildings import buildings_value
 from .common import bank_changes, deed_changes, has_buildings, player_changes
 from .deeds import sale_price
+from .expropriation import dropped_for
 
 
 @dataclass(frozen=True)
@@ -99,25 +100,37 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     to_bank = estate.heir == BANK
     heir = None if to_bank else state.players[estate.heir]
     fee_percent = state.edition.mortgage.transfer_fee_percent
-    owned = [(d, state.deeds[d.key]) for d in state.edition.deeds
-             if d.key in state.deeds and state.deeds[d.key].owner == debtor.id]
+    owned = [
+        (d, state.deeds[d.key])
+        for d in state.edition.deeds
+        if d.key in state.deeds and state.deeds[d.key].owner == debtor.id
+    ]
     changes, small, big, proceeds = [], 0, 0, 0
     # A creditor player gets the deeds as they were when the turn began: one mortgaged in it
     # passes unmortgaged, and its mortgage money goes back to the bank (FAQ 32).
-    undone = mortgaged_this_turn(state, debtor.id) if not to_bank and state.edition.bankruptcy.turn_start_state else set()
+    undone = (
+        mortgaged_this_turn(state, debtor.id) if not to_bank and state.edition.bankruptcy.turn_start_state else set()
+    )
     for deed, ds in owned:
         proceeds += buildings_value(state, deed, ds)
         small, big = small + ds.houses, big + int(ds.hotel)
         if to_bank:
-            changes += deed_changes(ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False,
-                                    mortgage_lap=None)
+            changes += deed_changes(
+                ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False, mortgage_lap=None
+            )
         elif deed.key in undone:
-            changes += deed_changes(ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False,
-                                    mortgage_lap=None)
+            changes += deed_changes(
+                ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False, mortgage_lap=None
+            )
         else:
-            changes += deed_changes(ds, owner=heir.id, houses=0, hotel=False,
-                                    fee_due=ds.fee_due or (ds.mortgaged and fee_percent > 0),
-                                    mortgage_lap=handed_over_lap(ds, debtor, heir))
+            changes += deed_changes(
+                ds,
+                owner=heir.id,
+                houses=0,
+                hotel=False,
+                fee_due=ds.fee_due or (ds.mortgaged and fee_percent > 0),
+                mortgage_lap=handed_over_lap(ds, debtor, heir),
+            )
     changes += bank_changes(state, small=small, big=big)
     out_order = 1 + sum(1 for p in state.players.values() if p.bankrupt)
     changes += player_changes(debtor, bankrupt=True, jail_cards=0, out_order=out_order)
@@ -136,14 +149,20 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
             postings += move(debtor.id, BANK, taken_back)
         if debtor.cash + proceeds - taken_back:
             postings += move(debtor.id, heir.id, debtor.cash + proceeds - taken_back)
-    changes += [Change("trade", t.id, "state", t.to_dict(), None) for t in state.trades.values()
-                if debtor.id in (t.proposer, t.recipient)]
+    changes += [
+        Change("trade", t.id, "state", t.to_dict(), None)
+        for t in state.trades.values()
+        if debtor.id in (t.proposer, t.recipient)
+    ]
     changes += pending.drop_for(state, debtor.id)
     changes += dropped_for(state, debtor.id)
     deeds = [d.key for d, _ in owned]
     handed = debtor.cash if to_bank else debtor.cash + proceeds - taken_back
-    fees_due = [d.key for d, ds in owned if not to_bank and d.key not in undone
-                and (ds.fee_due or (ds.mortgaged and fee_percent > 0))]
+    fees_due = [
+        d.key
+        for d, ds in owned
+        if not to_bank and d.key not in undone and (ds.fee_due or (ds.mortgaged and fee_percent > 0))
+    ]
     params = {"player": debtor.id, "creditor": creditor, "cash": handed, "deeds": deeds}
     if debt is not None:
         params.update(debt=debt, creditor_paid=estate.bank_pays)
@@ -153,8 +172,9 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
         changes += passed_on_leaving(state, debtor.id)
         if to_bank and deeds:
             # Auctioned one after another, each as soon as no other auction is open.
-            changes.append(Change("game", None, "auction_queue", state.auction_queue,
-                                  list(state.auction_queue) + deeds))
+            changes.append(
+                Change("game", None, "auction_queue", state.auction_queue, list(state.auction_queue) + deeds)
+            )
     if len(left) == 1:
         # The last player standing has won: the game ends by itself, with nothing left to auction.
         dropped = {c.ref for c in changes if c.target == "pending"}

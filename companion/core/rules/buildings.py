@@ -3,6 +3,7 @@
 The shape of the big building (how many small ones it needs and gives back, what it is worth,
 or that there is none) is the edition's building policy (``policies.buildings``).
 """
+
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
@@ -11,9 +12,19 @@ from ..errors import N_, BadInput, RuleViolation
 from ..ledger import BANK, move
 from ..policies.buildings import big_building, sold_with
 from ..state import Change, DeedState, GameState, Outcome, PlayerState
+from .common import (
+    bank_changes,
+    building_members,
+    deed_changes,
+    group_of,
+    has_buildings,
+    level,
+    require_deed,
+    require_fee_settled,
+    require_owner,
+    sale_value,
+)
 from .jail import require_free
-from .common import (bank_changes, building_members, deed_changes, group_of, has_buildings, level,
-                     require_deed, require_fee_settled, require_owner, sale_value)
 
 SMALL, BIG = "small", "big"
 
@@ -35,33 +46,35 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), deed=deed.name)
     members = [m for _, m in building_members(state, deed.group)]
     if any(m.owner != player.id for m in members):
-        raise RuleViolation("group_incomplete", N_("Building on %(deed)s needs its whole group."),
-                            deed=deed.name)
+        raise RuleViolation("group_incomplete", N_("Building on %(deed)s needs its whole group."), deed=deed.name)
     if any(m.mortgaged for m in members):
-        raise RuleViolation("group_mortgaged",
-                            N_("A deed of %(deed)s's group is mortgaged: lift it before building."),
-                            deed=deed.name)
+        raise RuleViolation(
+            "group_mortgaged", N_("A deed of %(deed)s's group is mortgaged: lift it before building."), deed=deed.name
+        )
     if ds.hotel:
         raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
     if level(state, ds) > min(level(state, m) for m in members):
-        raise RuleViolation("uneven_building",
-                            N_("Build evenly: first build on the deeds of the group with fewer buildings."))
+        raise RuleViolation(
+            "uneven_building", N_("Build evenly: first build on the deeds of the group with fewer buildings.")
+        )
     options = [SMALL] if ds.houses < state.edition.buildings.max_small else []
     big = big_building(state.edition)
     if big is not None and all(m.hotel or m.houses >= big.needs_small for m in members):
         if ds.houses == big.needs_small:
             options.append(BIG)
         elif not options:
-            raise RuleViolation("too_many_small",
-                                N_("The big building takes back %(n)s small ones: sell the others on "
-                                   "%(deed)s first."), n=big.needs_small, deed=deed.name)
+            raise RuleViolation(
+                "too_many_small",
+                N_("The big building takes back %(n)s small ones: sell the others on %(deed)s first."),
+                n=big.needs_small,
+                deed=deed.name,
+            )
     if not options:
         raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
     return tuple(options)
 
 
-def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedState,
-                  building: str | None = None) -> str:
+def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedState, building: str | None = None) -> str:
     """The building the player puts next on this deed: ``building`` when given, else the usual
     next one (``next_buildings``).
 
@@ -74,8 +87,7 @@ def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedSta
     if building is None:
         return options[0]
     if building not in options:
-        raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."),
-                            deed=deed.name)
+        raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."), deed=deed.name)
     return building
 
 
@@ -84,8 +96,7 @@ def building_changes(state: GameState, ds: DeedState, building: str) -> list[Cha
     bank back the small ones it replaces)."""
     if building == SMALL:
         return deed_changes(ds, houses=ds.houses + 1) + bank_changes(state, small=-1)
-    return (deed_changes(ds, houses=0, hotel=True)
-            + bank_changes(state, small=ds.houses, big=-1))
+    return deed_changes(ds, houses=0, hotel=True) + bank_changes(state, small=ds.houses, big=-1)
 
 
 def require_supply(state: GameState, building: str) -> None:
@@ -107,23 +118,25 @@ def build(state: GameState, player_id: str, deed_key: str, building: str | None 
     without the cash.
     """
     if state.edition.buildings.placement != "one_at_a_time":
-        raise RuleViolation("build_by_lot",
-                            N_("In this edition a lot is built all at once: choose how many on each deed."))
+        raise RuleViolation(
+            "build_by_lot", N_("In this edition a lot is built all at once: choose how many on each deed.")
+        )
     require_running(state)
     player = require_player(state, player_id)
     deed, ds = require_deed(state, deed_key)
     building = next_building(state, player, deed, ds, building)
     if state.auction is not None and state.auction.lot == building:
-        raise RuleViolation("building_auction_open",
-                            N_("The bank's last buildings of this kind are being auctioned."))
+        raise RuleViolation("building_auction_open", N_("The bank's last buildings of this kind are being auctioned."))
     require_supply(state, building)
     require_fee_settled(state, player)
     require_cash(player, deed.building_cost)
-    return Outcome("build", move(player.id, BANK, deed.building_cost),
-                   tuple(building_changes(state, ds, building)),
-                   params={"player": player.id, "deed": deed.key, "building": building,
-                           "amount": deed.building_cost},
-                   result={"deed": deed.key, "building": building, "amount": deed.building_cost})
+    return Outcome(
+        "build",
+        move(player.id, BANK, deed.building_cost),
+        tuple(building_changes(state, ds, building)),
+        params={"player": player.id, "deed": deed.key, "building": building, "amount": deed.building_cost},
+        result={"deed": deed.key, "building": building, "amount": deed.building_cost},
+    )
 
 
 def buildings_value(state: GameState, deed: Deed, ds: DeedState) -> int:
@@ -164,21 +177,24 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     if ds.hotel and break_hotel:
         big = big_building(state.edition)
         if big.needs_small == 0:
-            raise RuleViolation("nothing_to_break",
-                                N_("This edition has no small buildings: a big building is sold whole, "
-                                   "not broken."))
+            raise RuleViolation(
+                "nothing_to_break", N_("This edition has no small buildings: a big building is sold whole, not broken.")
+            )
         if state.auction is not None and state.auction.lot == SMALL:
-            raise RuleViolation("building_auction_open",
-                                N_("The bank's last buildings of this kind are being auctioned."))
+            raise RuleViolation(
+                "building_auction_open", N_("The bank's last buildings of this kind are being auctioned.")
+            )
         given = big.needs_small
         if state.bank_small is not None and state.bank_small < big.needs_small:
             if state.edition.buildings.short_break != "missing_at_half":
-                raise RuleViolation("bank_short_of_small",
-                                    N_("The bank has %(left)s small buildings: breaking a big one "
-                                       "needs %(needed)s."), left=state.bank_small, needed=big.needs_small)
+                raise RuleViolation(
+                    "bank_short_of_small",
+                    N_("The bank has %(left)s small buildings: breaking a big one needs %(needed)s."),
+                    left=state.bank_small,
+                    needed=big.needs_small,
+                )
             given = state.bank_small  # FAQ 29: the ones the bank has, half price for the others
-        changes = (deed_changes(ds, hotel=False, houses=given)
-                   + bank_changes(state, small=-given, big=1))
+        changes = deed_changes(ds, hotel=False, houses=given) + bank_changes(state, small=-given, big=1)
         paid = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - given)
         extra = {"short": big.needs_small - given} if given < big.needs_small else {}
         return _sold(player, paid, changes, dict(params, building="big", broken=True, **extra))
@@ -187,11 +203,13 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
         changes = [c for _, m in sold for c in deed_changes(m, hotel=False)]
         changes += bank_changes(state, big=len(sold))
         amount = sum(buildings_value(state, d, m) for d, m in sold)
-        return _sold(player, amount, changes,
-                     dict(params, building="big", deeds=[d.key for d, _ in sold], broken=False))
+        return _sold(
+            player, amount, changes, dict(params, building="big", deeds=[d.key for d, _ in sold], broken=False)
+        )
     if level(state, ds) < max(level(state, m) for _, m in members):
-        raise RuleViolation("uneven_selling",
-                            N_("Sell evenly: first sell from the deeds of the group with more buildings."))
+        raise RuleViolation(
+            "uneven_selling", N_("Sell evenly: first sell from the deeds of the group with more buildings.")
+        )
     changes = deed_changes(ds, houses=ds.houses - 1) + bank_changes(state, small=1)
     return _sold(player, unit, changes, dict(params, building="small"))
 
@@ -207,14 +225,14 @@ def break_shared(state: GameState, deed_keys) -> Outcome:
     small buildings in progress.
     """
     if state.edition.buildings.short_break != "missing_at_half":
-        raise RuleViolation("short_break_refused",
-                            N_("In this edition a big building breaks only when the bank has the small ones."))
+        raise RuleViolation(
+            "short_break_refused", N_("In this edition a big building breaks only when the bank has the small ones.")
+        )
     require_running(state)
     if not isinstance(deed_keys, list) or len(deed_keys) < 2 or len(set(map(str, deed_keys))) != len(deed_keys):
         raise BadInput("invalid_deeds", N_("Choose at least two different deeds with a big building."))
     if state.auction is not None and state.auction.lot == SMALL:
-        raise RuleViolation("building_auction_open",
-                            N_("The bank's last buildings of this kind are being auctioned."))
+        raise RuleViolation("building_auction_open", N_("The bank's last buildings of this kind are being auctioned."))
     big = big_building(state.edition)
     chosen = []
     for key in deed_keys:
@@ -235,13 +253,17 @@ def break_shared(state: GameState, deed_keys) -> Outcome:
             postings += move(BANK, ds.owner, amount)
         paid[deed.key] = amount
     changes += bank_changes(state, small=-each * len(chosen), big=len(chosen))
-    return Outcome("break_shared", postings, tuple(changes),
-                   params={"deeds": [d.key for d, _ in chosen], "each": each, "paid": paid,
-                           "amount": sum(paid.values())},
-                   result={"each": each, "paid": paid})
+    return Outcome(
+        "break_shared",
+        postings,
+        tuple(changes),
+        params={"deeds": [d.key for d, _ in chosen], "each": each, "paid": paid, "amount": sum(paid.values())},
+        result={"each": each, "paid": paid},
+    )
 
 
 def _sold(player: PlayerState, amount: int, changes: list[Change], params: dict) -> Outcome:
     postings = move(BANK, player.id, amount) if amount else ()
-    return Outcome("sell_building", postings, tuple(changes), params=dict(params, amount=amount),
-                   result={"amount": amount})
+    return Outcome(
+        "sell_building", postings, tuple(changes), params=dict(params, amount=amount), result={"amount": amount}
+    )

@@ -1,4 +1,5 @@
 """What every rule needs: finding deeds and groups, building levels, times, and Changes."""
+
 from __future__ import annotations
 
 import re
@@ -55,8 +56,7 @@ def group_has_buildings(state: GameState, group_key: str) -> bool:
 def require_owner(player: PlayerState, deed: Deed, ds: DeedState) -> None:
     """Refuses a player acting on a deed that is not theirs."""
     if ds.owner != player.id:
-        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
-                            deed=deed.name, name=player.name)
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."), deed=deed.name, name=player.name)
 
 
 def require_fee_settled(state: GameState, player: PlayerState) -> None:
@@ -64,10 +64,12 @@ def require_fee_settled(state: GameState, player: PlayerState) -> None:
     the rules want that settled at once, before they spend on anything else."""
     for key, ds in state.deeds.items():
         if ds.owner == player.id and ds.fee_due:
-            raise RuleViolation("mortgage_fee_due",
-                                N_("%(name)s must first pay the fee on the mortgaged %(deed)s "
-                                   "or lift its mortgage."),
-                                name=player.name, deed=state.edition.deed(key).name)
+            raise RuleViolation(
+                "mortgage_fee_due",
+                N_("%(name)s must first pay the fee on the mortgaged %(deed)s or lift its mortgage."),
+                name=player.name,
+                deed=state.edition.deed(key).name,
+            )
 
 
 def transfer_fee(state: GameState, deed: Deed) -> int:
@@ -90,8 +92,7 @@ def clean_id(value, code: str) -> str:
 def clean_countdown(seconds) -> int:
     """An auction countdown; refuses anything but whole seconds from 1 to an hour."""
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= MAX_COUNTDOWN:
-        raise BadInput("invalid_countdown", N_("The countdown is from 1 to %(max)s seconds."),
-                       max=MAX_COUNTDOWN)
+        raise BadInput("invalid_countdown", N_("The countdown is from 1 to %(max)s seconds."), max=MAX_COUNTDOWN)
     return seconds
 
 
@@ -116,8 +117,11 @@ def is_past(now: datetime, when: str | None) -> bool:
 
 def field_changes(target: str, ref: str | None, obj, **after) -> list[Change]:
     """One Change per field of ``obj`` that ``after`` gives a different value."""
-    return [Change(target, ref, name, getattr(obj, name), value)
-            for name, value in after.items() if getattr(obj, name) != value]
+    return [
+        Change(target, ref, name, getattr(obj, name), value)
+        for name, value in after.items()
+        if getattr(obj, name) != value
+    ]
 
 
 def deed_changes(ds: DeedState, **after) -> list[Change]:

@@ -1,5 +1,6 @@
 """Buying a deed from the bank, mortgaging it and lifting the mortgage, selling it back to the
 bank where the edition lets owners do so."""
+
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
@@ -9,8 +10,16 @@ from ..ledger import BANK, move
 from ..money import percent_up
 from ..policies import mortgage as policy
 from ..state import GameState, Outcome
-from .common import (acquired, deed_changes, group_has_buildings, has_buildings, require_deed,
-                     require_fee_settled, require_owner, transfer_fee)
+from .common import (
+    acquired,
+    deed_changes,
+    group_has_buildings,
+    has_buildings,
+    require_deed,
+    require_fee_settled,
+    require_owner,
+    transfer_fee,
+)
 
 
 def lift_cost(edition: Edition, deed: Deed) -> int:
@@ -30,15 +39,23 @@ def buy(state: GameState, player_id: str, deed_key: str) -> Outcome:
     player = require_player(state, player_id)
     deed, ds = require_deed(state, deed_key)
     if ds.owner is not None:
-        raise RuleViolation("deed_owned", N_("%(deed)s already belongs to %(owner)s."),
-                            deed=deed.name, owner=state.players[ds.owner].name)
+        raise RuleViolation(
+            "deed_owned",
+            N_("%(deed)s already belongs to %(owner)s."),
+            deed=deed.name,
+            owner=state.players[ds.owner].name,
+        )
     if state.auction is not None and state.auction.deed == deed.key:
         raise RuleViolation("deed_in_auction", N_("%(deed)s is being auctioned."), deed=deed.name)
     require_fee_settled(state, player)
     require_cash(player, deed.price)
-    return Outcome("buy", move(player.id, BANK, deed.price), tuple(acquired(state, ds, player.id)),
-                   params={"player": player.id, "deed": deed.key, "amount": deed.price},
-                   result={"deed": deed.key, "amount": deed.price})
+    return Outcome(
+        "buy",
+        move(player.id, BANK, deed.price),
+        tuple(acquired(state, ds, player.id)),
+        params={"player": player.id, "deed": deed.key, "amount": deed.price},
+        result={"deed": deed.key, "amount": deed.price},
+    )
 
 
 def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
@@ -59,14 +76,16 @@ def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
     if deed.mortgage == 0:
         raise RuleViolation("no_mortgage_value", N_("%(deed)s cannot be mortgaged."), deed=deed.name)
     if group_has_buildings(state, deed.group):
-        raise RuleViolation("group_has_buildings",
-                            N_("Sell the buildings of %(deed)s's group before mortgaging it."),
-                            deed=deed.name)
-    return Outcome("mortgage", move(BANK, player.id, deed.mortgage),
-                   tuple(deed_changes(ds, mortgaged=True,
-                                      mortgage_lap=policy.mortgaged_at(state.edition, player))),
-                   params={"player": player.id, "deed": deed.key, "amount": deed.mortgage},
-                   result={"deed": deed.key, "amount": deed.mortgage})
+        raise RuleViolation(
+            "group_has_buildings", N_("Sell the buildings of %(deed)s's group before mortgaging it."), deed=deed.name
+        )
+    return Outcome(
+        "mortgage",
+        move(BANK, player.id, deed.mortgage),
+        tuple(deed_changes(ds, mortgaged=True, mortgage_lap=policy.mortgaged_at(state.edition, player))),
+        params={"player": player.id, "deed": deed.key, "amount": deed.mortgage},
+        result={"deed": deed.key, "amount": deed.mortgage},
+    )
 
 
 def unmortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
@@ -85,10 +104,13 @@ def unmortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
         raise RuleViolation("not_mortgaged", N_("%(deed)s is not mortgaged."), deed=deed.name)
     amount = lift_cost(state.edition, deed)
     require_cash(player, amount)
-    return Outcome("unmortgage", move(player.id, BANK, amount),
-                   tuple(deed_changes(ds, mortgaged=False, fee_due=False, mortgage_lap=None)),
-                   params={"player": player.id, "deed": deed.key, "amount": amount},
-                   result={"deed": deed.key, "amount": amount})
+    return Outcome(
+        "unmortgage",
+        move(player.id, BANK, amount),
+        tuple(deed_changes(ds, mortgaged=False, fee_due=False, mortgage_lap=None)),
+        params={"player": player.id, "deed": deed.key, "amount": amount},
+        result={"deed": deed.key, "amount": amount},
+    )
 
 
 def pay_mortgage_fee(state: GameState, player_id: str, deed_key: str) -> Outcome:
@@ -108,9 +130,13 @@ def pay_mortgage_fee(state: GameState, player_id: str, deed_key: str) -> Outcome
     amount = transfer_fee(state, deed)
     require_cash(player, amount)
     postings = move(player.id, BANK, amount) if amount else ()
-    return Outcome("pay_mortgage_fee", postings, tuple(deed_changes(ds, fee_due=False)),
-                   params={"player": player.id, "deed": deed.key, "amount": amount},
-                   result={"deed": deed.key, "amount": amount})
+    return Outcome(
+        "pay_mortgage_fee",
+        postings,
+        tuple(deed_changes(ds, fee_due=False)),
+        params={"player": player.id, "deed": deed.key, "amount": amount},
+        result={"deed": deed.key, "amount": amount},
+    )
 
 
 def _require_deed_sale(edition: Edition) -> DeedSale:
@@ -141,14 +167,21 @@ def sell_to_bank(state: GameState, player_id: str, deed_key: str) -> Outcome:
     require_owner(player, deed, ds)
     price = sale_price(state.edition, deed)
     if has_buildings(ds):
-        raise RuleViolation("deed_sale_buildings_first",
-                            N_("Sell the buildings on %(deed)s to the bank first: then the deed."),
-                            deed=deed.name)
+        raise RuleViolation(
+            "deed_sale_buildings_first",
+            N_("Sell the buildings on %(deed)s to the bank first: then the deed."),
+            deed=deed.name,
+        )
     if ds.mortgaged:
-        raise RuleViolation("deed_sale_mortgaged",
-                            N_("%(deed)s is mortgaged: lift the mortgage before selling it to the bank."),
-                            deed=deed.name)
-    return Outcome("sell_to_bank", move(BANK, player.id, price),
-                   tuple(deed_changes(ds, owner=None, fee_due=False, mortgage_lap=None, taken_turn=None)),
-                   params={"player": player.id, "deed": deed.key, "amount": price},
-                   result={"deed": deed.key, "amount": price})
+        raise RuleViolation(
+            "deed_sale_mortgaged",
+            N_("%(deed)s is mortgaged: lift the mortgage before selling it to the bank."),
+            deed=deed.name,
+        )
+    return Outcome(
+        "sell_to_bank",
+        move(BANK, player.id, price),
+        tuple(deed_changes(ds, owner=None, fee_due=False, mortgage_lap=None, taken_turn=None)),
+        params={"player": player.id, "deed": deed.key, "amount": price},
+        result={"deed": deed.key, "amount": price},
+    )

@@ -9,6 +9,7 @@ nothing paid. Players enter the faces the box's dice show, or let the server rol
 die whose faces are the edition's (the rulebook does not give them). Each roll is its own
 journal entry, so every step shows on both phones and can be undone.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,7 +21,7 @@ from ..ledger import move
 from ..money import percent_up
 from ..state import Change, ExpropriationState, GameState, Outcome, document_change
 from ..turns import counted, require_turn
-from .common import acquired, clean_id, deed_changes, group_members, has_buildings, require_deed
+from .common import acquired, clean_id, group_members, has_buildings, require_deed
 
 BUYER, OWNER, SETTLE = "buyer", "owner", "settle"
 RENT = "rent"
@@ -53,8 +54,9 @@ def expropriation_start(state: GameState, expropriation_id: str, buyer_id: str, 
     if state.expropriation is not None:
         raise RuleViolation("expropriation_open", N_("An expropriation is already under way."))
     if counted(state) and buyer.expropriation_turn == state.turn_seq:
-        raise RuleViolation("expropriation_once_per_turn",
-                            N_("%(name)s already tried an expropriation this turn."), name=buyer.name)
+        raise RuleViolation(
+            "expropriation_once_per_turn", N_("%(name)s already tried an expropriation this turn."), name=buyer.name
+        )
     deed, ds = require_deed(state, deed_key)
     if ds.owner is None:
         raise RuleViolation("deed_not_owned", N_("Nobody owns %(deed)s: buy it instead."), deed=deed.name)
@@ -63,9 +65,9 @@ def expropriation_start(state: GameState, expropriation_id: str, buyer_id: str, 
     if via == RENT:
         paid = state.last_rent or {}
         if (paid.get("payer"), paid.get("deed"), paid.get("turn")) != (buyer.id, deed.key, state.turn_seq):
-            raise RuleViolation("rent_first",
-                                N_("Pay the rent on %(deed)s first: an expropriation follows the rent."),
-                                deed=deed.name)
+            raise RuleViolation(
+                "rent_first", N_("Pay the rent on %(deed)s first: an expropriation follows the rent."), deed=deed.name
+            )
     else:
         square = state.edition.square(via) if isinstance(via, str) else None
         if square is None or not square.expropriation:
@@ -74,22 +76,43 @@ def expropriation_start(state: GameState, expropriation_id: str, buyer_id: str, 
     whole = all(m.owner == ds.owner for _, m in members)
     taken = [(d, m) for d, m in members] if whole else [(deed, ds)]
     if any(has_buildings(m) for _, m in taken):
-        raise RuleViolation("expropriation_built",
-                            N_("Only unbuilt land can be expropriated: %(deed)s's lot has buildings.")
-                            if whole else N_("Only unbuilt land can be expropriated: %(deed)s has buildings."),
-                            deed=deed.name)
+        raise RuleViolation(
+            "expropriation_built",
+            N_("Only unbuilt land can be expropriated: %(deed)s's lot has buildings.")
+            if whole
+            else N_("Only unbuilt land can be expropriated: %(deed)s has buildings."),
+            deed=deed.name,
+        )
     value = sum(d.price for d, _ in taken)
     penalty = (deed.lot_penalty if whole else deed.penalty) or 0
-    doc = ExpropriationState(expropriation_id, buyer.id, ds.owner, deed.key, [d.key for d, _ in taken], whole,
-                             value, penalty, via, BUYER)
+    doc = ExpropriationState(
+        expropriation_id, buyer.id, ds.owner, deed.key, [d.key for d, _ in taken], whole, value, penalty, via, BUYER
+    )
     changes = [document_change("expropriation", None, None, doc)]
     if counted(state):
         changes.append(Change("player", buyer.id, "expropriation_turn", buyer.expropriation_turn, state.turn_seq))
-    params = {"player": buyer.id, "owner": ds.owner, "deed": deed.key, "deeds": doc.deeds, "whole_lot": whole,
-              "value": value, "penalty": penalty, "via": via}
-    return Outcome("expropriation_start", changes=tuple(changes), params=params,
-                   result={"expropriation": expropriation_id, "deeds": doc.deeds, "whole_lot": whole,
-                           "value": value, "penalty": penalty})
+    params = {
+        "player": buyer.id,
+        "owner": ds.owner,
+        "deed": deed.key,
+        "deeds": doc.deeds,
+        "whole_lot": whole,
+        "value": value,
+        "penalty": penalty,
+        "via": via,
+    }
+    return Outcome(
+        "expropriation_start",
+        changes=tuple(changes),
+        params=params,
+        result={
+            "expropriation": expropriation_id,
+            "deeds": doc.deeds,
+            "whole_lot": whole,
+            "value": value,
+            "penalty": penalty,
+        },
+    )
 
 
 def _require_open(state: GameState) -> ExpropriationState:
@@ -129,8 +152,15 @@ def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
     elif face not in allowed:
         raise BadInput("invalid_face", N_("That face is not on this die."))
     rolls = doc.rolls + [{"by": doc.stage, "face": face, "virtual": virtual}]
-    params = {"player": player_id, "die": doc.stage, "face": face, "virtual": virtual, "buyer": doc.buyer,
-              "owner": doc.owner, "deeds": doc.deeds}
+    params = {
+        "player": player_id,
+        "die": doc.stage,
+        "face": face,
+        "virtual": virtual,
+        "buyer": doc.buyer,
+        "owner": doc.owner,
+        "deeds": doc.deeds,
+    }
     if face == "si":
         return _step(state, doc, ExpropriationState(**{**doc.__dict__, "rolls": rolls, "stage": OWNER}), params)
     if face == "ritira":
@@ -162,16 +192,29 @@ def expropriation_settle(state: GameState, player_id: str) -> Outcome:
     if player_id != doc.buyer:
         raise Forbidden("not_the_buyer", N_("Only %(name)s pays here."), name=state.players[doc.buyer].name)
     require_cash(state.players[doc.buyer], doc.owed["amount"])
-    return _settled(state, doc, doc.owed, {"player": doc.buyer, "buyer": doc.buyer, "owner": doc.owner,
-                                           "deeds": doc.deeds, "face": doc.owed["face"], "settle": True})
+    return _settled(
+        state,
+        doc,
+        doc.owed,
+        {
+            "player": doc.buyer,
+            "buyer": doc.buyer,
+            "owner": doc.owner,
+            "deeds": doc.deeds,
+            "face": doc.owed["face"],
+            "settle": True,
+        },
+    )
 
 
 def _step(state: GameState, doc: ExpropriationState, after: ExpropriationState | None, params: dict) -> Outcome:
     stage = after.stage if after else None
-    return Outcome("expropriation_roll", changes=(document_change("expropriation", None, doc, after),),
-                   params={**params, "next": stage},
-                   result={"face": params.get("face"), "next": stage, "ends": params.get("ends"),
-                           "owed": params.get("owed")})
+    return Outcome(
+        "expropriation_roll",
+        changes=(document_change("expropriation", None, doc, after),),
+        params={**params, "next": stage},
+        result={"face": params.get("face"), "next": stage, "ends": params.get("ends"), "owed": params.get("owed")},
+    )
 
 
 def _settled(state: GameState, doc: ExpropriationState, owed: dict, params: dict) -> Outcome:
@@ -184,9 +227,13 @@ def _settled(state: GameState, doc: ExpropriationState, owed: dict, params: dict
     postings = move(doc.buyer, doc.owner, owed["amount"]) if owed["amount"] else ()
     ends = "taken" if owed["transfer"] else "penalty"
     kind = "expropriation_settle" if params.get("settle") else "expropriation_roll"
-    return Outcome(kind, postings, tuple(changes),
-                   params={**params, "ends": ends, "amount": owed["amount"], "next": None},
-                   result={"face": owed["face"], "next": None, "amount": owed["amount"], "ends": ends})
+    return Outcome(
+        kind,
+        postings,
+        tuple(changes),
+        params={**params, "ends": ends, "amount": owed["amount"], "next": None},
+        result={"face": owed["face"], "next": None, "amount": owed["amount"], "ends": ends},
+    )
 
 
 def dropped_for(state: GameState, player_id: str) -> list[Change]:

@@ -1,10 +1,12 @@
 """Jail as the money sees it: going in, and leaving by the fine, a card or doubles."""
+
 from __future__ import annotations
 
 from ..commands import fines_account, require_cash, require_player, require_running
 from ..errors import N_, RuleViolation
 from ..ledger import move
-from ..policies.jail import failed_roll_fine, fine as jail_fine
+from ..policies.jail import failed_roll_fine
+from ..policies.jail import fine as jail_fine
 from ..state import GameState, Outcome, PlayerState
 from .common import player_changes
 
@@ -19,8 +21,7 @@ def _require_can_leave(state: GameState, player: PlayerState) -> None:
     their next turn on (Motopolis), one whose next turn has not begun."""
     _require_in_jail(player)
     if state.edition.jail.from_next_turn and state.edition.turns.counted and player.jail_turns == 0:
-        raise RuleViolation("jail_next_turn", N_("%(name)s can leave only from their next turn."),
-                            name=player.name)
+        raise RuleViolation("jail_next_turn", N_("%(name)s can leave only from their next turn."), name=player.name)
 
 
 def go_to_jail(state: GameState, player_id: str) -> Outcome:
@@ -30,8 +31,9 @@ def go_to_jail(state: GameState, player_id: str) -> Outcome:
     player = require_player(state, player_id)
     if player.in_jail:
         raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
-    return Outcome("go_to_jail", changes=tuple(player_changes(player, in_jail=True, jail_turns=0)),
-                   params={"player": player.id})
+    return Outcome(
+        "go_to_jail", changes=tuple(player_changes(player, in_jail=True, jail_turns=0)), params={"player": player.id}
+    )
 
 
 def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
@@ -46,9 +48,13 @@ def pay_jail_fine(state: GameState, player_id: str) -> Outcome:
     _require_can_leave(state, player)
     fine = jail_fine(state.edition, player)
     require_cash(player, fine)
-    return Outcome("pay_jail_fine", move(player.id, fines_account(state), fine) if fine else (),
-                   tuple(player_changes(player, in_jail=False, jail_turns=0)),
-                   params={"player": player.id, "amount": fine}, result={"amount": fine})
+    return Outcome(
+        "pay_jail_fine",
+        move(player.id, fines_account(state), fine) if fine else (),
+        tuple(player_changes(player, in_jail=False, jail_turns=0)),
+        params={"player": player.id, "amount": fine},
+        result={"amount": fine},
+    )
 
 
 def leave_jail_after_failed_roll(state: GameState, player_id: str) -> Outcome:
@@ -62,13 +68,16 @@ def leave_jail_after_failed_roll(state: GameState, player_id: str) -> Outcome:
     player = require_player(state, player_id)
     fine = failed_roll_fine(state.edition, player)
     if fine is None:
-        raise RuleViolation("failed_roll_stays",
-                            N_("In this edition a roll without doubles keeps the player in jail."))
+        raise RuleViolation("failed_roll_stays", N_("In this edition a roll without doubles keeps the player in jail."))
     _require_can_leave(state, player)
     require_cash(player, fine)
-    return Outcome("leave_jail_after_failed_roll", move(player.id, fines_account(state), fine) if fine else (),
-                   tuple(player_changes(player, in_jail=False, jail_turns=0)),
-                   params={"player": player.id, "amount": fine}, result={"amount": fine})
+    return Outcome(
+        "leave_jail_after_failed_roll",
+        move(player.id, fines_account(state), fine) if fine else (),
+        tuple(player_changes(player, in_jail=False, jail_turns=0)),
+        params={"player": player.id, "amount": fine},
+        result={"amount": fine},
+    )
 
 
 def require_free(state: GameState, player: PlayerState, what: str) -> None:
@@ -95,9 +104,11 @@ def use_jail_card(state: GameState, player_id: str) -> Outcome:
     _require_can_leave(state, player)
     if player.jail_cards == 0:
         raise RuleViolation("no_jail_card", N_("%(name)s has no get-out-of-jail card."), name=player.name)
-    return Outcome("use_jail_card",
-                   changes=tuple(player_changes(player, in_jail=False, jail_cards=player.jail_cards - 1, jail_turns=0)),
-                   params={"player": player.id})
+    return Outcome(
+        "use_jail_card",
+        changes=tuple(player_changes(player, in_jail=False, jail_cards=player.jail_cards - 1, jail_turns=0)),
+        params={"player": player.id},
+    )
 
 
 def leave_jail_on_doubles(state: GameState, player_id: str) -> Outcome:
@@ -109,8 +120,11 @@ def leave_jail_on_doubles(state: GameState, player_id: str) -> Outcome:
     require_running(state)
     player = require_player(state, player_id)
     _require_can_leave(state, player)
-    return Outcome("leave_jail_on_doubles", changes=tuple(player_changes(player, in_jail=False, jail_turns=0)),
-                   params={"player": player.id})
+    return Outcome(
+        "leave_jail_on_doubles",
+        changes=tuple(player_changes(player, in_jail=False, jail_turns=0)),
+        params={"player": player.id},
+    )
 
 
 def draw_jail_card(state: GameState, player_id: str) -> Outcome:
@@ -124,5 +138,8 @@ def draw_jail_card(state: GameState, player_id: str) -> Outcome:
     held = sum(p.jail_cards for p in state.players.values())
     if held >= state.edition.jail.cards_total:
         raise RuleViolation("no_jail_cards_left", N_("Every get-out-of-jail card is already held."))
-    return Outcome("draw_jail_card", changes=tuple(player_changes(player, jail_cards=player.jail_cards + 1)),
-                   params={"player": player.id})
+    return Outcome(
+        "draw_jail_card",
+        changes=tuple(player_changes(player, jail_cards=player.jail_cards + 1)),
+        params={"player": player.id},
+    )

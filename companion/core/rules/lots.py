@@ -12,6 +12,7 @@
 Every deed stays within one building of the others, none above ``max_small``, and no deed
 taken over this turn takes any. The app cannot see the pawns: the player says where they are.
 """
+
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
@@ -59,7 +60,9 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     if rules.placement != "by_visit":
         raise RuleViolation("build_one_at_a_time", N_("In this edition buildings go up one at a time."))
     if place not in PLACES:
-        raise BadInput("invalid_place", N_("Say where you are: on the lot, on the building square, or ending your turn."))
+        raise BadInput(
+            "invalid_place", N_("Say where you are: on the lot, on the building square, or ending your turn.")
+        )
     require_running(state)
     player = require_player(state, player_id)
     require_turn(state, player.id)
@@ -72,33 +75,37 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     for deed, ds in members:
         require_owner(player, deed, ds)
         if counts.get(deed.key) and counted(state) and ds.taken_turn == state.turn_seq:
-            raise RuleViolation("taken_this_turn",
-                                N_("%(deed)s changed hands this turn: build on it from the next."), deed=deed.name)
+            raise RuleViolation(
+                "taken_this_turn", N_("%(deed)s changed hands this turn: build on it from the next."), deed=deed.name
+            )
     first = all(ds.houses == 0 for _, ds in members)
     total = sum(counts.values())
     if place == "end_of_turn":
         if first:
-            raise RuleViolation("end_of_turn_unbuilt",
-                                N_("At the end of a turn you can add only to a lot already built on."))
+            raise RuleViolation(
+                "end_of_turn_unbuilt", N_("At the end of a turn you can add only to a lot already built on.")
+            )
         if counted(state) and player.built_turn == state.turn_seq:
             raise RuleViolation("built_this_turn", N_("You built this turn: nothing more at its end."))
         if total > rules.per_visit["end_of_turn"]:
-            raise RuleViolation("too_many_at_once", N_("At the end of a turn at most %(n)s in all."),
-                                n=rules.per_visit["end_of_turn"])
+            raise RuleViolation(
+                "too_many_at_once", N_("At the end of a turn at most %(n)s in all."), n=rules.per_visit["end_of_turn"]
+            )
     else:
         most = rules.per_visit[place]
         if any(n > most for n in counts.values()):
             raise RuleViolation("too_many_at_once", N_("From here at most %(n)s on each deed."), n=most)
         if first and any(counts.get(d.key, 0) < rules.first_build_each for d, _ in members):
-            raise RuleViolation("first_build_each",
-                                N_("The first build on a lot puts at least %(n)s on every one of its deeds."),
-                                n=rules.first_build_each)
+            raise RuleViolation(
+                "first_build_each",
+                N_("The first build on a lot puts at least %(n)s on every one of its deeds."),
+                n=rules.first_build_each,
+            )
     after = {d.key: ds.houses + counts.get(d.key, 0) for d, ds in members}
     if max(after.values()) > rules.max_small:
         raise RuleViolation("fully_built", N_("A deed takes at most %(n)s."), n=rules.max_small, deed="")
     if max(after.values()) - min(after.values()) > 1:
-        raise RuleViolation("uneven_building",
-                            N_("Build evenly: no deed of the lot may have two more than another."))
+        raise RuleViolation("uneven_building", N_("Build evenly: no deed of the lot may have two more than another."))
     if state.bank_small is not None and total > state.bank_small:
         raise RuleViolation("bank_out_of_small", N_("The bank has only %(left)s left."), left=state.bank_small)
     cost = sum(n * d.building_cost for d, _ in members for n in [counts.get(d.key, 0)])
@@ -111,7 +118,17 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     if counted(state) and player.built_turn != state.turn_seq:
         changes.append(Change("player", player.id, "built_turn", player.built_turn, state.turn_seq))
     built = {k: n for k, n in counts.items() if n}
-    return Outcome("build_lot", move(player.id, BANK, cost), tuple(changes),
-                   params={"player": player.id, "group": group.key, "counts": built, "place": place,
-                           "amount": cost, "total": total},
-                   result={"amount": cost, "counts": built})
+    return Outcome(
+        "build_lot",
+        move(player.id, BANK, cost),
+        tuple(changes),
+        params={
+            "player": player.id,
+            "group": group.key,
+            "counts": built,
+            "place": place,
+            "amount": cost,
+            "total": total,
+        },
+        result={"amount": cost, "counts": built},
+    )

@@ -1,14 +1,15 @@
 """Rent: what the rules give the owner, paid by the lander unasked or on the owner's request."""
+
 from __future__ import annotations
 
 from datetime import datetime
 
+from .. import pending
 from ..commands import require_cash, require_player, require_running
 from ..editions import Deed
 from ..errors import N_, Forbidden, NotFound, RuleViolation
 from ..ledger import BANK, move
 from ..money import percent_up
-from .. import pending
 from ..policies.mortgaged_rent import bank_share_percent
 from ..policies.rent import doubles
 from ..state import PAYER, Change, DeedState, GameState, Outcome, PendingState, document_change
@@ -85,8 +86,9 @@ def _street_rent(state: GameState, deed: Deed, ds: DeedState) -> int:
 
 def _held_in_group(state: GameState, deed: Deed, owner: str) -> int:
     counts_mortgaged = state.edition.rent.sets_count_mortgaged
-    return sum(1 for _, m in group_members(state, deed.group)
-               if m.owner == owner and (counts_mortgaged or not m.mortgaged))
+    return sum(
+        1 for _, m in group_members(state, deed.group) if m.owner == owner and (counts_mortgaged or not m.mortgaged)
+    )
 
 
 def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice, to_bank: bool = False):
@@ -122,8 +124,13 @@ def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outco
     require_cash(payer, amount)
     payee = BANK if state.deeds[deed.key].mortgaged else owner.id
     params = {"from": payer.id, "to": payee, "deed": deed.key, "amount": amount, "dice": dice}
-    return Outcome("pay_rent", move(payer.id, payee, amount), tuple(rent_paid_changes(state, payer.id, deed.key)),
-                   params=params, result={"amount": amount, "to": payee})
+    return Outcome(
+        "pay_rent",
+        move(payer.id, payee, amount),
+        tuple(rent_paid_changes(state, payer.id, deed.key)),
+        params=params,
+        result={"amount": amount, "to": payee},
+    )
 
 
 def rent_paid_changes(state: GameState, payer_id: str, deed_key: str) -> list[Change]:
@@ -135,8 +142,9 @@ def rent_paid_changes(state: GameState, payer_id: str, deed_key: str) -> list[Ch
     return [Change("game", None, "last_rent", state.last_rent, paid)]
 
 
-def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str,
-                 now: datetime, dice=None) -> Outcome:
+def rent_request(
+    state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str, now: datetime, dice=None
+) -> Outcome:
     """The owner asks the lander for the rent on a deed; the lander then confirms it. It is
     money that waits for a yes (``core.pending``): nothing moves until the lander pays.
 
@@ -155,19 +163,38 @@ def rent_request(state: GameState, request_id: str, owner_id: str, payer_id: str
     payer, owner, deed, amount, dice = _rent_owed(state, payer_id, deed_key, dice)
     asker = require_player(state, owner_id)
     if asker.id != owner.id:
-        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
-                            deed=deed.name, name=asker.name)
-    if any(p.kind == "pay_rent" and p.params.get("deed") == deed.key and p.payer == payer.id
-           for p in state.pending.values()):
-        raise RuleViolation("rent_already_requested",
-                            N_("%(name)s has already been asked for the rent on %(deed)s."),
-                            name=payer.name, deed=deed.name)
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."), deed=deed.name, name=asker.name)
+    if any(
+        p.kind == "pay_rent" and p.params.get("deed") == deed.key and p.payer == payer.id
+        for p in state.pending.values()
+    ):
+        raise RuleViolation(
+            "rent_already_requested",
+            N_("%(name)s has already been asked for the rent on %(deed)s."),
+            name=payer.name,
+            deed=deed.name,
+        )
     params = {"from": payer.id, "to": owner.id, "deed": deed.key, "amount": amount, "dice": dice}
-    outcome = pending.propose(state, request_id, payer=payer.id, payee=owner.id, amount=amount,
-                              needs=PAYER, asked_by=owner.id, kind="pay_rent", params=params, now=now,
-                              expires_seconds=setting.lapse_seconds, proposal="rent_request")
-    return Outcome(outcome.kind, changes=outcome.changes, params={**params, "request": request_id},
-                   result={"request": request_id, "pending": request_id, "amount": amount})
+    outcome = pending.propose(
+        state,
+        request_id,
+        payer=payer.id,
+        payee=owner.id,
+        amount=amount,
+        needs=PAYER,
+        asked_by=owner.id,
+        kind="pay_rent",
+        params=params,
+        now=now,
+        expires_seconds=setting.lapse_seconds,
+        proposal="rent_request",
+    )
+    return Outcome(
+        outcome.kind,
+        changes=outcome.changes,
+        params={**params, "request": request_id},
+        result={"request": request_id, "pending": request_id, "amount": amount},
+    )
 
 
 def rent_requests(state: GameState) -> list[PendingState]:
@@ -193,13 +220,19 @@ def rent_confirm(state: GameState, request_id: str, player_id: str, now: datetim
     request = _require_request(state, request_id)
     payer = require_player(state, player_id)
     if payer.id != request.payer:
-        raise Forbidden("not_your_rent_request", N_("Only %(name)s can confirm this rent."),
-                        name=state.players[request.payer].name)
+        raise Forbidden(
+            "not_your_rent_request", N_("Only %(name)s can confirm this rent."), name=state.players[request.payer].name
+        )
     if pending.is_expired(request, now):
         raise RuleViolation("rent_request_lapsed", N_("This rent request has lapsed."))
     outcome = pending.approve(state, request.id, payer.id, now)
-    return Outcome(outcome.kind, outcome.postings, outcome.changes,
-                   params={**outcome.params, "request": request.id}, result=outcome.result)
+    return Outcome(
+        outcome.kind,
+        outcome.postings,
+        outcome.changes,
+        params={**outcome.params, "request": request.id},
+        result=outcome.result,
+    )
 
 
 def rent_lapse(state: GameState, request_id: str, by: str | None, now: datetime) -> Outcome:
@@ -212,8 +245,15 @@ def rent_lapse(state: GameState, request_id: str, by: str | None, now: datetime)
     require_running(state)
     request = _require_request(state, request_id)
     if by is not None and by != request.payee and not pending.is_expired(request, now):
-        raise Forbidden("not_your_rent_request",
-                        N_("Only the owner or the banker can lapse this rent request."))
-    return Outcome("rent_lapse", changes=(document_change("pending", request.id, request, None),),
-                   params={"from": request.payer, "to": request.payee, "deed": request.params.get("deed"),
-                           "amount": request.amount, "request": request.id})
+        raise Forbidden("not_your_rent_request", N_("Only the owner or the banker can lapse this rent request."))
+    return Outcome(
+        "rent_lapse",
+        changes=(document_change("pending", request.id, request, None),),
+        params={
+            "from": request.payer,
+            "to": request.payee,
+            "deed": request.params.get("deed"),
+            "amount": request.amount,
+            "request": request.id,
+        },
+    )

@@ -1,6 +1,7 @@
 """The board's squares whose amount the bank computes (a tax by what one owns, a prize by the
 dice, a deed bought at a premium, a toll then a prize on the dice, jail unless the dice say
 otherwise, a turn to sit out): one tap on the phone, the amount worked out here."""
+
 from __future__ import annotations
 
 from ..commands import fines_account, require_cash, require_player, require_running
@@ -52,8 +53,13 @@ def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed
     require_cash(player, found.amount)
     if "deed" in found.parts:
         changes = acquired(state, require_deed(state, found.parts["deed"])[1], player.id)
-        return Outcome("square", move(player.id, BANK, found.amount), tuple(changes), params=params,
-                       result={"amount": found.amount, "deed": found.parts["deed"]})
+        return Outcome(
+            "square",
+            move(player.id, BANK, found.amount),
+            tuple(changes),
+            params=params,
+            result={"amount": found.amount, "deed": found.parts["deed"]},
+        )
     to = fines_account(state) if found.tax else BANK
     postings = move(player.id, to, found.amount) if found.amount else ()
     return Outcome("square", postings, changes, params={**params, "to": to}, result=result)

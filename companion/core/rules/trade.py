@@ -1,4 +1,5 @@
 """Trades between two players: cash, deeds and get-out-of-jail cards both ways."""
+
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
@@ -6,8 +7,16 @@ from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from ..ledger import move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
-from .common import (acquired, clean_id, deed_state, group_has_buildings, player_changes,
-                     require_deed, require_fee_settled, transfer_fee)
+from .common import (
+    acquired,
+    clean_id,
+    deed_state,
+    group_has_buildings,
+    player_changes,
+    require_deed,
+    require_fee_settled,
+    transfer_fee,
+)
 
 SIDE_KEYS = ("cash", "deeds", "jail_cards")
 
@@ -25,8 +34,7 @@ def _clean_side(state: GameState, side) -> dict:
             raise BadInput("invalid_trade", N_("Cash and cards in a trade are whole numbers."))
         counts[name] = value
     if counts["cash"] > state.edition.max_amount:
-        raise BadInput("amount_too_large", N_("One payment can be at most %(max)s."),
-                       max=state.edition.max_amount)
+        raise BadInput("amount_too_large", N_("One payment can be at most %(max)s."), max=state.edition.max_amount)
     deeds = side.get("deeds") or []
     if not isinstance(deeds, list) or len(set(map(str, deeds))) != len(deeds):
         raise BadInput("invalid_trade", N_("Name each deed in a trade once."))
@@ -43,14 +51,19 @@ def _require_can_give(state: GameState, giver: PlayerState, side: dict) -> None:
     """Refuses a side its giver cannot hand over now, and a giver who may not trade now (sitting
     out a turn where the square that did it says no trades)."""
     if giver.no_trades:
-        raise RuleViolation("no_trades_now", N_("%(name)s sits out a turn and cannot trade until it has passed."),
-                            name=giver.name)
+        raise RuleViolation(
+            "no_trades_now", N_("%(name)s sits out a turn and cannot trade until it has passed."), name=giver.name
+        )
     require_cash(giver, side["cash"])
     for key in side["deeds"]:
         require_tradable(state, giver, key)
     if side["jail_cards"] > giver.jail_cards:
-        raise RuleViolation("not_enough_jail_cards", N_("%(name)s has %(cards)s get-out-of-jail cards."),
-                            name=giver.name, cards=giver.jail_cards)
+        raise RuleViolation(
+            "not_enough_jail_cards",
+            N_("%(name)s has %(cards)s get-out-of-jail cards."),
+            name=giver.name,
+            cards=giver.jail_cards,
+        )
 
 
 def require_tradable(state: GameState, giver: PlayerState, deed_key: str) -> None:
@@ -59,44 +72,54 @@ def require_tradable(state: GameState, giver: PlayerState, deed_key: str) -> Non
     trades, and one whose mortgage fee is unpaid."""
     deed, ds = require_deed(state, deed_key)
     if ds.owner != giver.id:
-        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."),
-                            deed=deed.name, name=giver.name)
+        raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."), deed=deed.name, name=giver.name)
     if group_has_buildings(state, deed.group):
-        raise RuleViolation("group_has_buildings",
-                            N_("Sell the buildings of %(deed)s's group before trading it."),
-                            deed=deed.name)
+        raise RuleViolation(
+            "group_has_buildings", N_("Sell the buildings of %(deed)s's group before trading it."), deed=deed.name
+        )
     if ds.mortgaged and not state.edition.mortgage.tradable:
-        raise RuleViolation("mortgaged_not_tradable",
-                            N_("%(deed)s is mortgaged: lift the mortgage before it can go to another player."),
-                            deed=deed.name)
+        raise RuleViolation(
+            "mortgaged_not_tradable",
+            N_("%(deed)s is mortgaged: lift the mortgage before it can go to another player."),
+            deed=deed.name,
+        )
     if ds.fee_due:
-        raise RuleViolation("mortgage_fee_due",
-                            N_("%(name)s must first pay the fee on the mortgaged %(deed)s "
-                               "or lift its mortgage."), name=giver.name, deed=deed.name)
+        raise RuleViolation(
+            "mortgage_fee_due",
+            N_("%(name)s must first pay the fee on the mortgaged %(deed)s or lift its mortgage."),
+            name=giver.name,
+            deed=deed.name,
+        )
 
 
 def _require_card_price(state: GameState, cards_side: dict, other_side: dict) -> None:
     """Refuses selling get-out-of-jail cards above the edition's price cap. The cap can only be
     read from a trade of cards against cash alone: with deeds in it, no price is the cards'."""
     cap = state.edition.jail.card_max_price
-    if cap is None or not cards_side["jail_cards"] or cards_side["deeds"] or other_side["deeds"] \
-            or other_side["jail_cards"]:
+    if (
+        cap is None
+        or not cards_side["jail_cards"]
+        or cards_side["deeds"]
+        or other_side["deeds"]
+        or other_side["jail_cards"]
+    ):
         return
     if other_side["cash"] - cards_side["cash"] > cap * cards_side["jail_cards"]:
-        raise RuleViolation("jail_card_too_dear",
-                            N_("A get-out-of-jail card sells for at most %(max)s."), max=cap)
+        raise RuleViolation("jail_card_too_dear", N_("A get-out-of-jail card sells for at most %(max)s."), max=cap)
 
 
 def _require_fees_payable(state: GameState, player: PlayerState, gives: dict, gets: dict) -> None:
     """Refuses a trade after which a player could not pay the fee on the mortgaged deeds they
     receive."""
-    fees = sum(transfer_fee(state, state.edition.deed(k)) for k in gets["deeds"]
-               if deed_state(state, k).mortgaged)
+    fees = sum(transfer_fee(state, state.edition.deed(k)) for k in gets["deeds"] if deed_state(state, k).mortgaged)
     after = player.cash - gives["cash"] + gets["cash"]
     if fees > after:
-        raise RuleViolation("cannot_pay_mortgage_fees",
-                            N_("%(name)s would not have the %(fees)s due on the mortgaged deeds received."),
-                            name=player.name, fees=fees)
+        raise RuleViolation(
+            "cannot_pay_mortgage_fees",
+            N_("%(name)s would not have the %(fees)s due on the mortgaged deeds received."),
+            name=player.name,
+            fees=fees,
+        )
 
 
 def _require_trading_open(state: GameState) -> None:
@@ -105,8 +128,9 @@ def _require_trading_open(state: GameState) -> None:
     if state.auction is not None and state.auction.lot != "deed":
         raise RuleViolation("trading_paused", N_("No trades while buildings are being auctioned."))
     if state.setting("no_trades_two_left") and len(state.active_players()) <= 2:
-        raise RuleViolation("no_trades_two_left",
-                            N_("Only two players are left: in this round no more deals or trades."))
+        raise RuleViolation(
+            "no_trades_two_left", N_("Only two players are left: in this round no more deals or trades.")
+        )
 
 
 def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, give, get) -> Outcome:
@@ -142,9 +166,12 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
     _require_card_price(state, give, get)
     _require_card_price(state, get, give)
     trade = TradeState(trade_id, proposer.id, recipient.id, give, get)
-    return Outcome("trade_propose", changes=(Change("trade", trade_id, "state", None, trade.to_dict()),),
-                   params={"trade": trade_id, "from": proposer.id, "to": recipient.id, "give": give, "get": get},
-                   result={"trade": trade_id})
+    return Outcome(
+        "trade_propose",
+        changes=(Change("trade", trade_id, "state", None, trade.to_dict()),),
+        params={"trade": trade_id, "from": proposer.id, "to": recipient.id, "give": give, "get": get},
+        result={"trade": trade_id},
+    )
 
 
 def _require_trade(state: GameState, trade_id) -> TradeState:
@@ -166,8 +193,11 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     require_running(state)
     trade = _require_trade(state, trade_id)
     if player_id != trade.recipient:
-        raise Forbidden("not_your_trade", N_("Only %(name)s can accept or refuse this trade."),
-                        name=state.players[trade.recipient].name)
+        raise Forbidden(
+            "not_your_trade",
+            N_("Only %(name)s can accept or refuse this trade."),
+            name=state.players[trade.recipient].name,
+        )
     recipient = require_player(state, player_id)
     proposer = require_player(state, trade.proposer)
     _require_trading_open(state)
@@ -186,17 +216,24 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     for side, giver, receiver in ((trade.give, proposer, recipient), (trade.get, recipient, proposer)):
         for key in side["deeds"]:
             ds = deed_state(state, key)
-            changes += acquired(state, ds, receiver.id, fee_due=ds.mortgaged and fee_percent > 0,
-                                    mortgage_lap=handed_over_lap(ds, giver, receiver))
+            changes += acquired(
+                state,
+                ds,
+                receiver.id,
+                fee_due=ds.mortgaged and fee_percent > 0,
+                mortgage_lap=handed_over_lap(ds, giver, receiver),
+            )
     cards = trade.get["jail_cards"] - trade.give["jail_cards"]
     changes += player_changes(proposer, jail_cards=proposer.jail_cards + cards)
     changes += player_changes(recipient, jail_cards=recipient.jail_cards - cards)
-    fees_due = [k for k in trade.give["deeds"] + trade.get["deeds"]
-                if deed_state(state, k).mortgaged and fee_percent]
-    return Outcome("trade_accept", postings, tuple(changes),
-                   params={"trade": trade.id, "from": proposer.id, "to": recipient.id,
-                           "give": trade.give, "get": trade.get},
-                   result={"trade": trade.id, "fees_due": fees_due})
+    fees_due = [k for k in trade.give["deeds"] + trade.get["deeds"] if deed_state(state, k).mortgaged and fee_percent]
+    return Outcome(
+        "trade_accept",
+        postings,
+        tuple(changes),
+        params={"trade": trade.id, "from": proposer.id, "to": recipient.id, "give": trade.give, "get": trade.get},
+        result={"trade": trade.id, "fees_due": fees_due},
+    )
 
 
 def trade_reject(state: GameState, trade_id: str, player_id: str) -> Outcome:
@@ -207,9 +244,15 @@ def trade_reject(state: GameState, trade_id: str, player_id: str) -> Outcome:
     require_running(state)
     trade = _require_trade(state, trade_id)
     if player_id not in (trade.recipient, trade.proposer):
-        raise Forbidden("not_your_trade", N_("Only %(name)s can accept or refuse this trade."),
-                        name=state.players[trade.recipient].name)
+        raise Forbidden(
+            "not_your_trade",
+            N_("Only %(name)s can accept or refuse this trade."),
+            name=state.players[trade.recipient].name,
+        )
     kind = "trade_reject" if player_id == trade.recipient else "trade_withdraw"
-    return Outcome(kind, changes=(Change("trade", trade.id, "state", trade.to_dict(), None),),
-                   params={"trade": trade.id, "from": trade.proposer, "to": trade.recipient},
-                   result={"trade": trade.id})
+    return Outcome(
+        kind,
+        changes=(Change("trade", trade.id, "state", trade.to_dict(), None),),
+        params={"trade": trade.id, "from": trade.proposer, "to": trade.recipient},
+        result={"trade": trade.id},
+    )

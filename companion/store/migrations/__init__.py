@@ -5,11 +5,12 @@ connection the caller holds in a transaction.
 itself upgrades at start through ``companion.prepare_schema``, which uses ``schema_transaction``
 and the functions below.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from alembic import command
 from alembic.config import Config

@@ -4,6 +4,7 @@ REVISION (the newest by default) by replaying the migrations alone, never from t
 The server builds a new database from the models instead, so this is how to get a database
 as the previous code left it, to autogenerate the next revision against (docs/migrations.md).
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,7 +20,7 @@ def main(argv: list[str]) -> int:
         return 2
     url = argv[0]
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     engine = create_engine(url)
     with schema_transaction(engine) as connection:
         upgrade(connection, argv[1] if len(argv) == 2 else "head")

@@ -6,6 +6,7 @@ everything runs inside it; ``flask --app app db ...`` gives none, and this opens
 app's database. Logging is left as the caller set it (no ``fileConfig``): the server's start
 must not reconfigure the server's logs.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,6 +54,7 @@ def run_from_cli() -> None:
 
 if context.is_offline_mode():  # `flask db upgrade --sql`: prints the SQL, runs nothing
     from flask import current_app
+
     context.configure(url=current_app.extensions["migrate"].db.engine.url, literal_binds=True, **OPTIONS)
     with context.begin_transaction():
         context.run_migrations()
