@@ -18,7 +18,7 @@ from sqlalchemy import event
 
 from . import config
 from .core.editions import EDITIONS_DIR, load_editions
-from .live import Broker
+from .live.broker import Broker
 from .services import WRITE_INTENT
 from .store import db, migrations
 from .web.ratelimit import RateLimiter
@@ -106,7 +106,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         "limiter": RateLimiter(limit=20, window_seconds=60),
     }
 
-    from .web import api, calculator, deeds, errors, live, pages, printing, results, seats, templating
+    from .live import routes as live
+    from .web import api, calculator, deeds, errors, pages, printing, results, seats, templating
     from .web import dice as dice_pages
     from .web import scan as scan_pages
 
@@ -171,7 +172,7 @@ def _listener(database_url: str, broker):
     url = make_url(database_url)
     if url.get_backend_name() != "postgresql":
         return None
-    from .services.fanout import Listener
+    from .live.fanout import Listener
 
     return Listener(url.set(drivername="postgresql").render_as_string(hide_password=False), broker)
 

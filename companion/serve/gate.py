@@ -9,7 +9,7 @@ refusal: the JSON error under /api/, the error page elsewhere, in the reader's l
 
 Then the Flask app answers in a pool of ``THREADS`` threads (``Mount``), and the loop writes its
 answer whole. A GET that turns out to be a live stream (the app wrote its opening and noted the
-game, see ``companion.web.live``) is not closed when the app is done: ``Streams`` holds it on
+game, see ``companion.live.routes``) is not closed when the app is done: ``Streams`` holds it on
 the loop.
 """
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import asyncio
 
+from ..live.routes import LIVE
+from ..live.streams import Streams
 from ..web.errors import REFUSED
-from ..web.live import LIVE
 from .mount import Answer, Mount
-from .streams import Streams
 from .writer import Writer
 
 BODY_SECONDS = 30  # a whole body, from the end of the head: a phone's form is a few hundred bytes

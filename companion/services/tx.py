@@ -37,10 +37,10 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
+from ..live import fanout
 from ..store import Game, db
 from ..store.rows import GameRow, attributes, read_game, row_select
 from ..store.statements import Prepared
-from . import fanout
 
 _SQLITE_WRITERS = threading.Lock()
 _TO_PUBLISH = "banco_to_publish"

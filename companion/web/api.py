@@ -11,10 +11,10 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, BadInput, NotFound, Unauthorized
+from ..live.routes import stream_response
 from . import hosting, openapi
 from .errors import translate
 from .feed import describe
-from .live import stream_response
 from .ratelimit import count_attempt
 from .results import visible_score
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from flask import request
 
 from .. import services
+from ..live.regions import Lazy
 from .feed import take_back_parts
 from .notices import LOOKBACK, recent_entries
-from .regions import Lazy
 
 
 def wallet_view(game, player) -> dict:

@@ -15,11 +15,11 @@ import printables
 from .. import services
 from ..core.errors import N_, BancoError, NotFound
 from ..core.parts import cash_of
+from ..live.regions import Lazy, once, render
 from . import calculator, forms, seats
 from .dice import roll_total_for
 from .errors import translate
 from .feed import trade_side
-from .regions import Lazy, once, render
 from .templating import lang, money
 from .wallet_bar import wallet_bar
 

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from .. import services
 from ..core.errors import BancoError
+from ..live.regions import Lazy, once, render
 from . import danger, forms, seats, versioned
 from .dice import dice_view
 from .errors import translate
@@ -22,7 +23,6 @@ from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
 from .ratelimit import count_attempt
-from .regions import Lazy, once, render
 from .templating import lang
 
 bp = Blueprint("pages", __name__)

@@ -17,10 +17,10 @@ from flask_babel import gettext as _
 from printables.score_sheet import score_sheet_pdf
 
 from .. import services
+from ..live.regions import Lazy, once, render
 from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
-from .regions import Lazy, once, render
 from .templating import lang, money, text
 from .wallet_bar import wallet_bar
 

@@ -18,14 +18,14 @@ from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
+from ..live.regions import Lazy, render
+from ..live.routes import changes_response, stream_response
 from . import seats
 from .deeds import auction_view
 from .errors import translate
-from .live import changes_response, stream_response
 from .pages import game_view
 from .qr import qr_svg
 from .ratelimit import count_attempt
-from .regions import Lazy, render
 
 bp = Blueprint("screen", __name__)
 

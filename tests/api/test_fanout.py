@@ -21,10 +21,11 @@ import types
 import pytest
 from sqlalchemy import create_engine, text
 
-from companion import config, live
+from companion import config
 from companion.core import parts
-from companion.live import Broker
-from companion.services import fanout
+from companion.live import broker as live
+from companion.live import fanout
+from companion.live.broker import Broker
 from companion.store import db
 from tests.api.test_concurrency import new_game
 from tests.api.test_live_layer import Stream, bearer, event, paid, pay, stream_path, version

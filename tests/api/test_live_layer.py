@@ -20,7 +20,8 @@ import types
 
 import pytest
 
-from companion.serve import gate, protocol, raise_file_limit, streams
+from companion.live import streams
+from companion.serve import gate, protocol, raise_file_limit
 from companion.store import db
 from tests.api.test_concurrency import call, new_game
 from tests.conftest import LiveServer, app_py, free_port, make_app, wait_for_app_py

@@ -1,6 +1,6 @@
 """Live streams held open on the event loop: a future each, no thread.
 
-The app has already checked who asks and written the opening (``companion.web.live``); from
+The app has already checked who asks and written the opening (``companion.live.routes``); from
 there each stream sends an event as soon as its game passes the version it has shown, a
 keep-alive comment when the game has been quiet for ``KEEPALIVE_SECONDS`` (checked at that pace,
 so never quiet for twice that), and ends after ``STREAM_SECONDS`` (the browser
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..web.live import event
+from .routes import event
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 15

@@ -5,7 +5,7 @@ event (``{"version": n, "parts": ["cash", "feed"]}``, ``core.parts``); the page 
 only its regions that show one of them (``docs/live.md``). ``"parts": null`` says the server
 cannot tell (too far behind, or a restart): the page fetches itself whole. Here the app checks who asks and writes the stream's opening (where it stands,
 and the version it missed, if any); the server's event loop then holds the stream open
-(``companion.serve.streams``), so an idle page costs no thread. A stream ends after a minute
+(``companion.live.streams``), so an idle page costs no thread. A stream ends after a minute
 and the browser's EventSource reconnects with ``Last-Event-ID``, which makes a dropped Wi-Fi
 or a restarted server heal by itself. Served without that loop (the Flask test client, or a
 plain WSGI server), the opening is the whole answer and the browser comes back in three
@@ -20,8 +20,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, BadInput, Unauthorized
-from . import seats
-from .ratelimit import TooManyAttempts
+from ..web import seats
+from ..web.ratelimit import TooManyAttempts
 
 bp = Blueprint("live", __name__)
 

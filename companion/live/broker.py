@@ -7,7 +7,7 @@ never wakes another table's phones. The streams wait on the server's event loop
 wake-up to that loop. Waiting costs no database query: the stream compares the version it has
 shown with the latest one published here. A stream that starts after a restart reads the
 current version from the database once. With several server processes (PostgreSQL), each has
-its own broker, and each hears the others' versions through ``companion.services.fanout``.
+its own broker, and each hears the others' versions through ``companion.live.fanout``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each write that makes a new version of a game also says so on the channel ``banc
 (``notify``), inside its own transaction: PostgreSQL delivers the notification only once the
 transaction commits, and never for one rolled back, so no process hears of a version it cannot
 read yet. Each server process on PostgreSQL runs one ``Listener``: a thread with a connection
-of its own that hands every version it hears to the process's broker (``companion.live``),
+of its own that hands every version it hears to the process's broker (``companion.live.broker``),
 which wakes that game's streams held there. The writer's own process has already announced
 the version after its commit; the echo is dropped by the broker as not newer.
 
