@@ -3,6 +3,9 @@ the server (serve) -> the app's WSGI callable, its live layer's words, and the a
 the API's actions (``web.direct``, handed over in the app's extensions) only.
 The web layer may name the core's refusals (core.errors) to catch them; everything else of the
 core reaches it through services.
+The live layer (``companion/live``) has two floors: the loop's (broker, events, streams, fanout:
+plain Python, which the server and the services' transactions use) and the app's (routes,
+regions: on the web layer's floor, used by the pages). The core and the store never import it.
 Read from the imports, so a shortcut through the layers fails here."""
 
 from __future__ import annotations
@@ -38,6 +41,38 @@ def files(folder: str) -> list[Path]:
     return sorted((ROOT / folder).rglob("*.py"))
 
 
+WEB_FLOOR = (
+    "companion.store",
+    "sqlalchemy",
+    "flask_sqlalchemy",
+    "companion.core.changes",
+    "companion.core.commands",
+    "companion.core.editions",
+    "companion.core.ledger",
+    "companion.core.money",
+    "companion.core.pending",
+    "companion.core.rules",
+    "companion.core.settings",
+    "companion.core.state",
+    "companion.core.policies",
+)
+LIVE_LOOP = ("broker", "events", "streams", "fanout")
+LIVE_LOOP_BANS = (
+    "flask",
+    "flask_sqlalchemy",
+    "flask_babel",
+    "companion.core",
+    "companion.store",
+    "companion.services",
+    "companion.web",
+    "companion.serve",
+    "companion.live.routes",
+    "companion.live.regions",
+    "printables",
+)
+# What the server may know of the live layer: its words (``events``) and the streams it holds.
+SERVER_KNOWS_OF_LIVE = ("companion.live.events", "companion.live.streams")
+
 FORBIDDEN = {
     "companion/core": (
         "flask",
@@ -47,25 +82,23 @@ FORBIDDEN = {
         "companion.store",
         "companion.services",
         "companion.web",
+        "companion.live",
         "printables",
     ),
-    "companion/store": ("companion.services", "companion.web", "flask_babel", "printables"),
-    "companion/services": ("companion.web", "flask_babel", "printables"),
-    "companion/web": (
-        "companion.store",
-        "sqlalchemy",
-        "flask_sqlalchemy",
-        "companion.core.changes",
-        "companion.core.commands",
-        "companion.core.editions",
-        "companion.core.ledger",
-        "companion.core.money",
-        "companion.core.pending",
-        "companion.core.rules",
-        "companion.core.settings",
-        "companion.core.state",
-        "companion.core.policies",
+    "companion/store": ("companion.services", "companion.web", "companion.live", "flask_babel", "printables"),
+    "companion/services": (
+        "companion.web",
+        "companion.live.routes",
+        "companion.live.regions",
+        "flask_babel",
+        "printables",
     ),
+    "companion/web": WEB_FLOOR,
+    # The live layer's pages: the stream's opening and a page's regions, on the web layer's floor.
+    "companion/live/routes.py": WEB_FLOOR,
+    "companion/live/regions.py": WEB_FLOOR,
+    # The live layer's loop: plain Python, below the app (the server and the services use it).
+    **{f"companion/live/{name}.py": LIVE_LOOP_BANS for name in LIVE_LOOP},
     "printables": ("flask", "sqlalchemy", "companion"),
     # The server knows the app only as a WSGI callable and the live layer's words: every check
     # of who asks, and every read, is the app's.
@@ -89,3 +122,16 @@ def test_layers_import_only_downwards(where, banned):
     for path in paths:
         wrong = sorted(m for m in imports(path) if any(m == b or m.startswith(b + ".") for b in banned))
         assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+
+
+def test_the_server_knows_the_live_layer_by_its_words_only():
+    for path in files("companion/serve"):
+        live = {m for m in imports(path) if m == "companion.live" or m.startswith("companion.live.")}
+        wrong = sorted(m for m in live if not any(m == k or m.startswith(k + ".") for k in SERVER_KNOWS_OF_LIVE))
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+
+
+def test_every_module_of_the_live_layer_is_on_a_floor():
+    """A new module of ``companion/live`` says which floor it is on, so its imports are held."""
+    floors = {f"{name}.py" for name in LIVE_LOOP} | {"routes.py", "regions.py", "__init__.py"}
+    assert {path.name for path in files("companion/live")} == floors

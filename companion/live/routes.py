@@ -14,18 +14,16 @@ seconds: slower, never refused.
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, BadInput, Unauthorized
 from ..web import seats
 from ..web.ratelimit import TooManyAttempts
+from .events import LIVE, event
 
 bp = Blueprint("live", __name__)
 
-LIVE = "banco.live"  # environ key: the loop's note of which stream to hold open, set by companion.serve
 RETRY_MS = 1000
 WITHOUT_LOOP_RETRY_MS = 3000
 FULL_RETRY_SECONDS = 10  # Retry-After when the caller's address holds its most streams already
@@ -35,11 +33,6 @@ def _since(raw) -> int | None:
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 12:
         return int(raw)
     return None
-
-
-def event(version: int, parts: frozenset[str] | None) -> str:
-    data = {"version": version, "parts": sorted(parts) if parts is not None else None}
-    return f"id: {version}\nevent: version\ndata: {json.dumps(data)}\n\n"
 
 
 def parts_since(game_id: str, since: int, current: int) -> frozenset[str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from .routes import event
+from .events import event
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 15

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..live.routes import LIVE
+from ..live.events import LIVE
 from ..live.streams import Streams
 from ..web.errors import REFUSED
 from .mount import Answer, Mount

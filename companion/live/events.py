@@ -1,0 +1,16 @@
+"""The words the app and the server's loop share about a live stream: the event a new version
+makes, and the environ key under which the app and the loop agree on which stream the loop
+holds open. Plain Python: the server (``companion.serve``) knows the live layer by these."""
+
+from __future__ import annotations
+
+import json
+
+LIVE = "banco.live"  # environ key: the loop's note of which stream to hold open, set by companion.serve
+
+
+def event(version: int, parts: frozenset[str] | None) -> str:
+    """The ``version`` event: its id, and the parts changed since the stream's last event
+    (``null`` when the server cannot tell)."""
+    data = {"version": version, "parts": sorted(parts) if parts is not None else None}
+    return f"id: {version}\nevent: version\ndata: {json.dumps(data)}\n\n"
