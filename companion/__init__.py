@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
 
 from . import config
-from .core.editions import EDITIONS_DIR, load_editions
+from .core.editions.loading import EDITIONS_DIR, load_editions
 from .live.broker import Broker
 from .services import WRITE_INTENT
 from .store import db, migrations

@@ -135,3 +135,37 @@ def test_every_module_of_the_live_layer_is_on_a_floor():
     """A new module of ``companion/live`` says which floor it is on, so its imports are held."""
     floors = {f"{name}.py" for name in LIVE_LOOP} | {"routes.py", "regions.py", "__init__.py"}
     assert {path.name for path in files("companion/live")} == floors
+
+
+def _core_imports(path: Path) -> set[str]:
+    return {m for m in imports(path) if m.startswith("companion.core.")}
+
+
+def test_editions_stand_below_the_engine():
+    """Edition loading (``core/editions``) reads files and the schema, nothing of the engine; the
+    engine reads an ``Edition`` (``editions.edition``) and never loads one."""
+    for path in files("companion/core/editions"):
+        wrong = sorted(m for m in _core_imports(path) if not m.startswith("companion.core.editions"))
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+    loading = ("loading", "schema", "upgrade", "lines")
+    for path in files("companion/core"):
+        if path.is_relative_to(ROOT / "companion/core/editions"):
+            continue
+        wrong = sorted(
+            m for m in _core_imports(path) if any(m.startswith(f"companion.core.editions.{name}") for name in loading)
+        )
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+
+
+def test_the_engine_knows_the_counterfeit_variant_by_its_chips_only():
+    """Niente è come sembra's fake money (``core/counterfeits``) builds on the engine; the engine
+    hands the decoder chips back at the start and at GO, and knows nothing else of it."""
+    for path in files("companion/core"):
+        if path.is_relative_to(ROOT / "companion/core/counterfeits"):
+            continue
+        wrong = sorted(
+            m
+            for m in _core_imports(path)
+            if m.startswith("companion.core.counterfeits") and not m.startswith("companion.core.counterfeits.chips")
+        )
+        assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"

@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .editions import Deed, Edition
+from .editions.edition import Deed, Edition
 from .errors import N_, BadInput, RuleViolation
 from .policies.buildings import big_building
 from .policies.mortgage import terms as mortgage_terms

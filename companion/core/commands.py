@@ -7,7 +7,7 @@ them touches storage; the service layer applies what they return in one transact
 from __future__ import annotations
 
 from .changes import read
-from .counterfeits import chips_back, starting_chips
+from .counterfeits.chips import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
 from .ledger import BANK, balanced, move, reverse
 from .money import parse_amount

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .changes import apply_outcome
-from .editions import Edition
+from .editions.edition import Edition
 from .ledger import Posting
 from .policies.valuation import worth
 from .settings import building_supply

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from .editions import Edition
+from .editions.edition import Edition
 from .ledger import Posting
 
 SETUP, RUNNING, FINISHED = "setup", "running", "finished"
@@ -191,7 +191,7 @@ class ExpropriationState(Document):
 
 @dataclass
 class NotesState(Document):
-    """The electronic notes of a game with fake money (Niente è come sembra, ``core.notes``):
+    """The electronic notes of a game with fake money (Niente è come sembra, ``core.counterfeits.notes``):
     each player's notes in hand, ``hands[player] = [{"id", "face", "fake"}]``, whose faces
     always sum to the player's cash, and how many notes the bank has handed out so far
     (``drawn``: note n is fake or not by the game's seed and n). Never shown as it is: the
@@ -335,7 +335,7 @@ class GameState:
     trades: dict[str, TradeState] = documents("trade", TradeState)
     pending: dict[str, PendingState] = documents("pending", PendingState)
     expropriation: ExpropriationState | None = document("expropriation", ExpropriationState)
-    # Niente è come sembra's fake money (``core.notes``): the notes in hand, the payments open
+    # Niente è come sembra's fake money (``core.counterfeits.notes``): the notes in hand, the payments open
     # to a check, the Imprevisti deck.
     notes: NotesState | None = document("notes", NotesState)
     checkable: dict[str, CheckableState] = documents("checkable", CheckableState)

@@ -17,7 +17,8 @@ from flask import current_app
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from ..core import chance, commands, dice, endings, notes, pending, play_off, rules, serials, turns
+from ..core import commands, dice, endings, pending, play_off, rules, turns
+from ..core.counterfeits import chance, notes, serials
 from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.state import BANKER as NEEDS_BANKER

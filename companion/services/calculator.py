@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.calculator import clean_names, game_state, player_id
-from ..core.editions import Edition
+from ..core.editions.edition import Edition
 from ..core.score import standings
 
 

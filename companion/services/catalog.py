@@ -15,7 +15,8 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..core.editions import Edition, EditionError, parse_edition
+from ..core.editions.edition import Edition, EditionError
+from ..core.editions.loading import parse_edition
 from ..store import CustomEdition, EditionContent, Game, db
 
 

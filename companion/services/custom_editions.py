@@ -16,8 +16,9 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from ..core.edition_lines import with_lines
-from ..core.editions import EditionError, parse_edition, validate_edition
+from ..core.editions.edition import EditionError
+from ..core.editions.lines import with_lines
+from ..core.editions.loading import parse_edition, validate_edition
 from ..core.errors import N_, BadInput, NotFound, RuleViolation
 from ..store import CustomEdition, db, now_utc
 from .catalog import _plain, built_in_editions, editions, imported_editions, pin

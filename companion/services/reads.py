@@ -8,7 +8,8 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from ..core import chance, dice, notes, rules, turns
+from ..core import dice, rules, turns
+from ..core.counterfeits import chance, notes
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS

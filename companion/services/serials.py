@@ -1,4 +1,4 @@
-"""The secret behind a game's printed serials (``core.serials``).
+"""The secret behind a game's printed serials (``core.counterfeits.serials``).
 
 It is drawn the first time the game's money is printed and kept in the game row's ``extra``
 under ``SECRET_KEY_NAME``: not a field of the core's ``GameState``, so neither the read model,
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..core import serials
+from ..core.counterfeits import serials
 from ..core.errors import N_, NotFound
 from ..store import Game
 from .journal import state_of

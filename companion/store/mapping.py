@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.changes import Touched
-from ..core.editions import Edition
+from ..core.editions.edition import Edition
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from .models import Game, Holding, Player
 from .statements import Prepared

@@ -4,7 +4,7 @@ every face of both dice, jail and a bankruptcy; the journal balances all along."
 
 from __future__ import annotations
 
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
 
 CI = load_editions().editions["che-impresa"]

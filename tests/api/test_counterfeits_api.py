@@ -29,7 +29,7 @@ def balanced(app, game):
 
 
 def notes_match_cash(app, game):
-    from companion.core import notes
+    from companion.core.counterfeits import notes
 
     with app.app_context():
         state = services.state_of(services.get_game(game.id))

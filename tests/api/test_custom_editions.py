@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from companion.core.editions import EDITIONS_DIR, edition_files
+from companion.core.editions.loading import EDITIONS_DIR, edition_files
 from companion.store import CustomEdition, EditionContent, db
 from tests.conftest import Api, make_app
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 
-from companion.core.editions import EDITIONS_DIR
+from companion.core.editions.loading import EDITIONS_DIR
 from companion.store import db
 from tests.conftest import Api, make_app
 

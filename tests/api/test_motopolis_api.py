@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion import services
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from companion.core.errors import BancoError
 from tests.api.gamekit import ok, owners, refusal
 

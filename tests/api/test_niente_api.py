@@ -6,7 +6,7 @@ worked out by hand; the journal balances all along."""
 
 from __future__ import annotations
 
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
 
 NE = load_editions().editions["niente-e-come-sembra"]

@@ -6,7 +6,7 @@ balances all along."""
 
 from __future__ import annotations
 
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
 
 PP = load_editions().editions["petropolis"]

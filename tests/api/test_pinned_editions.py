@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from companion import services
-from companion.core.editions import parse_edition
+from companion.core.editions.loading import parse_edition
 
 
 def _edited(edition, **deed_changes):

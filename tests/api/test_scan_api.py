@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from companion import services
-from companion.core import serials
+from companion.core.counterfeits import serials
 from companion.services import serials as serial_service
 
 NAMES = ("Anna", "Bruno", "Carla")

@@ -11,9 +11,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from companion.core import commands, notes
+from companion.core import commands
 from companion.core.changes import apply_outcome
-from companion.core.editions import load_editions
+from companion.core.counterfeits import notes
+from companion.core.editions.loading import load_editions
 from companion.core.errors import BancoError
 from companion.core.ledger import BANK
 from companion.core.settings import clean_settings, pots_for

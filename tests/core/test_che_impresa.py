@@ -8,7 +8,7 @@ import pytest
 from conftest import act, cash, give, new_state, refused
 
 from companion.core import commands, rules, turns
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from companion.core.policies.start import dealt
 from companion.core.policies.valuation import worth
 from companion.core.state import FINISHED, SETUP, DeedState, GameState, PlayerState

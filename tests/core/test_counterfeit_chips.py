@@ -7,8 +7,8 @@ import pytest
 from conftest import act, new_state
 
 from companion.core import commands
-from companion.core.counterfeits import require_chip, spent_chip
-from companion.core.editions import load_editions
+from companion.core.counterfeits.chips import require_chip, spent_chip
+from companion.core.editions.loading import load_editions
 from companion.core.errors import BancoError
 from companion.core.state import SETUP, DeedState, GameState, PlayerState
 

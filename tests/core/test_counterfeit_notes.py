@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 from conftest import EDITIONS, NAMES, NOW, act, snapshot
 
-from companion.core import chance, commands, notes
+from companion.core import commands
+from companion.core.counterfeits import chance, notes
 from companion.core.errors import BancoError
 from companion.core.ledger import BANK
 from companion.core.settings import clean_settings

@@ -9,16 +9,10 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from companion.core.edition_schema import field_path, load_schema
-from companion.core.edition_upgrade import is_first_layout, upgrade_layout
-from companion.core.editions import (
-    EDITIONS_DIR,
-    EditionError,
-    edition_files,
-    load_editions,
-    parse_edition,
-    validate_edition,
-)
+from companion.core.editions.edition import EditionError
+from companion.core.editions.loading import EDITIONS_DIR, edition_files, load_editions, parse_edition, validate_edition
+from companion.core.editions.schema import field_path, load_schema
+from companion.core.editions.upgrade import is_first_layout, upgrade_layout
 from companion.core.policies import (
     auction,
     bankruptcy,

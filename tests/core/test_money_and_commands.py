@@ -9,7 +9,8 @@ import pytest
 
 from companion.core import commands
 from companion.core.changes import apply_outcome
-from companion.core.editions import EDITIONS_DIR, EditionError, load_editions, parse_edition
+from companion.core.editions.edition import EditionError
+from companion.core.editions.loading import EDITIONS_DIR, load_editions, parse_edition
 from companion.core.errors import BadInput, NotFound, RuleViolation
 from companion.core.ledger import BANK, LedgerError, Posting, balanced, balances, move, reverse
 from companion.core.money import parse_amount, percent_up

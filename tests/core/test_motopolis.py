@@ -13,8 +13,8 @@ import pytest
 from conftest import NOW, act, cash, give, new_state, refused
 
 from companion.core import commands, rules, turns
-from companion.core.edition_schema import load_schema
-from companion.core.editions import EDITIONS_DIR, load_editions, validate_edition
+from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
+from companion.core.editions.schema import load_schema
 from companion.core.policies import squares as square_policies
 from companion.core.policies.mortgage import laps_left
 from companion.core.policies.start import dealt

@@ -15,7 +15,7 @@ from conftest import EDITIONS, NOW, act, cash, give, new_state, refused
 
 from companion.core import commands, endings, rules
 from companion.core.changes import apply_outcome
-from companion.core.editions import EDITIONS_DIR, validate_edition
+from companion.core.editions.loading import EDITIONS_DIR, validate_edition
 from companion.core.policies.valuation import breakdown, standings
 from companion.core.state import FINISHED, RUNNING
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import NOW, act, give, new_state, refused
 
 from companion.core import commands, play_off, rules
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from companion.core.errors import BadInput
 from companion.core.policies.mortgage import lift_cost
 from companion.core.policies.start import dealt

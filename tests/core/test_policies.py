@@ -13,7 +13,7 @@ import pytest
 from conftest import NOW, act, cash, give, new_state, refused
 
 from companion.core import commands
-from companion.core.editions import EDITIONS_DIR, parse_edition
+from companion.core.editions.loading import EDITIONS_DIR, parse_edition
 from companion.core.ledger import BANK
 from companion.core.policies import buildings as building_policies
 from companion.core.policies import start as start_policies

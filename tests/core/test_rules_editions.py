@@ -5,7 +5,8 @@ import json
 import pytest
 from conftest import EDITIONS
 
-from companion.core.editions import EDITIONS_DIR, EditionError, RentRequest, parse_edition
+from companion.core.editions.edition import EditionError, RentRequest
+from companion.core.editions.loading import EDITIONS_DIR, parse_edition
 
 
 def test_each_edition_reads_its_rules():

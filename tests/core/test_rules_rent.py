@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, give_group, new_state, refused, street_groups
 
-from companion.core.editions import RentRequest
+from companion.core.editions.edition import RentRequest
 from companion.core.rules import pay_rent, rent_confirm, rent_due, rent_lapse, rent_request
 
 STREETS = [(e, d.key) for e in EDITION_IDS for d in EDITIONS[e].deeds if EDITIONS[e].group(d.group).kind == "street"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from companion import services
-from companion.core.editions import EDITIONS_DIR
+from companion.core.editions.loading import EDITIONS_DIR
 from tests.e2e.test_deeds import confirm
 from tests.e2e.test_table import sit_down
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from companion.core.editions import EDITIONS_DIR
+from companion.core.editions.loading import EDITIONS_DIR
 from companion.store import db
 from tests.conftest import LiveServer, make_app
 from tests.e2e.test_table import open_table, sit_down, started

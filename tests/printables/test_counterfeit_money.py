@@ -14,7 +14,7 @@ from printables_testkit import decode_qr, load_edition, pdf_text, render_pages, 
 
 import printables
 from companion import services
-from companion.core import serials
+from companion.core.counterfeits import serials
 from companion.services import serials as serial_service
 from printables import _draw as d
 from printables.counterfeit_money import _sheet, spaced_serial

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import printables
-from companion.core.editions import load_editions
+from companion.core.editions.loading import load_editions
 from tests.web.test_pages import open_table, sit_down
 
 EDITIONS = load_editions().editions

@@ -6,7 +6,7 @@ the banker's print page offers the game's money and the decoder chips."""
 from __future__ import annotations
 
 from companion import services
-from companion.core import serials
+from companion.core.counterfeits import serials
 from companion.services import serials as serial_service
 
 from .test_pages import csrf, open_table, sit_down, start

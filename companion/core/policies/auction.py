@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..editions import Deed, Edition
+from ..editions.edition import Deed, Edition
 from ..errors import N_, BadInput, BancoError, RuleViolation
 from ..state import AuctionState, GameState, PlayerState
 from . import pick

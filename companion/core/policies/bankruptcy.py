@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from ..errors import N_, BadInput
 from ..ledger import BANK
 from ..money import percent_up

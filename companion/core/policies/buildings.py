@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..editions import Buildings, Deed, Edition
+from ..editions.edition import Buildings, Deed, Edition
 from ..errors import N_, RuleViolation
 from ..state import DeedState
 from . import pick

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from ..state import PlayerState
 from . import pick
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..editions import Deed, Edition, Mortgage
+from ..editions.edition import Deed, Edition, Mortgage
 from ..errors import N_, RuleViolation
 from ..money import percent_up
 from ..state import Change, DeedState, GameState, PlayerState

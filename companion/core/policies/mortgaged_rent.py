@@ -3,7 +3,7 @@ owner gets nothing)."""
 
 from __future__ import annotations
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from . import pick
 
 

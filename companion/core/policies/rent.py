@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from ..state import DeedState
 from . import pick
 

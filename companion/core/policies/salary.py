@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from ..errors import N_, BadInput
 from . import pick
 

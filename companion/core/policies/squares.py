@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..editions import Square
+from ..editions.edition import Square
 from ..errors import N_, BadInput, RuleViolation
 from ..money import percent_up
 from ..state import GameState, PlayerState

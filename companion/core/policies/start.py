@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ..editions import Edition
+from ..editions.edition import Edition
 from . import pick
 
 

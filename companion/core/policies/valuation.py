@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..editions import Deed
+from ..editions.edition import Deed
 from ..money import percent_up
 from ..state import DeedState, GameState, PlayerState
 from . import pick

@@ -7,7 +7,7 @@ or that there is none) is the edition's building policy (``policies.buildings``)
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
-from ..editions import Deed
+from ..editions.edition import Deed
 from ..errors import N_, BadInput, RuleViolation
 from ..ledger import BANK, move
 from ..policies.buildings import big_building, sold_with

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from ..editions import Deed, Group
+from ..editions.edition import Deed, Group
 from ..errors import N_, BadInput, NotFound, RuleViolation
 from ..money import percent_up
 from ..state import Change, DeedState, GameState, PlayerState

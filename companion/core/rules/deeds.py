@@ -4,7 +4,7 @@ bank where the edition lets owners do so."""
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
-from ..editions import Deed, DeedSale, Edition
+from ..editions.edition import Deed, DeedSale, Edition
 from ..errors import N_, RuleViolation
 from ..ledger import BANK, move
 from ..money import percent_up

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from .. import pending
 from ..commands import require_cash, require_player, require_running
-from ..editions import Deed
+from ..editions.edition import Deed
 from ..errors import N_, Forbidden, NotFound, RuleViolation
 from ..ledger import BANK, move
 from ..money import percent_up

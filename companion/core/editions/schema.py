@@ -16,7 +16,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
 
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "editions" / "editions.schema.json"
+SCHEMA_FILE = Path(__file__).resolve().parent.parent.parent / "editions" / "editions.schema.json"
 
 # JSON Schema counts 100.0 as an integer; an amount of money written with a decimal point is
 # refused, as the API refuses it.

@@ -17,13 +17,13 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from .commands import require_player, require_running
-from .counterfeits import spent_chip
-from .errors import N_, BadInput, NotFound, RuleViolation
-from .ledger import BANK, move
+from ..commands import require_player, require_running
+from ..errors import N_, BadInput, NotFound, RuleViolation
+from ..ledger import BANK, move
+from ..rules.common import is_past, stamp
+from ..state import ChanceState, CheckableState, GameState, Outcome, PlayerState, document_change
+from .chips import spent_chip
 from .notes import check_seconds
-from .rules.common import is_past, stamp
-from .state import ChanceState, CheckableState, GameState, Outcome, PlayerState, document_change
 
 BOARD = 3
 

@@ -42,13 +42,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .changes import check_postings
-from .commands import require_player, require_running
-from .counterfeits import require_chip, spent_chip
-from .errors import N_, Forbidden, NotFound, RuleViolation
-from .ledger import BANK, move
-from .rules.common import is_past, stamp
-from .state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
+from ..changes import check_postings
+from ..commands import require_player, require_running
+from ..errors import N_, Forbidden, NotFound, RuleViolation
+from ..ledger import BANK, move
+from ..rules.common import is_past, stamp
+from ..state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
+from .chips import require_chip, spent_chip
 
 # The smaller faces the bank changes a note into.
 CHANGE_INTO = {500: (100, 100, 100, 100, 100), 100: (50, 50), 50: (20, 20, 10), 20: (10, 10)}
@@ -236,7 +236,7 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
 
 
 def _expired(state: GameState, now: datetime) -> list[CheckableState]:
-    # A Chance card played goes back under the pile when its play is dropped: ``core.chance`` does that.
+    # A Chance card played goes back under the pile when its play is dropped: ``counterfeits.chance`` does that.
     return [c for c in state.checkable.values() if c.card is None and is_past(now, c.check_until)]
 
 

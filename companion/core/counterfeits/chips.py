@@ -8,8 +8,8 @@ exactly one red."""
 
 from __future__ import annotations
 
-from .errors import N_, RuleViolation
-from .state import Change, GameState, PlayerState
+from ..errors import N_, RuleViolation
+from ..state import Change, GameState, PlayerState
 
 
 def starting_chips(state: GameState) -> list[Change]:

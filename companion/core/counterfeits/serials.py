@@ -17,10 +17,10 @@ import hmac
 import random
 from dataclasses import dataclass
 
-from .commands import require_player, require_running
-from .counterfeits import require_chip, spent_chip
-from .errors import N_, BadInput, NotFound
-from .state import GameState, Outcome
+from ..commands import require_player, require_running
+from ..errors import N_, BadInput, NotFound
+from ..state import GameState, Outcome
+from .chips import require_chip, spent_chip
 
 # Letters and digits without 0/O/1/I, as the deed codes: typeable, never misread.
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
