@@ -22,7 +22,7 @@ from companion import SchemaMismatch
 from companion.core.settings import SETTINGS
 from companion.services import catalog, journal_balances, verify_all
 from companion.store import EditionContent, Entry, Game, Holding, Player, db, migrations
-from tests.conftest import Api, make_app
+from tests.conftest import Api, database_url, make_app
 from tests.conftest import Game as ApiGame
 
 from . import released
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def url(tmp_path):
-    return released.database_url(tmp_path)
+    return database_url(tmp_path)
 
 
 @pytest.fixture
