@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from .editions.edition import Deed, Edition
 from .errors import N_, BadInput, RuleViolation
@@ -51,7 +51,7 @@ def player_id(index: int) -> str:
     return f"p{index + 1}"
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -66,7 +66,7 @@ def clean_names(edition: Edition, names: Sequence[Any]) -> list[str]:
         raise BadInput("invalid_players", N_("Players must be a list of names."))
     if len(names) > edition.max_players:
         raise BadInput("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
-    cleaned = []
+    cleaned: list[str] = []
     for n, name in enumerate(names, start=1):
         if not isinstance(name, str):
             raise BadInput("invalid_name", N_("The name of player %(n)s must be text."), n=n, player=n - 1)
@@ -98,7 +98,7 @@ def clean_names(edition: Edition, names: Sequence[Any]) -> list[str]:
     return cleaned
 
 
-def _cash(name: str, index: int, cash, cash_required: bool) -> int:
+def _cash(name: str, index: int, cash: object, cash_required: bool) -> int:
     if cash is None:
         if cash_required:
             raise BadInput("missing_cash", N_("Enter the cash of %(name)s (0 if none)."), name=name, player=index)
@@ -172,7 +172,7 @@ def _check_deed(
     if not built:
         return
     group = edition.group(deed.group)
-    if group.kind != "street" or not deed.buildable or deed.building_cost is None:
+    if group is None or group.kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), **said)
     if entry.mortgaged:
         raise RuleViolation(

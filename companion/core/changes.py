@@ -95,7 +95,7 @@ def account_name(state: GameState, account: str) -> str:
     return player.name if player else account
 
 
-def check_postings(state: GameState, postings) -> dict[str, int]:
+def check_postings(state: GameState, postings: object) -> dict[str, int]:
     """The balances the postings would leave, account by account (the bank left out).
 
     Refuses: postings that do not balance (``LedgerError``), an account the game does not
@@ -166,7 +166,7 @@ def _require_scalar(name: str) -> None:
         raise ValueError(f"the game has no field {name!r} a change may set")
 
 
-def _require_field(obj, name: str) -> None:
+def _require_field(obj: object, name: str) -> None:
     if name not in obj.__dataclass_fields__ or name in ("id", "key", "name", "cash"):
         raise ValueError(f"{type(obj).__name__} has no field {name!r} a change may set")
 

@@ -28,7 +28,7 @@ def require_running(state: GameState) -> None:
         raise RuleViolation("game_finished", N_("The game is over."))
 
 
-def require_player(state: GameState, player_id) -> PlayerState:
+def require_player(state: GameState, player_id: object) -> PlayerState:
     """The player with this id; refuses an unknown id or one who is out of the game."""
     player = state.player(player_id) if isinstance(player_id, str) else None
     if player is None:
@@ -51,7 +51,7 @@ def require_cash(player: PlayerState, amount: int) -> None:
         )
 
 
-def clean_reason(reason) -> str:
+def clean_reason(reason: object) -> str:
     """A free-text reason, trimmed; refuses non-text, control characters and text longer than
     80 characters."""
     if reason is None:
@@ -107,7 +107,7 @@ def fines_account(state: GameState) -> str:
     return FREE_PARKING if FREE_PARKING in state.pots else BANK
 
 
-def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> Outcome:
+def transfer(state: GameState, payer: str, payee: str, amount: object, reason: object = None) -> Outcome:
     """Moves ``amount`` from ``payer`` (a player id or ``"bank"``) to ``payee`` (a player id,
     ``"bank"`` or a pot of the game, such as ``"free_parking"``).
 
@@ -129,7 +129,7 @@ def transfer(state: GameState, payer: str, payee: str, amount, reason=None) -> O
     )
 
 
-def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
+def pay_fixed(state: GameState, payer: str, payment_key: object) -> Outcome:
     """Pays one of the edition's printed amounts (a tax, the jail fine) to the bank.
 
     Refuses an unknown payment key, and everything ``transfer`` refuses.
@@ -146,7 +146,7 @@ def pay_fixed(state: GameState, payer: str, payment_key) -> Outcome:
     )
 
 
-def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
+def pot_collect(state: GameState, player_id: str, pot: object) -> Outcome:
     """The player takes everything in a pot (landing on Free Parking).
 
     Refuses: a game not running, an unknown or bankrupt player, a pot the game does not have,
@@ -167,7 +167,7 @@ def pot_collect(state: GameState, player_id: str, pot) -> Outcome:
     )
 
 
-def pass_go(state: GameState, player_id: str, dice=None) -> Outcome:
+def pass_go(state: GameState, player_id: str, dice: object = None) -> Outcome:
     """Pays the GO salary the edition's salary policy gives (a flat amount, or the dice total
     times a multiplier) and counts a lap for the player. Under a mortgage with a lap deadline,
     the player's mortgaged deeds whose deadline has now passed go back to the bank
@@ -213,7 +213,9 @@ def end(state: GameState) -> Outcome:
     return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED), *dropped))
 
 
-def undo(state: GameState, kind: str, version: int, postings, changes, params=None) -> Outcome:
+def undo(
+    state: GameState, kind: str, version: int, postings: object, changes: object, params: object = None
+) -> Outcome:
     """The compensating change for one earlier entry: its postings and changes reversed. The
     entry's ``params`` (without its result) are kept as ``undone_params``, so the feed can say
     what was undone in the same words as the entry itself.

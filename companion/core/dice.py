@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .commands import require_player, require_running
+from .editions.edition import Edition, Expropriation
 from .errors import N_, BadInput, RuleViolation
 from .state import Change, GameState, Outcome
 
@@ -35,15 +36,15 @@ def _d6(rng: random.Random) -> int:
     return rng.randint(1, 6)
 
 
-def _two_dice(state: GameState, rng: random.Random) -> list:
+def _two_dice(state: GameState, rng: random.Random) -> list[int | str]:
     return [_d6(rng), _d6(rng)]
 
 
-def _speed(state: GameState, rng: random.Random) -> list:
+def _speed(state: GameState, rng: random.Random) -> list[int | str]:
     return [_d6(rng), _d6(rng), rng.choice(SPEEDY_FACES)]
 
 
-def _expropriation(state: GameState, rng: random.Random) -> list:
+def _expropriation(state: GameState, rng: random.Random) -> list[int | str]:
     """``[buyer's face, owner's face]``: the yellow die and the red die, one entry per face as
     the game's settings or else the edition list them (a face printed twice comes up twice as
     often)."""
@@ -54,28 +55,29 @@ def special_faces(state: GameState, die: str) -> tuple[str, ...]:
     """The faces of the buyer's (``"buyer"``) or the owner's (``"owner"``) expropriation die,
     one entry per face: the game's own (set from the group's box) or else the edition's."""
     terms = state.edition.expropriation
+    assert terms is not None  # only an edition with expropriation dice rolls them
     return tuple(state.setting(f"{die}_die") or (terms.buyer_die if die == "buyer" else terms.owner_die))
 
 
-DICE: dict[str, Callable[[GameState, random.Random], list]] = {
+DICE: dict[str, Callable[[GameState, random.Random], list[int | str]]] = {
     TWO_DICE: _two_dice,
     SPEED: _speed,
     EXPROPRIATION: _expropriation,
 }
 
 
-def has_speed_die(edition) -> bool:
+def has_speed_die(edition: Edition) -> bool:
     """Whether the edition plays with the Speedy die: its largest dice total is above two
     dice's 12."""
     return edition.dice.max_total > TWO_DICE_TOP
 
 
-def expropriation_dice(edition):
+def expropriation_dice(edition: Edition) -> Expropriation | None:
     """The edition's expropriation dice (``buyer_die``, ``owner_die``), or ``None``."""
     return edition.expropriation
 
 
-def kinds(edition) -> tuple[str, ...]:
+def kinds(edition: Edition) -> tuple[str, ...]:
     """The kinds of dice this edition has, in the order the pages offer them."""
     return tuple(
         kind
@@ -88,29 +90,30 @@ def kinds(edition) -> tuple[str, ...]:
     )
 
 
-def total(kind: str, faces: list) -> int | None:
+def total(kind: str, faces: list[int | str]) -> int | None:
     """The total the faces move a pawn (and pay a dice amount): the two dice's sum, plus the
     Speedy die's 1, 2 or 3 (its Bus and Mr. Monopoly add 0); ``None`` for the expropriation
     dice, which have words, not numbers."""
     if kind == EXPROPRIATION:
         return None
     first, second, *rest = faces
+    assert isinstance(first, int) and isinstance(second, int)  # the numbered dice
     speedy = rest[0] if rest and isinstance(rest[0], int) else 0
     return first + second + speedy
 
 
-def doubles(kind: str, faces: list) -> bool:
+def doubles(kind: str, faces: list[int | str]) -> bool:
     """Whether the two numbered dice show the same number (the Speedy die never counts)."""
     return kind != EXPROPRIATION and faces[0] == faces[1]
 
 
-def rng_for(seed, number: int) -> random.Random:
+def rng_for(seed: object, number: int) -> random.Random:
     """The generator of roll number ``number`` (0 for the first) of a game with ``seed``: the
     same pair always draws the same faces, whatever ran before."""
     return random.Random(f"{seed}:roll:{number}")
 
 
-def clean_kind(state: GameState, kind) -> str:
+def clean_kind(state: GameState, kind: object) -> str:
     """The kind of dice asked for (``"2d6"`` when none is named); refuses an unknown kind (400,
     naming the kinds) and one the edition does not have (409)."""
     if kind is None:
@@ -124,7 +127,7 @@ def clean_kind(state: GameState, kind) -> str:
     return kind
 
 
-def roll(state: GameState, player_id: str, kind=TWO_DICE, rng: random.Random | None = None) -> Outcome:
+def roll(state: GameState, player_id: str, kind: object = TWO_DICE, rng: random.Random | None = None) -> Outcome:
     """The player rolls ``kind`` of dice: the faces, their total (``None`` for words) and
     whether the two numbered dice match. The roll counts in ``GameState.rolls`` and becomes
     ``GameState.last_roll``; undo restores both.

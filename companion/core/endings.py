@@ -23,7 +23,7 @@ def owned_count(state: GameState) -> tuple[int, int]:
 def _owners_after(state: GameState, outcome: Outcome) -> dict[str, str | None]:
     owners = {d.key: (ds.owner if (ds := state.deeds.get(d.key)) is not None else None) for d in state.edition.deeds}
     for change in outcome.changes:
-        if change.target == "deed" and change.field == "owner":
+        if change.target == "deed" and change.field == "owner" and change.ref is not None:
             owners[change.ref] = change.after
     return owners
 

@@ -5,6 +5,8 @@ them (they are marked for extraction with ``N_``) and fills in ``params``. The c
 imports the translation machinery, so it stays plain Python.
 """
 
+from typing import Any
+
 
 def N_(message: str) -> str:
     """Marks a message for translation without translating it (Babel extracts ``N_``)."""
@@ -16,7 +18,7 @@ class BancoError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, message: str, **params):
+    def __init__(self, code: str, message: str, **params: Any):
         super().__init__(message % params if params else message)
         self.code = code
         self.message = message

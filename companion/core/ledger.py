@@ -40,7 +40,9 @@ def move(payer: str, payee: str, amount: int) -> tuple[Posting, Posting]:
     """The two postings of ``amount`` going from ``payer`` to ``payee``."""
     if payer == payee:
         raise LedgerError("an account cannot pay itself")
-    return balanced((Posting(payer, -amount), Posting(payee, amount)))
+    pair = (Posting(payer, -amount), Posting(payee, amount))
+    balanced(pair)
+    return pair
 
 
 def reverse(postings: Iterable[Posting]) -> tuple[Posting, ...]:

@@ -15,7 +15,7 @@ def percent_up(amount: int, percent: int) -> int:
     return -((-amount * percent) // 100)
 
 
-def parse_amount(raw, max_amount: int) -> int:
+def parse_amount(raw: object, max_amount: int) -> int:
     """Reads an amount sent by a program or converted from a form by the web layer.
 
     Accepts a positive whole number given as a JSON integer. Refuses with ``BadInput``:

@@ -93,7 +93,7 @@ DOCUMENTS: dict[str, frozenset[str]] = {
 
 # Every kind of entry, with what it changes besides its postings and changes (the game's row:
 # its players, its clock, who holds the bank).
-_NOTHING_ELSE = frozenset()
+_NOTHING_ELSE: frozenset[str] = frozenset()
 KINDS: dict[str, frozenset[str]] = {
     "created": frozenset({STATUS, PLAYERS}),
     "join": frozenset({PLAYERS}),

@@ -17,7 +17,7 @@ from .errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from .ledger import BANK, move
 from .money import parse_amount
 from .rules.common import clean_id, is_past, stamp
-from .state import BANKER, PAYER, GameState, Outcome, PendingState, document_change
+from .state import BANKER, PAYER, Change, GameState, Outcome, PendingState, document_change
 
 
 def propose(
@@ -67,7 +67,7 @@ def propose(
     )
 
 
-def require_pending(state: GameState, pending_id) -> PendingState:
+def require_pending(state: GameState, pending_id: object) -> PendingState:
     """The pending payment with this id; refuses an unknown one (404)."""
     pending = state.pending.get(pending_id) if isinstance(pending_id, str) else None
     if pending is None:
@@ -79,7 +79,7 @@ def is_expired(pending: PendingState, now: datetime) -> bool:
     return is_past(now, pending.expires_at)
 
 
-def approve(state: GameState, pending_id, approver: str, now: datetime) -> Outcome:
+def approve(state: GameState, pending_id: object, approver: str, now: datetime) -> Outcome:
     """Whoever the payment needs says yes: the money moves now, as an entry of the kind the
     proposal named.
 
@@ -111,7 +111,7 @@ def approve(state: GameState, pending_id, approver: str, now: datetime) -> Outco
     )
 
 
-def decline(state: GameState, pending_id, by: str, now: datetime) -> Outcome:
+def decline(state: GameState, pending_id: object, by: str, now: datetime) -> Outcome:
     """Closes a request unpaid: declined by whoever it needs (or the banker, the table's
     referee), withdrawn by whoever asked, or cleared by anyone once it has lapsed.
 
@@ -148,7 +148,7 @@ def expire_due(state: GameState, now: datetime) -> Outcome | None:
     )
 
 
-def drop_for(state: GameState, account: str) -> list:
+def drop_for(state: GameState, account: str) -> list[Change]:
     """The changes that drop every request to or from ``account`` (a player leaving)."""
     return [document_change("pending", p.id, p, None) for p in state.pending.values() if account in (p.payer, p.payee)]
 
@@ -185,9 +185,9 @@ def request_payment(
     state: GameState,
     pending_id: str,
     asker_id: str,
-    payer_id,
-    amount,
-    reason,
+    payer_id: object,
+    amount: object,
+    reason: object,
     now: datetime,
     expires_seconds: int | None = None,
 ) -> Outcome:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .changes import apply_outcome
 from .editions.edition import Edition
@@ -25,7 +26,7 @@ class Step:
 
 
 def starting_state(
-    edition: Edition, players: Sequence[tuple[str, str]], settings: dict, pots: Iterable[str]
+    edition: Edition, players: Sequence[tuple[str, str]], settings: dict[str, Any], pots: Iterable[str]
 ) -> GameState:
     """A game as it stood when it was opened: ``players`` as (id, name) with no cash, the bank
     holding every deed and every building, the ``pots`` empty."""

@@ -27,6 +27,11 @@ class Setting:
     high: int | None = None
     values: tuple[str, ...] = ()
 
+    def bounds(self) -> tuple[int, int]:
+        """``low`` and ``high``, which every setting but a yes or no has."""
+        assert self.low is not None and self.high is not None, self.name
+        return self.low, self.high
+
 
 SETTINGS: dict[str, Setting] = {
     s.name: s
@@ -62,11 +67,11 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
-def default_of(name: str):
+def default_of(name: str) -> Any:
     return SETTINGS[name].default
 
 
-def clean_settings(raw) -> dict[str, Any]:
+def clean_settings(raw: object) -> dict[str, Any]:
     """The settings a client sent, each checked; missing ones take their default.
 
     Refuses (400, naming the key): settings that are not an object, an unknown key, and a
@@ -85,15 +90,12 @@ def clean_settings(raw) -> dict[str, Any]:
     return out
 
 
-def _clean(setting: Setting, value):
+def _clean(setting: Setting, value: object) -> Any:
     if setting.kind is list:
         if value is None:
             return None
-        if (
-            not isinstance(value, list)
-            or not setting.low <= len(value) <= setting.high
-            or any(v not in setting.values for v in value)
-        ):
+        low, high = setting.bounds()
+        if not isinstance(value, list) or not low <= len(value) <= high or any(v not in setting.values for v in value):
             raise BadInput(
                 "invalid_setting",
                 N_("The setting %(name)s must list %(low)s to %(high)s faces among: %(values)s."),
@@ -106,7 +108,8 @@ def _clean(setting: Setting, value):
     if value is None and setting.default is None:
         return None
     if setting.kind is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not setting.low <= value <= setting.high:
+        low, high = setting.bounds()
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             raise BadInput(
                 "invalid_setting",
                 N_("The setting %(name)s must be a number from %(low)s to %(high)s."),
@@ -121,7 +124,8 @@ def _clean(setting: Setting, value):
         return value
     if value is None and setting.default is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
+    low, high = setting.bounds()
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise BadInput(
             "invalid_setting",
             N_("The setting %(name)s must be a whole number from %(low)s to %(high)s."),

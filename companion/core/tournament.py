@@ -47,10 +47,10 @@ def table_sizes(players: int, table_size: int, min_players: int, max_players: in
     return best[1]
 
 
-def met_before(rounds: Iterable[Sequence[Sequence[str]]]) -> dict[frozenset, int]:
+def met_before(rounds: Iterable[Sequence[Sequence[str]]]) -> dict[frozenset[str], int]:
     """How many times each pair of players sat at the same table, over earlier rounds (each a
     list of tables, each a list of player ids)."""
-    met: dict[frozenset, int] = {}
+    met: dict[frozenset[str], int] = {}
     for tables in rounds:
         for table in tables:
             for a, b in itertools.combinations(table, 2):
@@ -59,11 +59,11 @@ def met_before(rounds: Iterable[Sequence[Sequence[str]]]) -> dict[frozenset, int
     return met
 
 
-def _repeats(tables: Sequence[Sequence[str]], met: Mapping[frozenset, int]) -> int:
+def _repeats(tables: Sequence[Sequence[str]], met: Mapping[frozenset[str], int]) -> int:
     return sum(met.get(frozenset(pair), 0) for table in tables for pair in itertools.combinations(table, 2))
 
 
-def _seat(order: list[str], sizes: list[int], met: Mapping[frozenset, int]) -> list[list[str]]:
+def _seat(order: list[str], sizes: list[int], met: Mapping[frozenset[str], int]) -> list[list[str]]:
     """Seats players in ``order`` one by one at the open table where they have met the fewest
     players already seated (the emptiest first on a tie)."""
     tables: list[list[str]] = [[] for _ in sizes]
@@ -81,14 +81,17 @@ def _seat(order: list[str], sizes: list[int], met: Mapping[frozenset, int]) -> l
     return tables
 
 
-def draw(players: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset, int], seed) -> list[list[str]]:
+def draw(
+    players: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset[str], int], seed: object
+) -> list[list[str]]:
     """The round's tables: ``players`` seated at tables of ``sizes``, with as few repeat
     meetings as the tries find (none where another draw exists among them), drawn from
     ``seed`` so the same seed and history give the same draw."""
     if sum(sizes) != len(players):
         raise ValueError("the table sizes must seat every player")
     rng = random.Random(f"{seed}:draw")
-    best, best_score = None, None
+    best: list[list[str]] = []
+    best_score: int | None = None
     for _ in range(DRAW_TRIES):
         order = list(players)
         rng.shuffle(order)
@@ -198,13 +201,13 @@ def check_finals(finals: Finals, min_players: int, max_players: int) -> None:
         raise BadInput("invalid_final_players", N_("The final cannot seat more players than the semi-finals."))
 
 
-def _drawn_place(player: str, seed) -> float:
+def _drawn_place(player: str, seed: object) -> float:
     # Players equal on every tiebreak are put in order by a draw from the tournament's seed
     # (the same every time it is asked), never by when they registered.
     return random.Random(f"{seed}:seeding:{player}").random()
 
 
-def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed) -> list[str]:
+def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed: object) -> list[str]:
     """The best ``count`` of the ``eligible`` players in the standings' order, the first seed
     first; players equal on points, wins and worth are ordered by a draw from ``seed``.
     Refuses when fewer than ``count`` are eligible."""

@@ -14,6 +14,8 @@ last has passed. Where the edition's jail counts turns, each turn a jailed playe
 
 from __future__ import annotations
 
+from typing import Any
+
 from .commands import require_player, require_running
 from .errors import N_, RuleViolation
 from .state import FINISHED, Change, GameState, Outcome, document_change
@@ -62,7 +64,7 @@ def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
     }
 
 
-def view(state: GameState) -> dict | None:
+def view(state: GameState) -> dict[str, Any] | None:
     """The turn as the API shows it (``None`` where the edition does not count turns)."""
     if not counted(state):
         return None
@@ -113,7 +115,7 @@ def _jail_turn(state: GameState, player_id: str) -> tuple[list[Change], bool]:
     return [Change("player", player_id, "jail_turns", player.jail_turns, player.jail_turns + 1)], False
 
 
-def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
+def end_turn(state: GameState, by: str | None, to: object = None) -> Outcome:
     """Ends the current turn: the next player still in the game plays, and a new round starts
     when play goes round the table. ``by`` is the player ending it (``None``: the banker). The
     banker may name ``to``, the player who plays now (who starts, or a turn passed by
@@ -144,7 +146,7 @@ def end_turn(state: GameState, by: str | None, to=None) -> Outcome:
         Change("game", None, "turn_player", state.turn_player, nxt),
         Change("game", None, "turn_seq", state.turn_seq, state.turn_seq + 1),
     ]
-    params = {"from": state.turn_player, "to": nxt, "round": round_}
+    params: dict[str, Any] = {"from": state.turn_player, "to": nxt, "round": round_}
     limit = state.edition.turns.limit
     if limit is not None and round_ > limit:
         # The last round is over: the game ends where it stands, turn and round as they were.

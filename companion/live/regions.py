@@ -16,6 +16,7 @@ fragment does not pay for the rest of the page.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from flask import current_app, jsonify, render_template, request
 from jinja2 import nodes
@@ -35,7 +36,7 @@ class Lazy:
 def once(compute):
     """``compute`` called at the first call only; its value kept for the next ones (a piece
     several ``Lazy`` values share, such as the game's state)."""
-    kept = []
+    kept: list[Any] = []
 
     def value():
         if not kept:
@@ -64,7 +65,7 @@ def render(template_name: str, version: int, **view):
     names = asked()
     if names is None:
         return render_template(template_name, **resolved(view))
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # a LocalProxy, typed as the Flask it stands for
     template = app.jinja_env.get_template(template_name)
     blocks = {}  # region id: (the template that draws it, its block)
     for name in names:
@@ -89,7 +90,7 @@ def render(template_name: str, version: int, **view):
 
 
 @lru_cache(maxsize=256)
-def _drawn_by(env, template_name: str, block: str) -> str | None:
+def _drawn_by(env, template_name: str | None, block: str) -> str | None:
     """The template that draws ``block`` for a page of ``template_name``: that template, or the
     nearest one it extends that has the block; ``None`` when none has it."""
     while template_name is not None:

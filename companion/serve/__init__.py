@@ -12,6 +12,7 @@ browsers reconnect to the next server), then the connections, then the loop.
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import uvicorn
 
@@ -96,10 +97,10 @@ def event_loop() -> str:
 def raise_file_limit() -> int | None:
     """Raises the soft limit of open files to the hard one, where the system has such limits
     (not Windows, whose event loop has no such ceiling); returns the limit now in force."""
-    try:
-        import resource
-    except ImportError:
+    if sys.platform == "win32":  # no ``resource`` module there
         return None
+    import resource
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     # macOS says "unlimited" for the hard limit, yet refuses more than its kernel's 10240.
     for wanted in ([] if hard == resource.RLIM_INFINITY else [hard]) + [10240]:

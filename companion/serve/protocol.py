@@ -22,17 +22,18 @@ from urllib.parse import unquote
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 try:
-    import httptools
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol  # imports httptools
+
+    HTTPTOOLS = True
 except ImportError:  # h11 alone: pure Python, slower, the same manners
-    httptools = None
+    HTTPTOOLS = False
 
 HEAD_SECONDS = 10
 HEAD_BYTES = 16384  # h11's own limit for a request head, kept with either parser
 
 
 def parser_name() -> str:
-    return "h11" if httptools is None else "httptools"
+    return "httptools" if HTTPTOOLS else "h11"
 
 
 def protocol_class(gate, parser: str | None = None):
@@ -40,7 +41,7 @@ def protocol_class(gate, parser: str | None = None):
     ``parser`` (``"h11"`` or ``"httptools"``) where not the fastest installed."""
     base = HttpToolsProtocol if (parser or parser_name()) == "httptools" else H11Protocol
 
-    class Protocol(base):
+    class Protocol(base):  # type: ignore[valid-type,misc]  # a base chosen at run time, which mypy cannot follow
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self._head = bytearray()
@@ -115,7 +116,7 @@ def protocol_class(gate, parser: str | None = None):
             self.loop.create_task(self._refuse(scope, status))
 
         async def _refuse(self, scope, status: int) -> None:
-            answer = []
+            answer: list[dict] = []
             await gate.refuse(scope, _collect(answer), status)
             start, body = answer[0], b"".join(m.get("body", b"") for m in answer[1:])
             head = [b"HTTP/1.1 %d %s" % (status, HTTPStatus(status).phrase.encode())]

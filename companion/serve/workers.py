@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 
@@ -59,7 +60,7 @@ class Worker:
 
     def stop(self) -> None:
         if self.process.exitcode is None:
-            if os.name == "nt":  # Windows has no SIGTERM between processes: Ctrl+Break, turned back into it
+            if sys.platform == "win32":  # Windows has no SIGTERM between processes: Ctrl+Break, turned back into it
                 os.kill(self.process.pid, signal.CTRL_BREAK_EVENT)
             else:
                 os.kill(self.process.pid, signal.SIGTERM)
@@ -118,7 +119,7 @@ def serve_workers(count: int, sock: socket.socket, target, say=print) -> int:
 def _worker(target, sock: socket.socket, number: int, count: int, ready, lifeline) -> None:
     """A worker process's start: stop signals as one server takes them, a watch on the parent,
     then ``target``."""
-    if os.name == "nt":
+    if sys.platform == "win32":
         signal.signal(signal.SIGBREAK, lambda *_: signal.raise_signal(signal.SIGTERM))
     threading.Thread(target=_orphaned, args=(lifeline,), name="banco-lifeline", daemon=True).start()
     target(sock, number, count, ready.set)

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.editions.edition import Edition, EditionError
 from ..core.editions.loading import parse_edition
-from ..store import CustomEdition, EditionContent, Game, db
+from ..store import CustomEdition, EditionContent, GameRecord, db
 
 
 def editions() -> dict[str, Edition]:
@@ -56,6 +56,7 @@ def _content(digest: str) -> Edition:
     edition = cache.get(digest)
     if edition is None:
         row = db.session.get(EditionContent, digest)
+        assert row is not None  # a game pins only content that was stored with it
         edition = cache[digest] = parse_edition(row.data)
     return edition
 
@@ -81,7 +82,7 @@ def pin(edition: Edition) -> str:
     return digest
 
 
-def edition_of(game: Game) -> Edition:
+def edition_of(game: GameRecord) -> Edition:
     """The edition a game plays: the content it was pinned to, parsed once per process."""
     if game.edition_hash is None:
         return editions()[game.edition_id]

@@ -8,7 +8,7 @@ import math
 
 from ..core.errors import N_, RuleViolation
 from ..core.state import RUNNING, Outcome
-from ..store import Entry, Game, now_utc
+from ..store import Entry, Game, GameRecord, now_utc
 from .journal import BANKER, new_entry
 
 
@@ -56,16 +56,17 @@ def pause_or_resume(game: Game, kind: str) -> Entry:
     return new_entry(game, Outcome(kind, undoable=False), BANKER)
 
 
-def view(game: Game) -> dict | None:
+def view(game: GameRecord) -> dict | None:
     """The clock as the API shows it, or ``None`` for a game without a time limit.
     ``last_minutes`` is the game's setting (0: no warning); ``closing`` says the game is in
     them now (the clock running, not yet out)."""
     if not game.time_limit_seconds:
         return None
     elapsed = game.clock_elapsed_seconds
-    running = game.status == RUNNING and game.clock_running_since is not None
-    if running:
-        elapsed += (now_utc() - game.clock_running_since).total_seconds()
+    since = game.clock_running_since if game.status == RUNNING else None
+    running = since is not None
+    if since is not None:
+        elapsed += (now_utc() - since).total_seconds()
     remaining = max(0, int(game.time_limit_seconds - elapsed))
     last_minutes = ((game.extra or {}).get("settings") or {}).get("last_minutes") or 0
     return {

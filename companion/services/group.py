@@ -24,9 +24,10 @@ class Waiting:
     def __init__(self) -> None:
         self.answer = None
         self.error: BaseException | None = None
-        # Made by ``Group.submit``, the only one that waits on it: the server's writer runs most
-        # actions without a Group, and an Event (a Condition and two locks) is not free.
-        self._woken: threading.Event | None = None
+        # Made by ``Group.submit``, the only one that waits on it (the slot stays empty until
+        # then): the server's writer runs most actions without a Group, and an Event (a
+        # Condition and two locks) is not free.
+        self._woken: threading.Event
         self._leads = False
 
     def outcome(self):

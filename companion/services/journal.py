@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import bindparam, func, insert, literal_column, select, update
 from sqlalchemy.orm import selectinload
@@ -20,7 +21,7 @@ from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
 from ..core.state import Change, GameState, NotLoaded, Outcome
-from ..store import Entry, Game, Posting, db, now_utc
+from ..store import Entry, Game, GameRecord, Posting, db, now_utc
 from ..store.mapping import load_state, save
 from ..store.statements import Prepared
 from .catalog import edition_of
@@ -31,7 +32,7 @@ MAX_VERSION = 2**31 - 1  # the largest version the journal's column holds on eve
 SINCE_LIMIT = 2**63 - 1  # the largest ``since`` taken: what a signed 64-bit integer holds
 
 
-def state_of(game: Game, deeds: bool = True) -> GameState:
+def state_of(game: GameRecord, deeds: bool = True) -> GameState:
     """The core's view of ``game`` (without the board when ``deeds`` is false). A session that
     keeps its games (``tx.keep_games``: the server's writer) gets the view it kept of the game's
     current version, which ``record`` brings up to date as it writes. Inside a read snapshot
@@ -55,7 +56,7 @@ _shared: OrderedDict[tuple, tuple[bool, GameState]] = OrderedDict()
 _shared_lock = threading.Lock()
 
 
-def _shared_state(game: Game, deeds: bool) -> GameState:
+def _shared_state(game: GameRecord, deeds: bool) -> GameState:
     key = (database_key(), game.id, game.version)
     with _shared_lock:
         held = _shared.get(key)
@@ -137,7 +138,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
     or deed it touched. ``reverses``: the entry this one undoes, marked as reversed by it."""
     touched = apply_outcome(state, outcome)
     version = game.version + 1
-    row = {
+    row: dict[str, Any] = {
         "game_id": game.id,
         "version": version,
         "kind": outcome.kind,
@@ -236,6 +237,7 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
     mine = _my_newest(game, player_id)
     state = state_of(game)
     outcome = taking_back.take_back(state, player_id, mine, game.version, now)
+    assert mine is not None  # take_back refuses a player without an entry of theirs
     target = entry_at(game, mine.version)
     return record(game, state, outcome, actor, reverses=target)
 
@@ -262,6 +264,7 @@ def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None =
         taking_back.take_back(state_of(game), player_id, mine, game.version, now)
     except BancoError:
         return None
+    assert mine is not None  # take_back refuses a player without an entry of theirs
     return {
         "version": mine.version,
         "kind": mine.kind,
@@ -270,7 +273,7 @@ def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None =
     }
 
 
-def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
+def entries_since(game: GameRecord, since=0, limit: int = 500) -> list[Entry]:
     """The journal after version ``since``, oldest first; refuses a ``since`` that is not a
     whole number of zero or more, or one beyond 64 bits (no database holds it)."""
     if isinstance(since, str):
@@ -291,7 +294,7 @@ def entries_since(game: Game, since=0, limit: int = 500) -> list[Entry]:
     )
 
 
-def entry_at(game: Game, version: int) -> Entry:
+def entry_at(game: GameRecord, version: int) -> Entry:
     return db.session.execute(select(Entry).where(Entry.game_id == game.id, Entry.version == version)).scalar_one()
 
 

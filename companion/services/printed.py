@@ -26,6 +26,7 @@ def record(kind: str, base_url: str) -> None:
                 db.session.add(PrintedAddress(kind=kind, base_url=base_url, at=now_utc()))
         except IntegrityError:
             row = db.session.get(PrintedAddress, kind, with_for_update=True, populate_existing=True)
+            assert row is not None  # the row the INSERT ran into
             row.base_url, row.at = base_url, now_utc()
 
 

@@ -14,13 +14,13 @@ from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS
 from ..core.state import GameState, PendingState
-from ..store import Game, db, now_utc
+from ..store import Game, GameRecord, db, now_utc
 from . import clock
 from .journal import state_of
 from .seats import Caller
 
 
-def can_see_cash(game: Game, caller: Caller | None, player_id: str) -> bool:
+def can_see_cash(game: GameRecord, caller: Caller | None, player_id: str) -> bool:
     """Whether ``caller`` may see that player's cash: always the banker and the player
     themselves; everyone else only when the game does not keep cash private."""
     if not game.cash_private:
@@ -76,7 +76,8 @@ def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
     notes counted by face (``{"500": 2, ...}``, never which are fake; null for the banker),
     the Imprevisti face up and in the pile (counts), and each player's cards in hand (counts;
     the reader's own card ids in ``my_cards``)."""
-    if not notes.active(state):
+    counterfeits = state.edition.counterfeits
+    if counterfeits is None:  # no fake money in this edition (``notes.active``)
         return None
     deck = state.chance
     return {
@@ -85,7 +86,7 @@ def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
         ),
         "check_seconds": notes.check_seconds(state),
         "receiver_checks": notes.receiver_checks(state),
-        "chance_board": len(deck.board) if deck else min(chance.BOARD, state.edition.counterfeits.chance_cards),
+        "chance_board": len(deck.board) if deck else min(chance.BOARD, counterfeits.chance_cards),
         "chance_pile": len(deck.pile) if deck else None,
         "chance_hands": {pid: chance.hand_size(state, pid) for pid in state.players},
         "my_cards": chance.hand_ids(state, player_id) if player_id else [],
@@ -102,7 +103,7 @@ def dice_kinds(edition) -> tuple[str, ...]:
     return dice.kinds(edition)
 
 
-def game_state(game: Game, caller: Caller | None) -> dict:
+def game_state(game: GameRecord, caller: Caller | None) -> dict:
     """The game as ``GET /api/v1/games/{id}`` returns it to this caller. Every field the core
     declares on a player or a deed is shown, so a new kind of state needs no edit here."""
     state = state_of(game)

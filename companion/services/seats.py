@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from ..core.errors import N_, Forbidden, NotFound, RuleViolation, Unauthorized
 from ..core.state import Outcome
-from ..store import Game, Player, db, now_utc
+from ..store import GameRecord, Player, db, now_utc
 from .journal import BANKER, new_entry
 from .tx import get_game, lock_game, writing
 
@@ -29,7 +29,10 @@ class Caller:
 
     @property
     def actor(self) -> str:
-        return BANKER if self.is_banker else self.player_id
+        if self.is_banker:
+            return BANKER
+        assert self.player_id is not None  # a caller is the banker or one player
+        return self.player_id
 
 
 def hash_secret(secret: str) -> str:
@@ -96,7 +99,7 @@ def redeem_rejoin(secret) -> tuple[str, str, str]:
                 .where(Player.game_id == game.id, Player.rejoin_hash == digest)
                 .execution_options(populate_existing=True)
             ).scalar_one_or_none()
-        if player is None or player.rejoin_expires is None or player.rejoin_expires < now_utc():
+        if game is None or player is None or player.rejoin_expires is None or player.rejoin_expires < now_utc():
             raise Forbidden("invalid_rejoin", N_("This rejoin code is not valid. Ask the banker for a new one."))
         token = secrets.token_urlsafe(24)
         player.token_hash = hash_secret(token)
@@ -154,7 +157,7 @@ def authenticate(game_id, token) -> Caller:
     return identify(get_game(game_id), token)
 
 
-def identify(game: Game, token) -> Caller:
+def identify(game: GameRecord, token) -> Caller:
     if not isinstance(token, str) or not token or len(token) > 200:
         raise Unauthorized("missing_token", N_("Sign in to this game first."))
     digest = hash_secret(token)

@@ -250,8 +250,14 @@ def _rounds(t: Tournament) -> dict[int, list[TournamentTable]]:
     return rounds
 
 
+def _game_of(tb: TournamentTable) -> Game:
+    game = db.session.get(Game, tb.game_id)
+    assert game is not None  # a table's game is a foreign key, and games are never deleted
+    return game
+
+
 def _finished(tb: TournamentTable) -> bool:
-    return db.session.get(Game, tb.game_id).status == FINISHED
+    return _game_of(tb).status == FINISHED
 
 
 def _check_stage(t: Tournament, rounds: dict[int, list[TournamentTable]], stage, force) -> None:
@@ -389,7 +395,7 @@ def _results(t: Tournament, rounds, stage: str) -> list[rules.Result]:
     out = []
     for tables in rounds.values():
         for tb in tables:
-            game = db.session.get(Game, tb.game_id)
+            game = _game_of(tb)
             if tb.stage == stage and game.status == FINISHED:
                 out.extend(_table_results(tb, game))
     return out
@@ -407,7 +413,7 @@ def tournament_view(tournament_id) -> dict:
     for number, tables in sorted(_rounds(t).items()):
         shown = []
         for tb in tables:
-            game = db.session.get(Game, tb.game_id)
+            game = _game_of(tb)
             table = {
                 "number": tb.number,
                 "game": game.id,
@@ -425,7 +431,7 @@ def tournament_view(tournament_id) -> dict:
                     champion = first[0] if len(first) == 1 else None  # a shared first place names no one
             shown.append(table)
         rounds.append({"round": number, "stage": tables[0].stage, "tables": shown})
-    table = rules.standings([p.id for p in t.players], results)
+    general = rules.standings([p.id for p in t.players], results)
     finals = finals_of(t)
     return {
         "id": t.id,
@@ -447,7 +453,7 @@ def tournament_view(tournament_id) -> dict:
                 "worth": s.worth,
                 "rank": s.rank,
             }
-            for s in table
+            for s in general
         ],
     }
 
@@ -468,7 +474,7 @@ def referee_view(tournament_id, token) -> dict:
     now = now_utc()
     out = []
     for number, tables in sorted(rounds.items()):
-        games = [db.session.get(Game, tb.game_id) for tb in tables]
+        games = [_game_of(tb) for tb in tables]
         if number != max(rounds) and all(g.status == FINISHED for g in games):
             continue
         shown = []

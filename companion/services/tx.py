@@ -39,7 +39,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..core.errors import N_, NotFound
 from ..live import fanout
 from ..store import Game, db
-from ..store.rows import GameRow, attributes, read_game, row_select
+from ..store.rows import GameRecord, attributes, read_game, row_select
 from ..store.statements import Prepared
 
 _SQLITE_WRITERS = threading.Lock()
@@ -184,7 +184,7 @@ class _Kept(OrderedDict):
         self.states: dict[str, tuple[int, bool, object]] = {}
 
 
-def kept_state(game: Game, deeds: bool):
+def kept_state(game: GameRecord, deeds: bool):
     """The core's view of ``game`` this session kept (``keep_state``), when it is of the game's
     current version and holds the board if ``deeds``; else ``None``."""
     kept = db.session.info.get(_KEPT)
@@ -194,7 +194,7 @@ def kept_state(game: Game, deeds: bool):
     return held[2]
 
 
-def keep_state(game: Game, state, deeds: bool) -> None:
+def keep_state(game: GameRecord, state, deeds: bool) -> None:
     """Keeps ``state``, the core's view of ``game`` as its rows now stand, for the session's next
     reads of it (a session that keeps its games only). Any rollback forgets it: the state may
     have been changed by what was rolled back."""
@@ -271,7 +271,7 @@ def plausible_id(value) -> bool:
     return isinstance(value, str) and _SAFE_ID.match(value) is not None
 
 
-def find_game(game_id) -> Game | GameRow | None:
+def find_game(game_id) -> GameRecord | None:
     """The game with this id, or ``None``. Inside a read snapshot (``reading``) it is read as
     plain rows (``store.rows``: the same attributes, read-only, one object per snapshot);
     anywhere else it is the ORM's ``Game``, to write."""
@@ -285,7 +285,7 @@ def find_game(game_id) -> Game | GameRow | None:
     return read[game_id]
 
 
-def get_game(game_id) -> Game:
+def get_game(game_id) -> GameRecord:
     """The game with this id; refuses an unknown id (404)."""
     game = find_game(game_id)
     if game is None:

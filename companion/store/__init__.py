@@ -17,12 +17,14 @@ from .models import (
     db,
     now_utc,
 )
+from .rows import GameRecord
 
 __all__ = [
     "CustomEdition",
     "EditionContent",
     "Entry",
     "Game",
+    "GameRecord",
     "Holding",
     "Player",
     "Posting",

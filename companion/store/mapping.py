@@ -24,6 +24,7 @@ from ..core.changes import Touched
 from ..core.editions.edition import Edition
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from .models import Game, Holding, Player
+from .rows import GameRecord
 from .statements import Prepared
 
 _GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
@@ -72,7 +73,7 @@ def _encode(name: str, value):
     return value.to_dict()
 
 
-def load_state(game: Game, edition: Edition, deeds: bool = True) -> GameState:
+def load_state(game: GameRecord, edition: Edition, deeds: bool = True) -> GameState:
     """The core's view of a game, read from its rows. Without ``deeds`` the board is left out
     (it is most of the rows) and stands as ``NotLoaded``: a rule that reads it anyway fails
     loudly instead of seeing an empty board."""
@@ -130,11 +131,11 @@ def save(connection: Connection, game: Game, state: GameState, touched: Touched,
             changed = _changed(row, state.players[player_id], {c: c for c in PLAYER_COLUMNS}, _PLAYER_EXTRA)
             _write(connection, _UPDATE_PLAYER, row, changed, row_id=player_id)
     if touched.deeds:
-        rows = {h.deed_key: h for h in game.holdings}
+        holdings = {h.deed_key: h for h in game.holdings}
         for key in touched.deeds:
-            row = rows[key]
-            changed = _changed(row, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA)
-            _write(connection, _UPDATE_HOLDING, row, changed, row_game=game.id, row_id=key)
+            holding = holdings[key]
+            changed = _changed(holding, state.deeds[key], DEED_COLUMNS, _DEED_EXTRA)
+            _write(connection, _UPDATE_HOLDING, holding, changed, row_game=game.id, row_id=key)
 
 
 def _changed(row, obj, columns: dict[str, str], extra_fields) -> dict[str, Any]:

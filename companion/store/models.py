@@ -4,25 +4,34 @@ A change to a table or column comes with a migration: see docs/migrations.md."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Table, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
-    pass
+    if TYPE_CHECKING:
+        # Every class here maps one Table (DeclarativeBase says only "a FromClause").
+        __table__: ClassVar[Table]
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    # db.Model is Base with Flask-SQLAlchemy's mixins (table names from class names), a class
+    # made at run time that mypy cannot follow: for the checker the tables derive from Base.
+    Model = Base
+else:
+    Model = db.Model
 
 
 def now_utc() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     edition_id: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="setup")
@@ -54,7 +63,7 @@ class Game(db.Model):
     holdings: Mapped[list[Holding]] = relationship(order_by="Holding.position")
 
 
-class Player(db.Model):
+class Player(Model):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
     seat: Mapped[int] = mapped_column()
@@ -78,7 +87,7 @@ class Player(db.Model):
         return self.token_hash is not None
 
 
-class Holding(db.Model):
+class Holding(Model):
     """One deed of the board in one game: who owns it and what stands on it."""
 
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
@@ -92,7 +101,7 @@ class Holding(db.Model):
     extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
-class EditionContent(db.Model):
+class EditionContent(Model):
     """An edition file's content as a game started with it, by its SHA-256: a game keeps
     these rules even when the file changes later."""
 
@@ -103,7 +112,7 @@ class EditionContent(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
-class CustomEdition(db.Model):
+class CustomEdition(Model):
     """An edition imported on this server (or saved from the editor), beside the built-in files:
     its id, and its current content in ``edition_content`` by hash. Importing the same id again
     points it at the new content; games keep the hash they started with."""
@@ -115,7 +124,7 @@ class CustomEdition(db.Model):
     updated_at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
-class PrintedAddress(db.Model):
+class PrintedAddress(Model):
     """The server address printed into QR codes, per kind of sheet (``deeds``: deed cards of
     any edition), and when it was last printed: the table warns when phones now reach another
     address, since those printed codes no longer open."""
@@ -126,7 +135,7 @@ class PrintedAddress(db.Model):
     at: Mapped[dt.datetime] = mapped_column(default=now_utc)
 
 
-class Tournament(db.Model):
+class Tournament(Model):
     """A tournament: rounds of tables of one edition, each table a game, whose tournament
     points add up into the general standings. The director holds its token."""
 
@@ -147,7 +156,7 @@ class Tournament(db.Model):
     tables: Mapped[list[TournamentTable]] = relationship(order_by="(TournamentTable.round, TournamentTable.number)")
 
 
-class TournamentPlayer(db.Model):
+class TournamentPlayer(Model):
     __tablename__ = "tournament_player"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournament.id"), index=True)
@@ -156,7 +165,7 @@ class TournamentPlayer(db.Model):
     withdrawn: Mapped[bool] = mapped_column(default=False)
 
 
-class TournamentTable(db.Model):
+class TournamentTable(Model):
     """One table of one round: its game, and the tournament players in its seat order."""
 
     __tablename__ = "tournament_table"
@@ -172,7 +181,7 @@ class TournamentTable(db.Model):
     __table_args__ = (UniqueConstraint("tournament_id", "round", "number"),)
 
 
-class Entry(db.Model):
+class Entry(Model):
     """One change to a game: a line of the journal and of the feed. Never updated but for
     ``reversed_by``, never deleted."""
 
@@ -193,7 +202,7 @@ class Entry(db.Model):
     __table_args__ = (UniqueConstraint("game_id", "version"),)
 
 
-class Posting(db.Model):
+class Posting(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("entry.id"), index=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"))
@@ -203,7 +212,7 @@ class Posting(db.Model):
     __table_args__ = (Index("ix_posting_game_account", "game_id", "account"),)
 
 
-class Request(db.Model):
+class Request(Model):
     """The first answer to an idempotency key, replayed to any retry with the same key and
     the same request (``fingerprint``, the SHA-256 of the request without its key)."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
@@ -60,12 +61,18 @@ class _Row:
     def __init__(self, columns: tuple[str, ...], values: tuple) -> None:
         self.__dict__.update(zip(columns, values))
 
+    if TYPE_CHECKING:
+        # The model's columns, set from the row by name: for the checker, any attribute.
+        def __getattr__(self, name: str) -> Any: ...
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.__dict__.get('id') or self.__dict__.get('deed_key')}>"
 
 
 class PlayerRow(_Row):
     """A ``Player`` as read: its columns, ``game`` and ``claimed``."""
+
+    game: GameRow  # set by the GameRow that reads it
 
     @property
     def claimed(self) -> bool:
@@ -99,3 +106,7 @@ def read_game(connection: Callable[[], Connection], game_id: str) -> GameRow | N
     if values is None:
         return None
     return GameRow(values, _PLAYERS.all(connection(), params), lambda: _HOLDINGS.all(connection(), params))
+
+
+# A game as the ORM holds it (to write) or as a read snapshot reads it: what a reader is given.
+GameRecord = Game | GameRow

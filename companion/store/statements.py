@@ -20,7 +20,7 @@ It fills in no column defaults: every INSERT names all its columns but the gener
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -63,9 +63,11 @@ class _Form:
         self.names = [(name, escaped.get(name, name)) for name in order]
         self.processors = [compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in order]
         self.dialect = dialect
-        self.columns = getattr(statement, "selected_columns", None)  # a SELECT's, read by ``row``
-        self.results = None  # their processors, once the driver has said what it sends
-        self.memo = {} if memo else None  # a row as the driver sent it: the row processed
+        self.columns: Any = getattr(statement, "selected_columns", None)  # a SELECT's, read by ``row``
+        # their processors, once the driver has said what it sends
+        self.results: list[Callable[[Any], Any] | None] | None = None
+        # a row as the driver sent it: the row processed
+        self.memo: dict[Any, tuple[Any, ...]] | None = {} if memo else None
         self.memo_size = memo
 
     def parameters(self, params: dict[str, Any]):
@@ -95,13 +97,14 @@ class _Form:
                 pass
             except TypeError:  # the driver decodes JSON itself (psycopg): its rows cannot be keys
                 self.memo = memo = None
-        if self.results is None:
+        results = self.results
+        if results is None:
             # A processor may depend on the type the driver reports (PostgreSQL's numbers).
-            self.results = [
+            self.results = results = [
                 column.type.dialect_impl(self.dialect).result_processor(self.dialect, described[1])
                 for column, described in zip(self.columns, cursor.description)
             ]
-        row = tuple(value if process is None else process(value) for value, process in zip(raw, self.results))
+        row = tuple(value if process is None else process(value) for value, process in zip(raw, results))
         if memo is not None:
             if len(memo) >= self.memo_size:
                 memo.clear()
@@ -173,6 +176,7 @@ class Prepared:
 
 def _run(connection: Connection, form: _Form, parameters, many: bool):
     dbapi_connection = connection.connection.dbapi_connection
+    assert dbapi_connection is not None  # the session's connection is open while it runs statements
     cursor = dbapi_connection.cursor()
     for listener in connection.dispatch.before_cursor_execute:
         listener(connection, cursor, form.sql, parameters, None, many)

@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     compress.init_app(app)
     digests: dict[str, tuple[float, str]] = {}
+    assert app.static_folder is not None  # create_app gives the app the project's static/
     folder = Path(app.static_folder)
 
     def digest(filename: str) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -36,7 +36,7 @@ KEY = "calculator"
 
 
 class Calculation(NamedTuple):
-    edition: object
+    edition: Any  # the core's Edition, which the web layer knows only through services
     players: list  # [name, cash or None]
     deeds: dict  # deed key -> (owner, small, big, mortgaged)
     version: int
@@ -146,7 +146,12 @@ def read_form(edition, names: list[str]):
     """The entries as typed: ``players`` (name, cash) and ``deeds`` for the core, and ``typed``
     to show them again. A deed whose owner field comes twice is entered twice (and refused)."""
     form = request.form
-    typed = {"cash": [form.get(f"cash-{i}", "") for i in range(len(names))], "owner": {}, "build": {}, "mortgaged": {}}
+    typed: dict[str, Any] = {
+        "cash": [form.get(f"cash-{i}", "") for i in range(len(names))],
+        "owner": {},
+        "build": {},
+        "mortgaged": {},
+    }
     players = [(name, parse_cash(typed["cash"][i])) for i, name in enumerate(names)]
     keys = [d.key for d in edition.deeds]
     keys += list(dict.fromkeys(m.group(2) for f in form if (m := FIELD.fullmatch(f)) and m.group(2) not in keys))
@@ -166,7 +171,7 @@ def read_form(edition, names: list[str]):
 
 def typed_from(found: Calculation) -> dict:
     """The stored entries as the form shows them."""
-    typed = {
+    typed: dict[str, Any] = {
         "cash": ["" if cash is None else str(cash) for _, cash in found.players],
         "owner": {},
         "build": {},
@@ -357,7 +362,7 @@ def add_card(edition_id, deed_key):
     found = load()
     edition = services.editions().get(edition_id)
     deed = edition.deed(deed_key) if edition else None
-    if deed is None:
+    if edition is None or deed is None:
         abort(404)
     back = redirect(url_for("deeds.card", edition_id=edition.id, deed_key=deed.key), code=303)
     if found is None or found.edition.id != edition.id:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -82,7 +83,7 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
     if caller is None or caller.player_id is None or game.status != "running":
         return []  # the banker acts on deeds for a player from the table
     me = caller.player_id
-    candidates = []
+    candidates: list[tuple[str, dict[str, Any], str]] = []  # (action, its payload, its words)
     edition = services.edition_of(game)
     squares = edition.squares
     if holding.owner_id is None:
@@ -336,7 +337,7 @@ def card(edition_id, deed_key):
     otherwise the deed itself and how to join a game."""
     edition = services.editions().get(edition_id)
     deed = edition.deed(deed_key) if edition else None
-    if deed is None:
+    if edition is None or deed is None:
         raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
     for game_id in reversed(seats.known_games()):
         game = services.find_game(game_id)
@@ -387,7 +388,7 @@ def _tradable(state, edition, player_id) -> dict:
     ``deeds`` they can hand over, and ``kept``, each that cannot go with the reason in words
     (its group built on, mortgaged where the edition keeps those out of trades, a fee unpaid)."""
     giver = state.players[player_id]
-    out = {"deeds": [], "kept": []}
+    out: dict[str, list[Any]] = {"deeds": [], "kept": []}
     for deed in sorted(edition.deeds, key=lambda d: d.position):
         if state.deeds[deed.key].owner != player_id:
             continue
@@ -406,7 +407,8 @@ def trade_action(game_id):
         abort(403)
     response = forms.run(game.id, caller, forms.payload())
     if response is None and request.form.get("type") == "trade_propose":
-        return redirect(url_for("deeds.trade_form", game_id=game.id, **{"with": request.form.get("to", "")}))
+        partner: dict[str, Any] = {"with": request.form.get("to", "")}  # a keyword Python reserves
+        return redirect(url_for("deeds.trade_form", game_id=game.id, **partner))
     if caller.is_banker and request.form.get("back") == "table":
         return redirect(url_for("pages.table", game_id=game.id))
     return redirect(url_for("pages.wallet", game_id=game.id))

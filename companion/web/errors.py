@@ -80,7 +80,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):
-        response = http_error(error.code)
+        response = http_error(error.code or 500)  # every HTTPException Werkzeug raises has its code
         # What the refusal says in its headers stays: the methods a 405 takes (Allow), ...
         for name, value in error.get_headers():
             if name.lower() != "content-type":

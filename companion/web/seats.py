@@ -44,6 +44,7 @@ class SeatCookie(SecureCookieSessionInterface):
         if held is not None and time.time() - held[1] <= lifetime:
             return self.session_class(copy.deepcopy(held[0]))
         serializer = self.get_signing_serializer(app)
+        assert serializer is not None  # there is one wherever the app has a secret key
         try:
             data, signed = serializer.loads(value, max_age=int(lifetime), return_timestamp=True)
         except BadSignature:

@@ -11,6 +11,8 @@ their table screens, and changes nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
@@ -466,13 +468,15 @@ def seating_pdf(tournament_id):
     if not view["rounds"]:
         abort(404)
     last = view["rounds"][-1]
-    paper = request.form.get("paper") if request.form.get("paper") in ("a4", "letter") else "a4"
+    paper = request.form.get("paper", "")
+    paper = paper if paper in ("a4", "letter") else "a4"
     sheet_lang = request.form.get("lang") if request.form.get("lang") in ("it", "en") else page_lang()
     sheet_lang = sheet_lang if sheet_lang in ("it", "en") else "en"
     seated = []
     for table in last["tables"]:
         game = services.get_game(table["game"])
-        seated.append((table["number"], game.id, [(p.id, p.name) for p in sorted(game.players, key=lambda p: p.seat)]))
+        by_seat: list[Any] = sorted(game.players, key=lambda p: p.seat)  # the ORM's players or rows
+        seated.append((table["number"], game.id, [(p.id, p.name) for p in by_seat]))
     tables = []
     for number, game_id, players in seated:  # read before issuing: each issue commits
         seats_out = []

@@ -21,7 +21,7 @@ from ..commands import require_player, require_running
 from ..errors import N_, BadInput, NotFound, RuleViolation
 from ..ledger import BANK, move
 from ..rules.common import is_past, stamp
-from ..state import ChanceState, CheckableState, GameState, Outcome, PlayerState, document_change
+from ..state import ChanceState, Change, CheckableState, GameState, Outcome, PlayerState, document_change
 from .chips import spent_chip
 from .notes import check_seconds
 
@@ -31,6 +31,7 @@ BOARD = 3
 def new_deck(state: GameState) -> ChanceState:
     """The shuffled deck, from the game's seed: three face up, the rest in the pile."""
     terms = state.edition.counterfeits
+    assert terms is not None  # only a game with the fake money deals the Imprevisti
     rng = random.Random(f"{state.seed}:chance") if state.seed is not None else random.SystemRandom()
     fakes = set(rng.sample(range(terms.chance_cards), terms.fake_chance_cards))
     cards = [{"id": f"c{i}", "fake": i in fakes} for i in range(terms.chance_cards)]
@@ -46,7 +47,7 @@ def _deck(state: GameState) -> ChanceState:
     return ChanceState.from_dict(state.chance.to_dict())
 
 
-def _returned(state: GameState, deck: ChanceState, now: datetime) -> list:
+def _returned(state: GameState, deck: ChanceState, now: datetime) -> list[Change]:
     """The card plays whose window has passed unchecked: their cards go under the pile (in
     ``deck``); the changes that drop them."""
     changes = []
@@ -57,7 +58,7 @@ def _returned(state: GameState, deck: ChanceState, now: datetime) -> list:
     return changes
 
 
-def chance_draw(state: GameState, player_id: str, card, now: datetime) -> Outcome:
+def chance_draw(state: GameState, player_id: str, card: object, now: datetime) -> Outcome:
     """The player takes a face-up Imprevisti card (``card``, or the first) into their hand.
 
     Refuses: a game not running or without Imprevisti cards, an unknown or bankrupt player,
@@ -79,7 +80,7 @@ def chance_draw(state: GameState, player_id: str, card, now: datetime) -> Outcom
     return Outcome("chance_draw", changes=tuple(changes), params={"player": player.id}, result={"card": taken["id"]})
 
 
-def chance_play(state: GameState, player_id: str, card, play_id: str, now: datetime) -> Outcome:
+def chance_play(state: GameState, player_id: str, card: object, play_id: str, now: datetime) -> Outcome:
     """The player plays a card of their hand: open to a check until ``check_until``; the
     table reads it from the box.
 
@@ -130,7 +131,9 @@ def check_card(state: GameState, checker: PlayerState, play: CheckableState) -> 
         document_change("checkable", play.id, play, replace(play, checked=checked)),
         document_change("chance", None, state.chance, deck),
     )
-    bounty = state.edition.counterfeits.chance_bounty if fake else 0
+    terms = state.edition.counterfeits
+    assert terms is not None  # only a game with the fake money plays the Imprevisti
+    bounty = terms.chance_bounty if fake else 0
     params = {
         "by": checker.id,
         "from": play.payer,

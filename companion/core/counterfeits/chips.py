@@ -43,4 +43,5 @@ def require_chip(state: GameState, player: PlayerState) -> None:
 
 def spent_chip(player: PlayerState) -> Change:
     """One of the player's chips turns red."""
+    assert player.chips is not None  # a player of the variant, with a green chip left
     return Change("player", player.id, "chips", player.chips, player.chips - 1)

@@ -38,14 +38,16 @@ by the next entry that moves notes (no entry of their own).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from ..changes import check_postings
 from ..commands import require_player, require_running
+from ..editions.edition import Counterfeits
 from ..errors import N_, Forbidden, NotFound, RuleViolation
-from ..ledger import BANK, move
+from ..ledger import BANK, Posting, move
 from ..rules.common import is_past, stamp
 from ..state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
 from .chips import require_chip, spent_chip
@@ -58,19 +60,26 @@ def active(state: GameState) -> bool:
     return state.edition.counterfeits is not None
 
 
+def terms(state: GameState) -> Counterfeits:
+    """The edition's fake money, read only in a game that has it (``active``)."""
+    counterfeits = state.edition.counterfeits
+    assert counterfeits is not None, "a rule of the fake money in a game without it"
+    return counterfeits
+
+
 def fake_share(state: GameState) -> float:
     chosen = state.setting("fake_note_share")
-    return state.edition.counterfeits.fake_note_share if chosen is None else chosen
+    return terms(state).fake_note_share if chosen is None else chosen
 
 
 def check_seconds(state: GameState) -> int:
     chosen = state.setting("check_seconds")
-    return state.edition.counterfeits.check_seconds if chosen is None else chosen
+    return terms(state).check_seconds if chosen is None else chosen
 
 
 def receiver_checks(state: GameState) -> bool:
     chosen = state.setting("receiver_checks")
-    return state.edition.counterfeits.receiver_checks if chosen is None else chosen
+    return terms(state).receiver_checks if chosen is None else chosen
 
 
 class _Bank:
@@ -80,13 +89,13 @@ class _Bank:
         self.seed, self.share, self.drawn = state.seed, fake_share(state), drawn
         self.faces = state.edition.banknotes  # largest first
 
-    def note(self, face: int) -> dict:
+    def note(self, face: int) -> dict[str, Any]:
         n = self.drawn
         self.drawn += 1
         rng = random.Random(f"{self.seed}:note:{n}") if self.seed is not None else random.SystemRandom()
         return {"id": f"n{n}", "face": face, "fake": rng.random() < self.share}
 
-    def pay(self, amount: int, split: dict[int, int] | None = None) -> list[dict]:
+    def pay(self, amount: int, split: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
         """New notes making ``amount``: ``split`` (face -> count) where it makes exactly that
         amount, else largest first."""
         if split and sum(face * count for face, count in split.items()) == amount:
@@ -110,7 +119,7 @@ def require_notes(state: GameState, amount: int) -> None:
         )
 
 
-def _exact(hand: list[dict], amount: int) -> list[dict] | None:
+def _exact(hand: list[dict[str, Any]], amount: int) -> list[dict[str, Any]] | None:
     """The notes of ``hand`` making exactly ``amount``, as many of the largest faces as still
     allow it; of each face, the notes held longest first. ``None`` when no set of them can."""
     faces = sorted({n["face"] for n in hand}, reverse=True)
@@ -137,7 +146,7 @@ def _exact(hand: list[dict], amount: int) -> list[dict] | None:
     return chosen
 
 
-def _largest_first(hand: list[dict], amount: int) -> tuple[list[dict], int]:
+def _largest_first(hand: list[dict[str, Any]], amount: int) -> tuple[list[dict[str, Any]], int]:
     taken, left = [], amount
     for note in sorted(hand, key=lambda n: -n["face"]):
         if note["face"] <= left:
@@ -146,7 +155,7 @@ def _largest_first(hand: list[dict], amount: int) -> tuple[list[dict], int]:
     return taken, left
 
 
-def hand_over(hand: list[dict], amount: int, bank: _Bank) -> list[dict]:
+def hand_over(hand: list[dict[str, Any]], amount: int, bank: _Bank) -> list[dict[str, Any]]:
     """Takes out of ``hand`` (changed in place) notes making exactly ``amount``, having the
     bank change notes first where needed; returns them."""
     while True:
@@ -165,7 +174,7 @@ def hand_over(hand: list[dict], amount: int, bank: _Bank) -> list[dict]:
         hand[at : at + 1] = [bank.note(face) for face in CHANGE_INTO[note["face"]]]
 
 
-def _take_from_pool(pool: list[dict], amount: int) -> list[dict]:
+def _take_from_pool(pool: list[dict[str, Any]], amount: int) -> list[dict[str, Any]]:
     """The notes of ``pool`` (changed in place) that a receiver of ``amount`` takes: exactly
     it where they can, else the largest that fit."""
     chosen = _exact(pool, amount)
@@ -208,7 +217,7 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
     receivers = [pid for pid in order if net.get(pid, 0) > 0]
     for pid in payers + receivers:
         require_notes(state, abs(net[pid]))
-    handed: dict[str, list[dict]] = {}
+    handed: dict[str, list[dict[str, Any]]] = {}
     for pid in payers:
         handed[pid] = hand_over(hands.setdefault(pid, []), -net[pid], bank)
     pool = [n for pid in payers for n in handed[pid]]
@@ -256,14 +265,14 @@ def may_check(state: GameState, checkable: CheckableState, player_id: str) -> bo
     return player_id not in checkable.parties or receiver_checks(state)
 
 
-def require_checkable(state: GameState, payment_id) -> CheckableState:
+def require_checkable(state: GameState, payment_id: object) -> CheckableState:
     found = state.checkable.get(payment_id) if isinstance(payment_id, str) else None
     if found is None:
         raise NotFound("unknown_payment", N_("There is no such payment to check."))
     return found
 
 
-def check(state: GameState, checker_id: str, payment_id, now: datetime, owed_id: str) -> Outcome:
+def check(state: GameState, checker_id: str, payment_id: object, now: datetime, owed_id: str) -> Outcome:
     """The checker turns a chip red and examines one note of the payment (or the Chance card
     played): see the module's text. ``owed_id`` is the id of the request made when the payer
     cannot pay a fake note again.
@@ -321,7 +330,7 @@ def check(state: GameState, checker_id: str, payment_id, now: datetime, owed_id:
         again = hand_over(hands.setdefault(payer.id, []), face, bank)
         if holder != BANK:
             hands[holder].extend(again)
-        postings = move(payer.id, checker.id, face)
+        postings: tuple[Posting, ...] = move(payer.id, checker.id, face)
     else:
         # The payer cannot pay it again now: the holder loses the note and the payer owes it.
         postings = move(holder, checker.id, face) if holder != checker.id else ()

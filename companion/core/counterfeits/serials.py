@@ -53,7 +53,7 @@ def serial(secret: str, kind: str, index: int) -> str:
     return "".join(out)
 
 
-def normalise(typed) -> str | None:
+def normalise(typed: object) -> str | None:
     """A serial as typed or scanned (case, spaces and dashes forgiven), or ``None`` when it
     cannot be one."""
     if not isinstance(typed, str) or len(typed) > 40:
@@ -85,7 +85,10 @@ def fake_note_share(state: GameState) -> float:
         value = state.setting("fake_note_share")
     except KeyError:  # a build without the setting
         value = None
-    return float(value) if value is not None else state.edition.counterfeits.fake_note_share
+    if value is not None:
+        return float(value)
+    assert state.edition.counterfeits is not None  # only a game with the fake money prints serials
+    return state.edition.counterfeits.fake_note_share
 
 
 def print_run(state: GameState, secret: str) -> list[Item]:
@@ -106,7 +109,7 @@ def print_run(state: GameState, secret: str) -> list[Item]:
     return items
 
 
-def find(state: GameState, secret: str | None, typed) -> Item | None:
+def find(state: GameState, secret: str | None, typed: object) -> Item | None:
     """The item of this game with that serial, or ``None``."""
     wanted = normalise(typed)
     if wanted is None or not secret or state.edition.counterfeits is None:
@@ -114,7 +117,7 @@ def find(state: GameState, secret: str | None, typed) -> Item | None:
     return next((item for item in print_run(state, secret) if hmac.compare_digest(item.serial, wanted)), None)
 
 
-def scan(state: GameState, player_id: str, typed, secret: str | None) -> Outcome:
+def scan(state: GameState, player_id: str, typed: object, secret: str | None) -> Outcome:
     """``player_id`` scans a printed note or Imprevisti card: one of their chips turns red and
     the bank says whether it is fake. Nothing else moves: on paper the checker keeps a fake
     note and the payer pays again by hand.

@@ -16,15 +16,15 @@ _FIELD = re.compile(r"^[^:]*: ((?:[A-Za-z_$][\w$]*)(?:\[\d+\]|\.[A-Za-z_$][\w$]*
 _PART = re.compile(r"\[(\d+)\]|\.?([A-Za-z_$][\w$]*)")
 
 
-def value_lines(text: str) -> dict[tuple, int]:
+def value_lines(text: str) -> dict[tuple[str | int, ...], int]:
     """The line (from 1) of each value of the JSON document ``text``, by its path; ``{}`` when
     the text is not JSON."""
-    lines: dict[tuple, int] = {}
+    lines: dict[tuple[str | int, ...], int] = {}
 
     def line_at(index: int) -> int:
         return text.count("\n", 0, index) + 1
 
-    def value(index: int, path: tuple) -> int:
+    def value(index: int, path: tuple[str | int, ...]) -> int:
         index = _SPACE.match(text, index).end()
         lines[path] = line_at(index)
         char = text[index : index + 1]
@@ -61,7 +61,7 @@ def value_lines(text: str) -> dict[tuple, int]:
     return lines
 
 
-def problem_line(problem: str, lines: dict[tuple, int]) -> int | None:
+def problem_line(problem: str, lines: dict[tuple[str | int, ...], int]) -> int | None:
     """The line of the field a problem names (``classic-it: deeds[3].price must be ...``): the
     field's own, else its nearest parent's (a missing field: the object it is missing from)."""
     match = _FIELD.match(problem)

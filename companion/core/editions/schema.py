@@ -35,7 +35,7 @@ _TYPE_WORDS = {
 }
 
 
-def load_schema() -> dict:
+def load_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
@@ -46,7 +46,7 @@ def _validator():
     return _Validator(schema)
 
 
-def field_path(path: Iterable) -> str:
+def field_path(path: Iterable[str | int]) -> str:
     """``["deeds", 3, "price"]`` as ``deeds[3].price``; keys that are numbers (a player count,
     a banknote) in brackets too."""
     out = ""
@@ -62,7 +62,7 @@ def _join(where: str, name: str) -> str:
     return f"{where}.{name}" if where else name
 
 
-def _words(value) -> str:
+def _words(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -120,7 +120,7 @@ def schema_problems(data: Any) -> list[str]:
     return list(dict.fromkeys(sentences))
 
 
-def _repeated(items: list[Mapping], where: str) -> list[str]:
+def _repeated(items: list[Mapping[str, Any]], where: str) -> list[str]:
     seen, problems = set(), []
     for i, item in enumerate(items):
         if item["key"] in seen:
@@ -129,7 +129,7 @@ def _repeated(items: list[Mapping], where: str) -> list[str]:
     return problems
 
 
-def _rents_needed(data: Mapping, deed: Mapping) -> int:
+def _rents_needed(data: Mapping[str, Any], deed: Mapping[str, Any]) -> int:
     """How many rents a street deed lists: one, or one with no building, one per small building
     and one for the big building when the edition has one."""
     if not deed.get("buildable", True):
@@ -138,7 +138,7 @@ def _rents_needed(data: Mapping, deed: Mapping) -> int:
     return buildings["max_small"] + 1 + (0 if buildings["policy"] == "small_only" else 1)
 
 
-def cross_problems(data: Mapping) -> list[str]:
+def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """What a schema cannot see, in data the schema accepts: a player range the starting cash
     (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes."""
@@ -188,7 +188,7 @@ def cross_problems(data: Mapping) -> list[str]:
     return problems
 
 
-def _turn_problems(data: Mapping) -> list[str]:
+def _turn_problems(data: Mapping[str, Any]) -> list[str]:
     """What needs the bank to keep the turns, or fits the dice and the table: a jail left by
     turns, a square that makes a player sit out, winning dice totals the dice cannot roll, a
     seat limit with a playing banker outside the player range."""

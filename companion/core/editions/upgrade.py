@@ -24,7 +24,7 @@ def is_first_layout(data: Any) -> bool:
     return isinstance(data, dict) and ("rules" in data or "starting_cash" in data) and "start" not in data
 
 
-def _section(data: dict, name: str) -> dict:
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     value = data.get(name)
     return dict(value) if isinstance(value, dict) else {}
 

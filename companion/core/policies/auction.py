@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..editions.edition import Deed, Edition
 from ..errors import N_, BadInput, BancoError, RuleViolation
 from ..state import AuctionState, GameState, PlayerState
@@ -10,6 +12,7 @@ from . import pick
 
 def fixed_opening(edition: Edition, deed: Deed) -> int:
     """The edition's ``opening_bid``, for every deed."""
+    assert edition.auction.opening_bid is not None  # the schema requires it with this policy
     return edition.auction.opening_bid
 
 
@@ -31,19 +34,21 @@ def decliner_barred(edition: Edition, auction: AuctionState, player_id: str) -> 
     return not edition.auction.decliner_bids and auction.decliner is not None and auction.decliner == player_id
 
 
-def building_opening_bid(edition: Edition, deeds) -> int:
+def building_opening_bid(edition: Edition, deeds: Iterable[Deed]) -> int:
     """Where a building shortage auction opens: the edition's ``buildings.shortage_opening_bid``
     (Motopolis: 50), or else the lowest building price among the ``deeds`` concerned."""
     fixed = edition.buildings.shortage_opening_bid
-    return fixed if fixed is not None else min(d.building_cost for d in deeds)
+    if fixed is not None:
+        return fixed
+    return min(cost for d in deeds if (cost := d.building_cost) is not None)  # buildable deeds all have one
 
 
-def deed_stays_with_bank(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
+def deed_stays_with_bank(state: GameState, auction: AuctionState, award_to: str | None) -> PlayerState | None:
     """Nobody gets the deed."""
     return None
 
 
-def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
+def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_to: str | None) -> PlayerState | None:
     """The richest player still in the auction who can pay the opening bid buys at it
     (``award_to`` names which when several are equally rich). Refuses a tie without
     ``award_to`` and an ``award_to`` who is not among the richest."""
@@ -75,7 +80,7 @@ def richest_buys_at_opening_bid(state: GameState, auction: AuctionState, award_t
 NO_BIDS = {"deed_stays_with_bank": deed_stays_with_bank, "richest_buys_at_opening_bid": richest_buys_at_opening_bid}
 
 
-def buyer_without_bids(state: GameState, auction: AuctionState, award_to) -> PlayerState | None:
+def buyer_without_bids(state: GameState, auction: AuctionState, award_to: str | None) -> PlayerState | None:
     """Who gets a deed nobody bid for, by the edition's ``no_bids`` policy (``None``: nobody)."""
     return pick(NO_BIDS, state.edition.auction.no_bids, "no_bids")(state, auction, award_to)
 

@@ -34,6 +34,7 @@ def bank_pays_creditor_share(edition: Edition, creditor: str, debt: int | None) 
         return Handover(BANK)
     if debt is None:
         raise BadInput("debt_required", N_("Say how much is owed: the bank pays the creditor a share of the debt."))
+    assert edition.bankruptcy.share_percent is not None  # the schema requires it with this policy
     return Handover(BANK, percent_up(debt, edition.bankruptcy.share_percent))
 
 

@@ -34,6 +34,7 @@ def houses_then_hotel(b: Buildings) -> BigBuilding:
 def big_replaces_small(b: Buildings) -> BigBuilding:
     """A big building that takes back ``small_per_big`` small ones and is worth ``big_worth``
     (Motopolis's dealership: 3 stations, worth 5; Petropolis's platform: 3 towers, worth 4)."""
+    assert b.small_per_big is not None and b.big_worth is not None  # the schema requires them here
     return BigBuilding(b.small_per_big, b.big_worth)
 
 

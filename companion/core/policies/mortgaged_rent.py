@@ -14,6 +14,7 @@ def none(edition: Edition) -> int:
 
 def share_to_bank(edition: Edition) -> int:
     """``share_percent`` of the rent goes to the bank (Motopolis: half)."""
+    assert edition.mortgaged_rent.share_percent is not None  # the schema requires it with this policy
     return edition.mortgaged_rent.share_percent
 
 

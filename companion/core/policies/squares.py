@@ -9,8 +9,9 @@ the deed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..editions.edition import Square
+from ..editions.edition import Deed, Square
 from ..errors import N_, BadInput, RuleViolation
 from ..money import percent_up
 from ..state import GameState, PlayerState
@@ -27,13 +28,13 @@ class Landing:
 
     amount: int
     to_bank: bool
-    parts: dict
+    parts: dict[str, Any]
     back: int = 0
-    player: dict = field(default_factory=dict)
+    player: dict[str, Any] = field(default_factory=dict)
     tax: bool = True
 
 
-def _dice_total(state: GameState, dice) -> int:
+def _dice_total(state: GameState, dice: object) -> int:
     """A dice total from 2 to the edition's largest; refuses anything else."""
     top = state.edition.dice.max_total
     if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= top:
@@ -41,25 +42,29 @@ def _dice_total(state: GameState, dice) -> int:
     return dice
 
 
-def pay_per_holding(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def pay_per_holding(state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None) -> Landing:
     """``per_deed`` for each deed the player owns and ``per_small`` for each small building on
     them (Che Impresa!'s IMU). Refuses a player who owes nothing."""
     owned = [ds for ds in state.deeds.values() if ds.owner == player.id]
     small = sum(ds.houses for ds in owned)
+    assert square.per_deed is not None and square.per_small is not None  # the schema requires them here
     amount = square.per_deed * len(owned) + square.per_small * small
     if amount == 0:
         raise RuleViolation("nothing_owed", N_("%(name)s owns nothing here: nothing to pay."), name=player.name)
     return Landing(amount, True, {"deeds": len(owned), "small": small})
 
 
-def collect_dice_times(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def collect_dice_times(
+    state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None
+) -> Landing:
     """``multiplier`` times the dice total, from the bank (Che Impresa!'s Banca). Refuses a
     missing or impossible dice total."""
-    dice = _dice_total(state, dice)
-    return Landing(square.multiplier * dice, False, {"dice": dice})
+    total = _dice_total(state, dice)
+    assert square.multiplier is not None  # the schema requires it with this policy
+    return Landing(square.multiplier * total, False, {"dice": total})
 
 
-def buy_free_deed(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def buy_free_deed(state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None) -> Landing:
     """A deed nobody owns at ``percent`` of its price, rounded up (Che Impresa!'s Agenzia
     immobiliare: 150%). Refuses a missing deed and one that somebody owns."""
     if deed is None:
@@ -72,38 +77,43 @@ def buy_free_deed(state: GameState, square: Square, player: PlayerState, dice, d
             deed=deed.name,
             owner=state.players[ds.owner].name,
         )
+    assert square.percent is not None  # the schema requires it with this policy
     return Landing(percent_up(deed.price, square.percent), True, {"deed": deed.key, "percent": square.percent})
 
 
-def pay_then_prize_on_dice(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def pay_then_prize_on_dice(
+    state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None
+) -> Landing:
     """Pay ``amount``, roll at once: a total among ``totals`` receives ``prize`` from the bank
     (Motopolis' Benzinaio: 20, then 5 on 6, 7 or 8). Refuses a missing or impossible dice
     total."""
-    dice = _dice_total(state, dice)
-    won = dice in square.totals
-    return Landing(square.amount, True, {"dice": dice, "won": won}, back=square.prize if won else 0, tax=False)
+    total = _dice_total(state, dice)
+    won = total in square.totals
+    assert square.amount is not None and square.prize is not None  # the schema requires them here
+    return Landing(square.amount, True, {"dice": total, "won": won}, back=square.prize if won else 0, tax=False)
 
 
-def collect_then_pay(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def collect_then_pay(state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None) -> Landing:
     """Receive ``collect`` from the bank, then pay ``amount`` back (Motopolis' A.S.I.: 100,
     then 50 for the registration)."""
+    assert square.collect is not None and square.amount is not None  # the schema requires them here
     return Landing(square.collect, False, {}, back=square.amount, tax=False)
 
 
-def jail_unless_dice(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def jail_unless_dice(state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None) -> Landing:
     """Roll at once: a total among ``totals`` goes free, any other sends the player to jail
     (Motopolis' Posto di blocco, to Attesa ricambi without passing GO). Refuses a missing or
     impossible dice total and a player already in jail."""
-    dice = _dice_total(state, dice)
+    total = _dice_total(state, dice)
     if player.in_jail:
         raise RuleViolation("already_in_jail", N_("%(name)s is already in jail."), name=player.name)
-    caught = dice not in square.totals
+    caught = total not in square.totals
     return Landing(
-        0, True, {"dice": dice, "jailed": caught}, player={"in_jail": True, "jail_turns": 0} if caught else {}
+        0, True, {"dice": total, "jailed": caught}, player={"in_jail": True, "jail_turns": 0} if caught else {}
     )
 
 
-def sit_out(state: GameState, square: Square, player: PlayerState, dice, deed) -> Landing:
+def sit_out(state: GameState, square: Square, player: PlayerState, dice: object, deed: Deed | None) -> Landing:
     """The player misses their next ``turns`` turns and, with ``trades`` false, cannot trade
     until they have passed (Motopolis' Sosta bisognino). Refuses a player already sitting out."""
     if player.skip_turns:
@@ -127,5 +137,7 @@ POLICIES = {
 }
 
 
-def landing(state: GameState, square: Square, player: PlayerState, dice=None, deed=None) -> Landing:
+def landing(
+    state: GameState, square: Square, player: PlayerState, dice: object = None, deed: Deed | None = None
+) -> Landing:
     return pick(POLICIES, square.policy, "squares")(state, square, player, dice, deed)

@@ -7,7 +7,7 @@ from ..state import GameState, PlayerState
 from . import pick
 
 
-def shared(state: GameState, player: PlayerState) -> tuple:
+def shared(state: GameState, player: PlayerState) -> tuple[int, ...]:
     """Nothing separates them."""
     return ()
 
@@ -26,7 +26,7 @@ def unmortgaged_deeds_value(state: GameState, player: PlayerState) -> tuple[int]
 POLICIES = {"shared": shared, "unmortgaged_deeds_value": unmortgaged_deeds_value}
 
 
-def tiebreak_key(state: GameState, player: PlayerState) -> tuple:
+def tiebreak_key(state: GameState, player: PlayerState) -> tuple[int, ...]:
     return pick(POLICIES, state.edition.tiebreak.policy, "tiebreak")(state, player)
 
 

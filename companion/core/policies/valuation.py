@@ -51,7 +51,9 @@ def cash_and_rents(state: GameState, player: PlayerState) -> dict[str, int]:
         ds = state.deeds.get(deed.key)
         if ds is None or ds.owner != player.id or ds.mortgaged:
             continue
-        kind = state.edition.group(deed.group).kind
+        group = state.edition.group(deed.group)
+        assert group is not None  # the edition's loader checks every deed's group
+        kind = group.kind
         if kind == "station":
             rents += _station_rent(state, deed, ds)
         elif kind == "street" and ds.hotel:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
@@ -16,7 +17,7 @@ from .common import acquired, clean_countdown, is_past, require_deed, require_fe
 from .jail import require_free
 
 
-def _opened(state: GameState, auction: AuctionState, kind: str, params: dict) -> Outcome:
+def _opened(state: GameState, auction: AuctionState, kind: str, params: dict[str, Any]) -> Outcome:
     before = state.auction.to_dict() if state.auction else None
     changes = (
         Change("auction", None, "state", before, auction.to_dict()),
@@ -102,7 +103,7 @@ def _free(state: GameState, key: str) -> bool:
 
 
 def building_auction_start(
-    state: GameState, building: str, deed_keys, now: datetime, countdown_seconds: int
+    state: GameState, building: str, deed_keys: object, now: datetime, countdown_seconds: int
 ) -> Outcome:
     """Opens a shortage auction of one of the bank's last small or big buildings, when two or
     more players want more than the bank has: it opens where the edition says (a fixed bid, or
@@ -152,7 +153,7 @@ def building_auction_start(
     )
 
 
-def bid(state: GameState, player_id: str, amount, now: datetime, deed_key: str | None = None) -> Outcome:
+def bid(state: GameState, player_id: str, amount: object, now: datetime, deed_key: str | None = None) -> Outcome:
     """A bid in the open auction; the countdown restarts. In a building auction ``deed_key``
     names the bidder's deed, among those concerned, that would take the building.
 
@@ -255,6 +256,7 @@ def auction_close(
         winner = state.players[auction.high_bidder]
         refusal = _cannot_take(state, auction, winner)
         if refusal is None:
+            assert auction.high_bid is not None  # set with the high bidder
             return _award(state, auction, winner, auction.high_bid)
         if rerun:
             return _rerun(state, auction, winner, now)
@@ -308,6 +310,7 @@ def _cannot_take(state: GameState, auction: AuctionState, winner: PlayerState) -
             if auction.lot not in next_buildings(state, winner, deed, ds):
                 raise RuleViolation("cannot_build_here", N_("%(deed)s cannot take this building now."), deed=deed.name)
             require_supply(state, auction.lot)
+        assert auction.high_bid is not None  # the winner is the high bidder
         require_cash(winner, auction.high_bid)
     except BancoError as refusal:
         return refusal

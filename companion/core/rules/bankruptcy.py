@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .. import pending
 from ..commands import require_player, require_running
 from ..errors import N_, BadInput
-from ..ledger import BANK, move
+from ..ledger import BANK, Posting, move
 from ..money import parse_amount
 from ..policies.bankruptcy import handover
 from ..policies.mortgage import handed_over_lap, terms
@@ -63,7 +63,7 @@ def liquidation_value(state: GameState, player_id: str) -> Liquidation:
     return Liquidation(buildings, mortgages, deed_sales)
 
 
-def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Outcome:
+def bankrupt(state: GameState, player_id: str, creditor: str, amount: object = None) -> Outcome:
     """``player_id`` goes bankrupt to ``creditor`` (``"bank"`` or a player id), owing
     ``amount`` (needed only when the edition's bankruptcy policy pays the creditor a share of
     the debt), and is out.
@@ -119,10 +119,12 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
                 ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False, mortgage_lap=None
             )
         elif deed.key in undone:
+            assert heir is not None  # a creditor player (nothing is undone for the bank)
             changes += deed_changes(
                 ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False, mortgage_lap=None
             )
         else:
+            assert heir is not None  # a creditor player
             changes += deed_changes(
                 ds,
                 owner=heir.id,
@@ -134,13 +136,14 @@ def bankrupt(state: GameState, player_id: str, creditor: str, amount=None) -> Ou
     changes += bank_changes(state, small=small, big=big)
     out_order = 1 + sum(1 for p in state.players.values() if p.bankrupt)
     changes += player_changes(debtor, bankrupt=True, jail_cards=0, out_order=out_order)
-    postings = ()
+    postings: tuple[Posting, ...] = ()
     if to_bank:
         if debtor.cash:
             postings = move(debtor.id, BANK, debtor.cash)
         if estate.bank_pays:
             postings += move(BANK, creditor, estate.bank_pays)
     else:
+        assert heir is not None  # a creditor player
         changes += player_changes(heir, jail_cards=heir.jail_cards + debtor.jail_cards)
         if proceeds:
             postings += move(BANK, debtor.id, proceeds)

@@ -6,10 +6,12 @@ or that there is none) is the edition's building policy (``policies.buildings``)
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..commands import require_cash, require_player, require_running
 from ..editions.edition import Deed
 from ..errors import N_, BadInput, RuleViolation
-from ..ledger import BANK, move
+from ..ledger import BANK, Posting, move
 from ..policies.buildings import big_building, sold_with
 from ..state import Change, DeedState, GameState, Outcome, PlayerState
 from .common import (
@@ -129,13 +131,15 @@ def build(state: GameState, player_id: str, deed_key: str, building: str | None 
         raise RuleViolation("building_auction_open", N_("The bank's last buildings of this kind are being auctioned."))
     require_supply(state, building)
     require_fee_settled(state, player)
-    require_cash(player, deed.building_cost)
+    cost = deed.building_cost
+    assert cost is not None  # next_building refuses a deed that takes no buildings
+    require_cash(player, cost)
     return Outcome(
         "build",
-        move(player.id, BANK, deed.building_cost),
+        move(player.id, BANK, cost),
         tuple(building_changes(state, ds, building)),
-        params={"player": player.id, "deed": deed.key, "building": building, "amount": deed.building_cost},
-        result={"deed": deed.key, "building": building, "amount": deed.building_cost},
+        params={"player": player.id, "deed": deed.key, "building": building, "amount": cost},
+        result={"deed": deed.key, "building": building, "amount": cost},
     )
 
 
@@ -176,6 +180,7 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     params = {"player": player.id, "deed": deed.key}
     if ds.hotel and break_hotel:
         big = big_building(state.edition)
+        assert big is not None  # a deed holds a big building only where the edition has one
         if big.needs_small == 0:
             raise RuleViolation(
                 "nothing_to_break", N_("This edition has no small buildings: a big building is sold whole, not broken.")
@@ -214,7 +219,7 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
     return _sold(player, unit, changes, dict(params, building="small"))
 
 
-def break_shared(state: GameState, deed_keys) -> Outcome:
+def break_shared(state: GameState, deed_keys: object) -> Outcome:
     """Several players break a big building each at the same moment while the bank lacks the
     small ones for all (the championship's FAQ 29): the bank's small buildings are shared
     equally among the deeds, the ones that cannot be shared evenly stay with the bank, and each
@@ -240,16 +245,18 @@ def break_shared(state: GameState, deed_keys) -> Outcome:
         if not ds.hotel or big is None:
             raise RuleViolation("no_big_building", N_("%(deed)s has no big building to break."), deed=deed.name)
         chosen.append((deed, ds))
+    assert big is not None  # else the first deed was refused
     left = state.bank_small if state.bank_small is not None else big.needs_small * len(chosen)
     each = min(big.needs_small, left // len(chosen))
     changes: list[Change] = []
-    postings = ()
+    postings: tuple[Posting, ...] = ()
     paid = {}
     for deed, ds in chosen:
         unit = sale_value(state, deed)
         amount = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - each)
         changes += deed_changes(ds, hotel=False, houses=each)
         if amount:
+            assert ds.owner is not None  # a deed with a big building has an owner
             postings += move(BANK, ds.owner, amount)
         paid[deed.key] = amount
     changes += bank_changes(state, small=-each * len(chosen), big=len(chosen))
@@ -262,7 +269,7 @@ def break_shared(state: GameState, deed_keys) -> Outcome:
     )
 
 
-def _sold(player: PlayerState, amount: int, changes: list[Change], params: dict) -> Outcome:
+def _sold(player: PlayerState, amount: int, changes: list[Change], params: dict[str, Any]) -> Outcome:
     postings = move(BANK, player.id, amount) if amount else ()
     return Outcome(
         "sell_building", postings, tuple(changes), params=dict(params, amount=amount), result={"amount": amount}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import Any
 
 from ..editions.edition import Deed, Group
 from ..errors import N_, BadInput, NotFound, RuleViolation
@@ -14,7 +15,7 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_COUNTDOWN = 3600
 
 
-def require_deed(state: GameState, deed_key) -> tuple[Deed, DeedState]:
+def require_deed(state: GameState, deed_key: object) -> tuple[Deed, DeedState]:
     """The edition's deed and its state; refuses (``NotFound``) a key the edition lacks."""
     deed = state.edition.deed(deed_key) if isinstance(deed_key, str) else None
     if deed is None:
@@ -28,7 +29,9 @@ def deed_state(state: GameState, key: str) -> DeedState:
 
 
 def group_of(state: GameState, deed: Deed) -> Group:
-    return state.edition.group(deed.group)
+    group = state.edition.group(deed.group)
+    assert group is not None  # the edition's loader checks every deed's group
+    return group
 
 
 def group_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedState]]:
@@ -62,13 +65,14 @@ def require_owner(player: PlayerState, deed: Deed, ds: DeedState) -> None:
 def require_fee_settled(state: GameState, player: PlayerState) -> None:
     """Refuses a player who received a mortgaged deed and has not yet paid its fee or lifted it:
     the rules want that settled at once, before they spend on anything else."""
-    for key, ds in state.deeds.items():
+    for ds in state.deeds.values():
         if ds.owner == player.id and ds.fee_due:
+            deed, _ = require_deed(state, ds.key)
             raise RuleViolation(
                 "mortgage_fee_due",
                 N_("%(name)s must first pay the fee on the mortgaged %(deed)s or lift its mortgage."),
                 name=player.name,
-                deed=state.edition.deed(key).name,
+                deed=deed.name,
             )
 
 
@@ -82,21 +86,21 @@ def sale_value(state: GameState, deed: Deed) -> int:
     return percent_up(deed.building_cost or 0, state.edition.buildings.sell_percent)
 
 
-def clean_id(value, code: str) -> str:
+def clean_id(value: object, code: str) -> str:
     """A client-chosen id; refuses anything but 1 to 64 letters, digits, ``-`` or ``_``."""
     if not isinstance(value, str) or not _ID.match(value):
         raise BadInput(code, N_("An id is 1 to 64 letters, digits, '-' or '_'."))
     return value
 
 
-def clean_countdown(seconds) -> int:
+def clean_countdown(seconds: object) -> int:
     """An auction countdown; refuses anything but whole seconds from 1 to an hour."""
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 < seconds <= MAX_COUNTDOWN:
         raise BadInput("invalid_countdown", N_("The countdown is from 1 to %(max)s seconds."), max=MAX_COUNTDOWN)
     return seconds
 
 
-def clean_dice(state: GameState, dice) -> int:
+def clean_dice(state: GameState, dice: object) -> int:
     """A dice total entered by a player; refuses one outside 2 to the edition's largest
     (``dice.max_total``). With the Speedy die the lowest is 1: on a Bus a player moves by one
     numbered die only, and a utility's rent goes by that die."""
@@ -115,7 +119,7 @@ def is_past(now: datetime, when: str | None) -> bool:
     return when is not None and now >= datetime.fromisoformat(when)
 
 
-def field_changes(target: str, ref: str | None, obj, **after) -> list[Change]:
+def field_changes(target: str, ref: str | None, obj: object, **after: Any) -> list[Change]:
     """One Change per field of ``obj`` that ``after`` gives a different value."""
     return [
         Change(target, ref, name, getattr(obj, name), value)
@@ -124,11 +128,11 @@ def field_changes(target: str, ref: str | None, obj, **after) -> list[Change]:
     ]
 
 
-def deed_changes(ds: DeedState, **after) -> list[Change]:
+def deed_changes(ds: DeedState, **after: Any) -> list[Change]:
     return field_changes("deed", ds.key, ds, **after)
 
 
-def acquired(state: GameState, ds: DeedState, owner: str | None, **after) -> list[Change]:
+def acquired(state: GameState, ds: DeedState, owner: str | None, **after: Any) -> list[Change]:
     """A deed changing hands (with any other fields in ``after``). Where the edition counts
     turns, the deed remembers the turn it was taken in: some rulebooks let nobody build on a
     deed in the turn they got it (Che Impresa!)."""
@@ -137,7 +141,7 @@ def acquired(state: GameState, ds: DeedState, owner: str | None, **after) -> lis
     return deed_changes(ds, owner=owner, **after)
 
 
-def player_changes(player: PlayerState, **after) -> list[Change]:
+def player_changes(player: PlayerState, **after: Any) -> list[Change]:
     return field_changes("player", player.id, player, **after)
 
 

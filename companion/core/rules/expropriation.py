@@ -13,9 +13,11 @@ journal entry, so every step shows on both phones and can be undone.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..commands import require_cash, require_player, require_running
 from ..dice import special_faces
+from ..editions.edition import Expropriation
 from ..errors import N_, BadInput, Forbidden, RuleViolation
 from ..ledger import move
 from ..money import percent_up
@@ -27,14 +29,16 @@ BUYER, OWNER, SETTLE = "buyer", "owner", "settle"
 RENT = "rent"
 
 
-def _terms(state: GameState):
+def _terms(state: GameState) -> Expropriation:
     terms = state.edition.expropriation
     if terms is None:
         raise RuleViolation("no_expropriation", N_("This edition has no expropriations."))
     return terms
 
 
-def expropriation_start(state: GameState, expropriation_id: str, buyer_id: str, deed_key, via=RENT) -> Outcome:
+def expropriation_start(
+    state: GameState, expropriation_id: str, buyer_id: str, deed_key: object, via: str = RENT
+) -> Outcome:
     """The buyer starts an attempt on another player's deed: after paying its rent this turn
     (``via`` ``"rent"``), or from a square that allows an attempt anywhere (``via`` its key).
     When the owner holds the deed's whole lot, the attempt is on the whole lot, at the lot's
@@ -127,7 +131,7 @@ def virtual_face(state: GameState, doc: ExpropriationState, die: str) -> str:
     return random.Random(f"{state.seed}:expropriation:{doc.id}:{len(doc.rolls)}").choice(special_faces(state, die))
 
 
-def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
+def expropriation_roll(state: GameState, player_id: str, face: object = None) -> Outcome:
     """The die whose turn it is in the attempt: the buyer's, then (on SI) the owner's. ``face``
     is what the box's die shows; without it the server rolls a virtual die.
 
@@ -168,6 +172,7 @@ def expropriation_roll(state: GameState, player_id: str, face=None) -> Outcome:
     if face == "vita":
         return _step(state, doc, None, {**params, "ends": "card"})
     terms = _terms(state)
+    owed: dict[str, Any]
     if face == "no":
         owed = {"face": face, "amount": doc.penalty, "transfer": False}
     else:
@@ -191,23 +196,27 @@ def expropriation_settle(state: GameState, player_id: str) -> Outcome:
         raise RuleViolation("expropriation_nothing_owed", N_("Nothing is owed in this expropriation."))
     if player_id != doc.buyer:
         raise Forbidden("not_the_buyer", N_("Only %(name)s pays here."), name=state.players[doc.buyer].name)
-    require_cash(state.players[doc.buyer], doc.owed["amount"])
+    owed = doc.owed
+    assert owed is not None  # the settle stage holds what its roll left owed
+    require_cash(state.players[doc.buyer], owed["amount"])
     return _settled(
         state,
         doc,
-        doc.owed,
+        owed,
         {
             "player": doc.buyer,
             "buyer": doc.buyer,
             "owner": doc.owner,
             "deeds": doc.deeds,
-            "face": doc.owed["face"],
+            "face": owed["face"],
             "settle": True,
         },
     )
 
 
-def _step(state: GameState, doc: ExpropriationState, after: ExpropriationState | None, params: dict) -> Outcome:
+def _step(
+    state: GameState, doc: ExpropriationState, after: ExpropriationState | None, params: dict[str, Any]
+) -> Outcome:
     stage = after.stage if after else None
     return Outcome(
         "expropriation_roll",
@@ -217,7 +226,7 @@ def _step(state: GameState, doc: ExpropriationState, after: ExpropriationState |
     )
 
 
-def _settled(state: GameState, doc: ExpropriationState, owed: dict, params: dict) -> Outcome:
+def _settled(state: GameState, doc: ExpropriationState, owed: dict[str, Any], params: dict[str, Any]) -> Outcome:
     buyer = state.players[doc.buyer]
     require_cash(buyer, owed["amount"])
     changes = [document_change("expropriation", None, doc, None)]

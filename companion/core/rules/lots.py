@@ -16,9 +16,10 @@ taken over this turn takes any. The app cannot see the pawns: the player says wh
 from __future__ import annotations
 
 from ..commands import require_cash, require_player, require_running
+from ..editions.edition import Deed
 from ..errors import N_, BadInput, RuleViolation
 from ..ledger import BANK, move
-from ..state import Change, GameState, Outcome
+from ..state import Change, DeedState, GameState, Outcome
 from ..turns import counted, require_turn
 from .common import bank_changes, building_members, deed_changes, require_owner
 from .jail import require_free
@@ -26,7 +27,7 @@ from .jail import require_free
 PLACES = ("on_group", "from_square", "end_of_turn")
 
 
-def _clean_counts(counts, members) -> dict[str, int]:
+def _clean_counts(counts: object, members: list[tuple[Deed, DeedState]]) -> dict[str, int]:
     if not isinstance(counts, dict) or not counts:
         raise BadInput("invalid_counts", N_("Say how many to build on each deed of the lot."))
     keys = {d.key for d, _ in members}
@@ -42,7 +43,7 @@ def _clean_counts(counts, members) -> dict[str, int]:
     return clean
 
 
-def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Outcome:
+def build_lot(state: GameState, player_id: str, group_key: object, counts: object, place: str) -> Outcome:
     """Buildings go up on a lot at once, ``counts`` by deed key, bought from the bank at each
     deed's building price, within the limits of ``place`` (``"on_group"``, ``"from_square"``,
     ``"end_of_turn"``).
@@ -59,6 +60,8 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     rules = state.edition.buildings
     if rules.placement != "by_visit":
         raise RuleViolation("build_one_at_a_time", N_("In this edition buildings go up one at a time."))
+    per_visit, first_each = rules.per_visit, rules.first_build_each
+    assert per_visit is not None and first_each is not None  # the schema requires them with by_visit
     if place not in PLACES:
         raise BadInput(
             "invalid_place", N_("Say where you are: on the lot, on the building square, or ending your turn.")
@@ -71,6 +74,7 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
     members = building_members(state, group.key) if group is not None and group.kind == "street" else []
     if not members:
         raise RuleViolation("not_buildable", N_("Nothing can be built on this lot."), deed=str(group_key))
+    assert group is not None  # it has members
     counts = _clean_counts(counts, members)
     for deed, ds in members:
         require_owner(player, deed, ds)
@@ -87,19 +91,19 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
             )
         if counted(state) and player.built_turn == state.turn_seq:
             raise RuleViolation("built_this_turn", N_("You built this turn: nothing more at its end."))
-        if total > rules.per_visit["end_of_turn"]:
+        if total > per_visit["end_of_turn"]:
             raise RuleViolation(
-                "too_many_at_once", N_("At the end of a turn at most %(n)s in all."), n=rules.per_visit["end_of_turn"]
+                "too_many_at_once", N_("At the end of a turn at most %(n)s in all."), n=per_visit["end_of_turn"]
             )
     else:
-        most = rules.per_visit[place]
+        most = per_visit[place]
         if any(n > most for n in counts.values()):
             raise RuleViolation("too_many_at_once", N_("From here at most %(n)s on each deed."), n=most)
-        if first and any(counts.get(d.key, 0) < rules.first_build_each for d, _ in members):
+        if first and any(counts.get(d.key, 0) < first_each for d, _ in members):
             raise RuleViolation(
                 "first_build_each",
                 N_("The first build on a lot puts at least %(n)s on every one of its deeds."),
-                n=rules.first_build_each,
+                n=first_each,
             )
     after = {d.key: ds.houses + counts.get(d.key, 0) for d, ds in members}
     if max(after.values()) > rules.max_small:
@@ -108,7 +112,7 @@ def build_lot(state: GameState, player_id: str, group_key, counts, place) -> Out
         raise RuleViolation("uneven_building", N_("Build evenly: no deed of the lot may have two more than another."))
     if state.bank_small is not None and total > state.bank_small:
         raise RuleViolation("bank_out_of_small", N_("The bank has only %(left)s left."), left=state.bank_small)
-    cost = sum(n * d.building_cost for d, _ in members for n in [counts.get(d.key, 0)])
+    cost = sum(n * (d.building_cost or 0) for d, _ in members for n in [counts.get(d.key, 0)])
     require_cash(player, cost)
     changes: list[Change] = []
     for deed, ds in members:

@@ -12,12 +12,12 @@ from ..ledger import BANK, move
 from ..money import percent_up
 from ..policies.mortgaged_rent import bank_share_percent
 from ..policies.rent import doubles
-from ..state import PAYER, Change, DeedState, GameState, Outcome, PendingState, document_change
+from ..state import PAYER, Change, DeedState, GameState, Outcome, PendingState, PlayerState, document_change
 from .common import clean_dice, clean_id, group_members, group_of, require_deed
 from .jail import require_free
 
 
-def rent_due(state: GameState, deed_key: str, dice=None) -> int:
+def rent_due(state: GameState, deed_key: str, dice: object = None) -> int:
     """The rent a lander owes on this deed now; 0 when nobody owns it.
 
     A street pays by its buildings; unbuilt, its base rent doubles when the owner holds the
@@ -60,18 +60,17 @@ def rent_line(state: GameState, deed_key: str) -> str | None:
     return f"held_{min(_held_in_group(state, deed, ds.owner), len(lines))}" if lines else None
 
 
-def _full_rent(state: GameState, deed: Deed, ds: DeedState, dice) -> int:
+def _full_rent(state: GameState, deed: Deed, ds: DeedState, dice: object) -> int:
     kind = group_of(state, deed).kind
     if kind == "street":
         return _street_rent(state, deed, ds)
-    if kind == "utility":
-        dice = clean_dice(state, dice)
     held = _held_in_group(state, deed, ds.owner)
     if kind == "station":
         rents = state.edition.station_rents
         return rents[min(held, len(rents)) - 1] if rents else 0
+    total = clean_dice(state, dice)  # the rest are utilities, whose rent goes by the dice
     multipliers = state.edition.utility_multipliers
-    return multipliers[min(held, len(multipliers)) - 1] * dice if multipliers else 0
+    return multipliers[min(held, len(multipliers)) - 1] * total if multipliers else 0
 
 
 def _street_rent(state: GameState, deed: Deed, ds: DeedState) -> int:
@@ -84,14 +83,16 @@ def _street_rent(state: GameState, deed: Deed, ds: DeedState) -> int:
     return deed.rents[0] * 2 if whole and doubles(state.edition, ds, members) else deed.rents[0]
 
 
-def _held_in_group(state: GameState, deed: Deed, owner: str) -> int:
+def _held_in_group(state: GameState, deed: Deed, owner: str | None) -> int:
     counts_mortgaged = state.edition.rent.sets_count_mortgaged
     return sum(
         1 for _, m in group_members(state, deed.group) if m.owner == owner and (counts_mortgaged or not m.mortgaged)
     )
 
 
-def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice, to_bank: bool = False):
+def _rent_owed(
+    state: GameState, payer_id: str, deed_key: str, dice: object, to_bank: bool = False
+) -> tuple[PlayerState, PlayerState, Deed, int, object]:
     """The payer, the owner, the deed, the amount of a rent that is really owed, and the dice
     total when the rent went by it. A mortgaged deed is refused unless ``to_bank`` (the lander
     paying the bank its share)."""
@@ -112,7 +113,7 @@ def _rent_owed(state: GameState, payer_id: str, deed_key: str, dice, to_bank: bo
     return payer, state.players[ds.owner], deed, amount, dice
 
 
-def pay_rent(state: GameState, payer_id: str, deed_key: str, dice=None) -> Outcome:
+def pay_rent(state: GameState, payer_id: str, deed_key: str, dice: object = None) -> Outcome:
     """The lander pays the rent ``rent_due`` gives: to the owner, or on a mortgaged deed the
     bank's share to the bank, as the edition's ``mortgaged_rent`` says.
 
@@ -143,7 +144,7 @@ def rent_paid_changes(state: GameState, payer_id: str, deed_key: str) -> list[Ch
 
 
 def rent_request(
-    state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str, now: datetime, dice=None
+    state: GameState, request_id: str, owner_id: str, payer_id: str, deed_key: str, now: datetime, dice: object = None
 ) -> Outcome:
     """The owner asks the lander for the rent on a deed; the lander then confirms it. It is
     money that waits for a yes (``core.pending``): nothing moves until the lander pays.
@@ -202,7 +203,7 @@ def rent_requests(state: GameState) -> list[PendingState]:
     return [p for p in state.pending.values() if p.kind == "pay_rent"]
 
 
-def _require_request(state: GameState, request_id) -> PendingState:
+def _require_request(state: GameState, request_id: object) -> PendingState:
     request = state.pending.get(request_id) if isinstance(request_id, str) else None
     if request is None or request.kind != "pay_rent":
         raise NotFound("unknown_rent_request", N_("There is no such rent request."))

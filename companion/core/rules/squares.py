@@ -12,7 +12,9 @@ from ..state import GameState, Outcome
 from .common import acquired, player_changes, require_deed
 
 
-def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed_key=None) -> Outcome:
+def land_on_square(
+    state: GameState, player_id: str, square_key: object, dice: object = None, deed_key: object = None
+) -> Outcome:
     """The player lands on one of the edition's computed squares and pays or collects what its
     policy gives: a tax to the bank (or the Free Parking pot), a prize from the bank, or a deed
     nobody owns bought at the square's premium; then what goes back the other way (a prize
@@ -52,11 +54,11 @@ def land_on_square(state: GameState, player_id: str, square_key, dice=None, deed
         return Outcome("square", move(BANK, player.id, found.amount), changes, params=params, result=result)
     require_cash(player, found.amount)
     if "deed" in found.parts:
-        changes = acquired(state, require_deed(state, found.parts["deed"])[1], player.id)
+        bought = acquired(state, require_deed(state, found.parts["deed"])[1], player.id)
         return Outcome(
             "square",
             move(player.id, BANK, found.amount),
-            tuple(changes),
+            tuple(bought),
             params=params,
             result={"amount": found.amount, "deed": found.parts["deed"]},
         )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
-from ..ledger import move
+from ..ledger import Posting, move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
 from .common import (
@@ -21,7 +23,7 @@ from .common import (
 SIDE_KEYS = ("cash", "deeds", "jail_cards")
 
 
-def _clean_side(state: GameState, side) -> dict:
+def _clean_side(state: GameState, side: object) -> dict[str, Any]:
     """One side of a trade as ``{"cash", "deeds", "jail_cards"}``; missing parts are nothing."""
     if side is None:
         side = {}
@@ -43,11 +45,11 @@ def _clean_side(state: GameState, side) -> dict:
     return {"cash": counts["cash"], "deeds": list(deeds), "jail_cards": counts["jail_cards"]}
 
 
-def _empty(side: dict) -> bool:
+def _empty(side: dict[str, Any]) -> bool:
     return not (side["cash"] or side["deeds"] or side["jail_cards"])
 
 
-def _require_can_give(state: GameState, giver: PlayerState, side: dict) -> None:
+def _require_can_give(state: GameState, giver: PlayerState, side: dict[str, Any]) -> None:
     """Refuses a side its giver cannot hand over now, and a giver who may not trade now (sitting
     out a turn where the square that did it says no trades)."""
     if giver.no_trades:
@@ -92,7 +94,7 @@ def require_tradable(state: GameState, giver: PlayerState, deed_key: str) -> Non
         )
 
 
-def _require_card_price(state: GameState, cards_side: dict, other_side: dict) -> None:
+def _require_card_price(state: GameState, cards_side: dict[str, Any], other_side: dict[str, Any]) -> None:
     """Refuses selling get-out-of-jail cards above the edition's price cap. The cap can only be
     read from a trade of cards against cash alone: with deeds in it, no price is the cards'."""
     cap = state.edition.jail.card_max_price
@@ -108,10 +110,10 @@ def _require_card_price(state: GameState, cards_side: dict, other_side: dict) ->
         raise RuleViolation("jail_card_too_dear", N_("A get-out-of-jail card sells for at most %(max)s."), max=cap)
 
 
-def _require_fees_payable(state: GameState, player: PlayerState, gives: dict, gets: dict) -> None:
+def _require_fees_payable(state: GameState, player: PlayerState, gives: dict[str, Any], gets: dict[str, Any]) -> None:
     """Refuses a trade after which a player could not pay the fee on the mortgaged deeds they
     receive."""
-    fees = sum(transfer_fee(state, state.edition.deed(k)) for k in gets["deeds"] if deed_state(state, k).mortgaged)
+    fees = sum(transfer_fee(state, require_deed(state, k)[0]) for k in gets["deeds"] if deed_state(state, k).mortgaged)
     after = player.cash - gives["cash"] + gets["cash"]
     if fees > after:
         raise RuleViolation(
@@ -133,7 +135,7 @@ def _require_trading_open(state: GameState) -> None:
         )
 
 
-def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, give, get) -> Outcome:
+def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, give: object, get: object) -> Outcome:
     """``from_id`` offers ``to_id`` a trade: ``give`` for ``get``, each
     ``{"cash": int, "deeds": [keys], "jail_cards": int}``; nothing moves until it is accepted.
 
@@ -174,7 +176,7 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
     )
 
 
-def _require_trade(state: GameState, trade_id) -> TradeState:
+def _require_trade(state: GameState, trade_id: object) -> TradeState:
     trade = state.trades.get(trade_id) if isinstance(trade_id, str) else None
     if trade is None:
         raise NotFound("unknown_trade", N_("There is no such trade."))
@@ -206,7 +208,7 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     _require_can_give(state, recipient, trade.get)
     _require_fees_payable(state, proposer, trade.give, trade.get)
     _require_fees_payable(state, recipient, trade.get, trade.give)
-    postings = ()
+    postings: tuple[Posting, ...] = ()
     if trade.give["cash"]:
         postings += move(proposer.id, recipient.id, trade.give["cash"])
     if trade.get["cash"]:

@@ -18,6 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 
 DIRECTORY = Path(__file__).resolve().parent
 # The tables as the releases before migrations made them (``banco_schema.version`` 2).
@@ -39,7 +40,9 @@ def config(connection: Connection | None = None) -> Config:
 
 
 def head() -> str:
-    return ScriptDirectory.from_config(config()).get_current_head()
+    revision = ScriptDirectory.from_config(config()).get_current_head()
+    assert revision is not None  # versions/ holds the released schema at least
+    return revision
 
 
 def known(revision: str) -> bool:
@@ -61,6 +64,14 @@ def stamp(connection: Connection, revision: str) -> None:
     command.stamp(config(connection), revision)
 
 
+def _sqlite_connection(connection: Connection) -> DBAPIConnection:
+    """sqlite3's own connection beneath ``connection``: a pragma sent there runs outside any
+    transaction (SQLAlchemy's ``exec_driver_sql`` would begin one)."""
+    dbapi_connection = connection.connection.dbapi_connection
+    assert dbapi_connection is not None  # an open connection always has one
+    return dbapi_connection
+
+
 @contextmanager
 def schema_transaction(engine: Engine) -> Iterator[Connection]:
     """One transaction for reading the schema's revision and changing it, held by one process
@@ -76,7 +87,7 @@ def schema_transaction(engine: Engine) -> Iterator[Connection]:
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
         if sqlite:
-            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+            _sqlite_connection(connection).execute("PRAGMA foreign_keys=OFF")
         try:
             with connection.begin():
                 if engine.dialect.name == "postgresql":
@@ -88,4 +99,4 @@ def schema_transaction(engine: Engine) -> Iterator[Connection]:
                         raise RuntimeError(f"the migration left rows pointing nowhere: {broken[:5]}")
         finally:
             if sqlite:
-                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
+                _sqlite_connection(connection).execute("PRAGMA foreign_keys=ON")

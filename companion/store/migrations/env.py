@@ -10,13 +10,14 @@ must not reconfigure the server's logs.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from alembic import context
 
 from companion.store.models import db
 
 config = context.config
-OPTIONS = {
+OPTIONS: dict[str, Any] = {
     "target_metadata": db.metadata,
     "compare_type": True,
     # SQLite cannot drop or alter most columns in place: batch mode rebuilds the table.
