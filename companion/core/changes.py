@@ -1,7 +1,8 @@
 """The one interpreter of an ``Outcome``: how its changes and postings become a new state.
 
 Persistence applies an outcome here and stores what it touched; undo reads current values
-here; the tests apply outcomes here. Nothing else interprets a ``Change``.
+here; the tests apply outcomes here. Nothing else interprets a ``Change``. A state is never
+changed: applying an outcome makes the next one, sharing whatever the outcome left alone.
 
 The applier is also where money is kept honest whatever rule produced the outcome: a posting
 to an account that does not exist is refused, and so is an outcome that would leave a player
@@ -11,10 +12,12 @@ or a pot with a negative balance. A refusal happens before anything is changed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .errors import N_, NotFound, RuleViolation
+from .frozen import FrozenDict, freeze
 from .ledger import BANK, balanced
-from .state import DOCUMENT_FIELDS, GAME_SCALARS, Change, DeedState, GameState, Outcome
+from .state import DOCUMENT_FIELDS, GAME_SCALARS, Change, DeedState, Document, GameState, Outcome
 
 
 @dataclass
@@ -42,40 +45,6 @@ def read(state: GameState, change: Change):
     holder = getattr(state, spec.attr)
     current = holder.get(change.ref) if spec.many else holder
     return current.to_dict() if current is not None else None
-
-
-def write(state: GameState, change: Change, touched: Touched | None = None) -> None:
-    """Sets the one field ``change`` names to its ``after`` value."""
-    touched = touched if touched is not None else Touched()
-    target, after = change.target, change.after
-    if target == "game":
-        _require_scalar(change.field)
-        setattr(state, change.field, after)
-        touched.game.add(change.field)
-    elif target == "player":
-        player = state.players[change.ref]
-        _require_field(player, change.field)
-        setattr(player, change.field, after)
-        touched.players.add(change.ref)
-    elif target == "deed":
-        deed = state.deeds.get(change.ref)
-        if deed is None:
-            deed = state.deeds[change.ref] = DeedState(change.ref)
-        _require_field(deed, change.field)
-        setattr(deed, change.field, after)
-        touched.deeds.add(change.ref)
-    else:
-        spec = _document_field(target)
-        value = None if after is None else spec.kind.from_dict(after)
-        if spec.many:
-            holder = getattr(state, spec.attr)
-            if value is None:
-                holder.pop(change.ref, None)
-            else:
-                holder[change.ref] = value
-        else:
-            setattr(state, spec.attr, value)
-        touched.documents.add(spec.attr)
 
 
 def balance(state: GameState, account: str) -> int:
@@ -123,26 +92,91 @@ def check_postings(state: GameState, postings: object) -> dict[str, int]:
     return after
 
 
-def apply_outcome(state: GameState, outcome: Outcome) -> Touched:
-    """Changes ``state`` as ``outcome`` says and returns what it touched.
+def apply_outcome(state: GameState, outcome: Outcome) -> GameState:
+    """The state ``outcome`` leaves ``state`` in; ``state`` itself never changes.
 
-    Refuses, before changing anything: everything ``check_postings`` refuses, and a change to
-    a field or target the state does not declare (a programming error, ``ValueError``).
+    Refuses, before anything is made: everything ``check_postings`` refuses, and a change to a
+    field or target the state does not declare (a programming error, ``ValueError``).
     """
-    after = check_postings(state, outcome.postings) if outcome.postings else {}
+    return advance(state, outcome)[0]
+
+
+def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
+    """``apply_outcome``'s new state, with what it touched (what persistence writes).
+
+    Copy on write: the new state shares with ``state`` every player, deed and document the
+    outcome leaves alone, so an action costs a few small objects, not a copy of the game.
+    Refuses what ``apply_outcome`` refuses."""
+    balances = check_postings(state, outcome.postings) if outcome.postings else {}
     for change in outcome.changes:
         _validate(state, change)
     touched = Touched()
+    game: dict[str, Any] = {}  # GameState fields to set
+    players: dict[str, dict[str, Any]] = {}  # player id -> its fields to set
+    deeds: dict[str, dict[str, Any]] = {}  # deed key -> its fields to set
+    many: dict[str, dict[str | None, Document | None]] = {}  # documents by id: attr -> id -> new one
     for change in outcome.changes:
-        write(state, change, touched)
-    for account, amount in after.items():
+        target, after = change.target, change.after
+        if target == "game":
+            game[change.field] = freeze(after)
+            touched.game.add(change.field)
+        elif target == "player":
+            players.setdefault(change.ref, {})[change.field] = freeze(after)
+            touched.players.add(change.ref)
+        elif target == "deed":
+            deeds.setdefault(change.ref, {})[change.field] = freeze(after)
+            touched.deeds.add(change.ref)
+        else:
+            spec = _document_field(target)
+            document = None if after is None else spec.kind.from_dict(after)
+            if spec.many:
+                many.setdefault(spec.attr, {})[change.ref] = document
+            else:
+                game[spec.attr] = document
+            touched.documents.add(spec.attr)
+    pots = {}
+    for account, amount in balances.items():
         if account in state.players:
-            state.players[account].cash = amount
+            players.setdefault(account, {})["cash"] = amount
             touched.players.add(account)
         else:
-            state.pots[account] = amount
+            pots[account] = amount
             touched.pots = True
-    return touched
+    if players:
+        game["players"] = FrozenDict(
+            {pid: _evolve(p, players[pid]) if pid in players else p for pid, p in state.players.items()}
+        )
+    if deeds:
+        board = dict(state.deeds)
+        for key, values in deeds.items():
+            board[key] = _evolve(board.get(key) or DeedState(key), values)
+        game["deeds"] = FrozenDict(board)
+    if pots:
+        game["pots"] = FrozenDict({**state.pots, **pots})
+    for attr, documents in many.items():
+        held = dict(getattr(state, attr))
+        for ref, document in documents.items():
+            if document is None:
+                held.pop(ref, None)
+            else:
+                held[ref] = document
+        game[attr] = FrozenDict(held)
+    return _evolve(state, game), touched
+
+
+_Frozen = TypeVar("_Frozen")
+
+
+def _evolve(obj: _Frozen, values: dict[str, Any]) -> _Frozen:
+    """A copy of the frozen dataclass ``obj`` with ``values`` (frozen already) in place of its
+    own. Not ``dataclasses.replace``: that runs ``__init__`` over every field again, and an
+    action changes two or three of a game's thirty."""
+    if not values:
+        return obj
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(values)
+    return new
 
 
 def _validate(state: GameState, change: Change) -> None:

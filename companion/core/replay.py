@@ -42,11 +42,11 @@ def starting_state(
 
 
 def replay(state: GameState, steps: Iterable[Step]) -> Iterator[tuple[int, GameState]]:
-    """Applies each step to ``state`` in turn and yields (version, state) after each; the same
-    state object is yielded each time, changed in place. Refuses (``BancoError`` from the
-    interpreter) a journal that would take an account below zero: a broken journal is not drawn."""
+    """Applies each step in turn from ``state`` and yields (version, the state after it). Refuses
+    (``BancoError`` from the interpreter) a journal that would take an account below zero: a
+    broken journal is not drawn."""
     for step in steps:
-        apply_outcome(state, Outcome("replay", tuple(step.postings), tuple(step.changes)))
+        state = apply_outcome(state, Outcome("replay", tuple(step.postings), tuple(step.changes)))
         yield step.version, state
 
 

@@ -1,6 +1,11 @@
-"""A game as the rules see it: plain dataclasses loaded by the service layer, never saved
+"""A game as the rules see it: frozen dataclasses loaded by the service layer, never saved
 directly. Rules read a ``GameState`` and return an ``Outcome``; ``changes.apply_outcome`` is the
 one place that turns an outcome into a new state, for persistence, undo and the tests alike.
+
+A state never changes once made: its fields cannot be set, and its dicts and lists are
+``frozen.FrozenDict`` and ``FrozenList``, so a rule that writes to what it read fails at once.
+That is what lets one state be shared, between the requests reading one version and between
+the actions of one table, with no copy.
 
 Per-game state is declared here once. A plain field of ``GameState``, ``PlayerState`` or
 ``DeedState`` with a JSON default (a lap count, a chip count) is changed by ``Change("game" |
@@ -12,27 +17,42 @@ trade, money waiting for a yes) is a field made with ``document`` or ``documents
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .editions.edition import Edition
+from .frozen import freeze, thaw
 from .ledger import Posting
 
 SETUP, RUNNING, FINISHED = "setup", "running", "finished"
 
 
+def _freeze_fields(obj: object) -> None:
+    """Makes the dicts and lists a frozen dataclass was given frozen ones (a dataclass's
+    ``__post_init__``): whoever built it keeps no way to change it."""
+    held = obj.__dict__
+    for name, value in held.items():
+        kind = type(value)
+        if kind is dict or kind is list or kind is tuple:
+            held[name] = freeze(value)
+
+
 class Document:
     """A small object the rules replace whole; stored as its ``to_dict()``."""
 
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The document as plain JSON values: new dicts and lists, the caller's to change."""
+        return {name: thaw(value) for name, value in self.__dict__.items()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]):
         return cls(**data)
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayerState:
     id: str
     name: str
@@ -59,7 +79,7 @@ class PlayerState:
     jail_turns: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class DeedState:
     key: str
     owner: str | None = None
@@ -75,7 +95,7 @@ class DeedState:
     taken_turn: int | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class AuctionState(Document):
     """The one open auction: of a deed nobody owns (``lot`` "deed"), or in a building shortage
     of one of the bank's small or big buildings (``lot`` "small" or "big") for one of
@@ -103,7 +123,7 @@ class AuctionState(Document):
         return cls(**{**data, "deeds": list(data["deeds"]), "excluded": list(data["excluded"])})
 
 
-@dataclass
+@dataclass(frozen=True)
 class TradeState(Document):
     """A trade ``proposer`` offered ``recipient``, waiting for an answer. ``give`` is what the
     proposer hands over and ``get`` what they ask for, each
@@ -127,7 +147,7 @@ def _side(side: dict[str, Any]) -> dict[str, Any]:
 PAYER, BANKER = "payer", "banker"
 
 
-@dataclass
+@dataclass(frozen=True)
 class PendingState(Document):
     """Money that waits for a yes: ``amount`` from ``payer`` to ``payee`` (accounts), moved only
     when whoever it ``needs`` (the payer, or the banker) approves it.
@@ -155,7 +175,7 @@ class PendingState(Document):
         return cls(**{**data, "params": dict(data["params"])})
 
 
-@dataclass
+@dataclass(frozen=True)
 class ExpropriationState(Document):
     """An expropriation under way (Che Impresa!): ``buyer`` tries to take ``deeds`` (one land,
     or its whole lot when ``owner`` holds all of it) from ``owner``. ``stage`` is whose die
@@ -189,7 +209,7 @@ class ExpropriationState(Document):
         )
 
 
-@dataclass
+@dataclass(frozen=True)
 class NotesState(Document):
     """The electronic notes of a game with fake money (Niente è come sembra, ``core.counterfeits.notes``):
     each player's notes in hand, ``hands[player] = [{"id", "face", "fake"}]``, whose faces
@@ -205,7 +225,7 @@ class NotesState(Document):
         return cls(data["drawn"], {k: [dict(n) for n in v] for k, v in data["hands"].items()})
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckableState(Document):
     """A payment (or a Chance card played) open to a decoder check until ``check_until``
     (ISO 8601): ``payer`` handed ``notes`` (``[{"id", "face", "fake"}]``, never shown) to
@@ -237,7 +257,7 @@ class CheckableState(Document):
         )
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChanceState(Document):
     """The Imprevisti deck (Niente è come sembra): ``pile`` the cards face down, top first;
     ``board`` the three face up; ``hands[player]`` the cards a player drew and keeps until
@@ -295,7 +315,7 @@ class NotLoaded(Mapping):
         self._refuse()
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameState:
     """``settings`` are the game's own choices made at creation (``core.settings``); ``pots``
     the balances of the accounts that are neither the bank nor a player (the Free Parking
@@ -340,6 +360,9 @@ class GameState:
     notes: NotesState | None = document("notes", NotesState)
     checkable: dict[str, CheckableState] = documents("checkable", CheckableState)
     chance: ChanceState | None = document("chance", ChanceState)
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
 
     def player(self, player_id: str) -> PlayerState | None:
         return self.players.get(player_id)

@@ -559,11 +559,12 @@ def _run(work: _Action, game: Game) -> dict:
         # Where the edition has fake money: the notes that move, and a payment open to a check.
         outcome = notes.follow(state, outcome, random_id(), now_utc())
         entry = journal.record(game, state, outcome, caller.actor)
+        state = entry.state
         # Lapsed requests are cleared after an action lands, so one that names a lapsed
         # request is refused as lapsed rather than as unknown.
         lapsed = pending.expire_due(state, now_utc())
         if lapsed is not None:
-            journal.record(game, state, lapsed, journal.BANKER)
+            state = journal.record(game, state, lapsed, journal.BANKER).state
         if state.auction_queue and state.auction is None:
             _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
         if kind == "start":

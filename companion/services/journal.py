@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..core import commands
 from ..core import parts as entry_parts
 from ..core import take_back as taking_back
-from ..core.changes import apply_outcome
+from ..core.changes import advance
 from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
@@ -132,11 +132,12 @@ def parts_since(game_id: str, since: int, upto: int) -> frozenset[str] | None:
 
 def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses: Entry | None = None) -> Recorded:
     """Applies ``outcome`` to ``state`` through the core's interpreter (which refuses, before
-    anything changes, a posting to an unknown account or a balance going negative), then
+    anything is written, a posting to an unknown account or a balance going negative), then
     writes it with a few direct statements: the entry, its postings in one insert, the game's
     row (its version, and whatever of the game the outcome touched) and one update per player
-    or deed it touched. ``reverses``: the entry this one undoes, marked as reversed by it."""
-    touched = apply_outcome(state, outcome)
+    or deed it touched. ``reverses``: the entry this one undoes, marked as reversed by it.
+    ``state`` is left as it was: the answer holds the state the entry leaves."""
+    state, touched = advance(state, outcome)
     version = game.version + 1
     row: dict[str, Any] = {
         "game_id": game.id,
@@ -166,18 +167,20 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo
         set_committed_value(reverses, "reversed_by", entry_id)
     # The entry as the caller reads it (its answer); the row is written already.
-    return Recorded(entry_id, version, outcome.kind, row["params"])
+    return Recorded(entry_id, version, outcome.kind, row["params"], state)
 
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """An entry ``record`` has just written, as its caller reads it: a plain value, not a row
-    of the session (making one was a twentieth of an action's work)."""
+    of the session (making one was a twentieth of an action's work); ``state``, the game's
+    state it leaves."""
 
     id: int
     version: int
     kind: str
     params: dict
+    state: GameState
 
 
 _ENTRY = Entry.__table__

@@ -1,12 +1,17 @@
 """Shared helpers for the pure rules tests: a running game on a real edition, an ``act`` that
 applies an outcome and proves undo restores the state exactly, and a ``refused`` that proves a
-refusal changes nothing."""
+refusal changes nothing.
+
+A test follows one table through a game in one variable: ``act`` and the set-up helpers
+(``give``, ``set_player``, ``set_deed``, ``set_game``) move that variable's state on to the next
+one in place (``play_on``). Only the tests do that: a state is frozen, the rules cannot change
+it, and the application only ever makes the next one (``changes.apply_outcome``)."""
 
 from __future__ import annotations
 
 import copy
 import json
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 
 import pytest
@@ -55,15 +60,40 @@ def new_state(edition_id="classic-it", cash=1500, players=3, settings=None, edit
     )
 
 
+def play_on(state: GameState, new: GameState) -> None:
+    """The test's table moves on: ``state`` takes ``new``'s fields, in place (the tests' way of
+    following one table in one variable, which no rule can do)."""
+    for f in fields(GameState):
+        object.__setattr__(state, f.name, getattr(new, f.name))
+
+
+def set_game(state: GameState, **values) -> None:
+    """Sets fields of the game itself directly (a test's set-up)."""
+    play_on(state, replace(state, **values))
+
+
+def set_player(state: GameState, player_id: str, **values) -> None:
+    """Sets fields of one player directly (a test's set-up)."""
+    players = {**state.players, player_id: replace(state.players[player_id], **values)}
+    play_on(state, replace(state, players=players))
+
+
+def set_deed(state: GameState, key: str, **values) -> None:
+    """Sets fields of one deed directly (a test's set-up)."""
+    play_on(state, replace(state, deeds={**state.deeds, key: replace(state.deeds[key], **values)}))
+
+
 def give(state: GameState, owner, *keys, houses=0, hotel=False, mortgaged=False) -> None:
     """Sets deeds up directly, taking their buildings from the bank's supply."""
+    deeds = dict(state.deeds)
+    small, big = state.bank_small, state.bank_big
     for key in keys:
-        ds = state.deeds[key]
-        ds.owner, ds.houses, ds.hotel, ds.mortgaged = owner, houses, hotel, mortgaged
-        if state.bank_small is not None:
-            state.bank_small -= houses
-        if state.bank_big is not None:
-            state.bank_big -= int(hotel)
+        deeds[key] = replace(deeds[key], owner=owner, houses=houses, hotel=hotel, mortgaged=mortgaged)
+        if small is not None:
+            small -= houses
+        if big is not None:
+            big -= int(hotel)
+    play_on(state, replace(state, deeds=deeds, bank_small=small, bank_big=big))
 
 
 def give_group(state: GameState, owner, group, **kwargs) -> list[str]:
@@ -120,7 +150,7 @@ def act(state: GameState, outcome):
     _json_round_trip(outcome.result)
     keys = [(c.target, c.ref, c.field) for c in outcome.changes]
     assert len(keys) == len(set(keys)), "one field changed twice in one outcome"
-    apply_outcome(state, outcome)
+    play_on(state, apply_outcome(state, outcome))
     bank = sum(p.amount for p in outcome.postings if p.account == BANK)
     moved = (
         sum(p.cash for p in state.players.values())
@@ -130,8 +160,7 @@ def act(state: GameState, outcome):
     )
     assert moved + bank == 0
     _check_invariants(state, before)
-    undone = snapshot(state)
-    apply_outcome(undone, commands.undo(undone, outcome.kind, 1, outcome.postings, outcome.changes))
+    undone = apply_outcome(state, commands.undo(state, outcome.kind, 1, outcome.postings, outcome.changes))
     assert undone == before
     return outcome
 

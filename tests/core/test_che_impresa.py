@@ -5,7 +5,7 @@ and the final count. Amounts are worked out by hand from the edition file's numb
 from __future__ import annotations
 
 import pytest
-from conftest import act, cash, give, new_state, refused
+from conftest import act, cash, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core import commands, rules, turns
 from companion.core.editions.loading import load_editions
@@ -19,7 +19,7 @@ CI = load_editions().editions["che-impresa"]
 def game(players=3, cash=2000) -> GameState:
     """A running Che Impresa! game in round 1, Anna's turn."""
     state = new_state("che-impresa", cash=cash, players=players, edition=CI)
-    state.seed, state.turn_player, state.turn_round, state.turn_seq = 7, "a", 1, 1
+    set_game(state, seed=7, turn_player="a", turn_round=1, turn_seq=1)
     return state
 
 
@@ -60,7 +60,7 @@ def test_the_same_seed_deals_the_same_hands_and_another_seed_others():
 
 def test_end_turn_passes_round_the_table_skipping_the_bankrupt_and_counts_rounds():
     state = game()
-    state.players["b"].bankrupt = True
+    set_player(state, "b", bankrupt=True)
     act(state, turns.end_turn(state, "a"))
     assert (state.turn_player, state.turn_round, state.turn_seq) == ("c", 1, 2)
     refused("not_your_turn", turns.end_turn, state, "a")
@@ -75,7 +75,7 @@ def test_a_limit_of_rounds_ends_the_game_after_the_last_turn():
     from dataclasses import replace
 
     state = game(players=2)
-    state.edition = replace(CI, turns=replace(CI.turns, limit=2))
+    set_game(state, edition=replace(CI, turns=replace(CI.turns, limit=2)))
     act(state, turns.end_turn(state, "a"))
     act(state, turns.end_turn(state, "b"))
     assert state.turn_round == 2
@@ -195,7 +195,7 @@ def test_lot_building_refusals():
     refused("invalid_place", rules.build_lot, state, "a", "azzurro", {keys[0]: 1}, "somewhere")
     refused("invalid_counts", rules.build_lot, state, "a", "azzurro", {keys[0]: -1}, "on_group")
     refused("build_by_lot", rules.build, state, "a", keys[0])
-    state.bank_small = 2
+    set_game(state, bank_small=2)
     refused("bank_out_of_small", rules.build_lot, state, "a", "azzurro", dict.fromkeys(keys, 1), "on_group")
 
 
@@ -212,7 +212,8 @@ def test_activities_sell_to_the_bank_at_half():
 
 def test_jail_leaves_by_20_before_rolling_or_50_after_a_roll_without_doubles():
     state = game()
-    state.players["a"].in_jail = state.players["b"].in_jail = True
+    set_player(state, "a", in_jail=True)
+    set_player(state, "b", in_jail=True)
     act(state, rules.pay_jail_fine(state, "a"))
     act(state, rules.leave_jail_after_failed_roll(state, "b"))
     assert cash(state) == {"a": 1980, "b": 1950, "c": 2000}
@@ -225,7 +226,7 @@ def test_in_jail_no_rent_is_collected_and_no_bids_are_made():
 
     state = game()
     give(state, "a", "lagora")
-    state.players["a"].in_jail = True
+    set_player(state, "a", in_jail=True)
     refused("owner_in_jail", rules.pay_rent, state, "b", "lagora")
     act(state, rules.auction_start(state, "via-roma", NOW, 20))
     refused("bidder_in_jail", rules.bid, state, "a", 25, NOW)
@@ -348,7 +349,7 @@ def test_a_payment_the_buyer_cannot_make_waits_and_the_face_still_counts():
     assert state.expropriation.stage == "settle" and state.expropriation.owed["amount"] == 1500
     refused("expropriation_owed", rules.expropriation_roll, state, "b", "no")
     refused("insufficient_cash", rules.expropriation_settle, state, "a")
-    state.players["a"].cash += 2000  # raised from the bank in the test
+    set_player(state, "a", cash=state.players["a"].cash + 2000)  # raised from the bank in the test
     act(state, rules.expropriation_settle(state, "a"))
     assert state.deeds["via-del-lago"].owner == "a" and state.expropriation is None
 
@@ -383,8 +384,9 @@ def test_bankruptcy_to_a_player_goes_to_the_bank_which_pays_the_debt_in_full():
         "a",
         "azzurro",
     )
-    state.deeds[keys[0]].houses = state.deeds[keys[1]].houses = state.deeds[keys[2]].houses = 1
-    state.bank_small -= 3
+    for key in keys[:3]:
+        set_deed(state, key, houses=1)
+    set_game(state, bank_small=state.bank_small - 3)
     outcome = act(state, rules.bankrupt(state, "a", "b", 300))
     assert cash(state)["b"] == 100 + 300
     assert all(state.deeds[k].owner is None and state.deeds[k].houses == 0 for k in keys)
@@ -395,7 +397,7 @@ def test_final_count_is_cash_deeds_at_value_and_activities_at_half():
     state = game(cash=500)
     keys = give_lot(state, "a", "azzurro")  # 320
     for k in keys:
-        state.deeds[k].houses = 2  # 6 x 50, at half: 150
+        set_deed(state, k, houses=2)  # 6 x 50, at half: 150
     give(state, "a", "bar")  # 150
     assert worth(state, state.players["a"]) == 500 + 320 + 150 + 150
 
@@ -406,7 +408,7 @@ def test_the_special_dice_faces_are_a_setting_of_the_game():
 
     chosen = clean_settings({"buyer_die": ["si", "no"], "owner_die": ["meta"] * 6})
     state = game()
-    state.settings = chosen
+    set_game(state, settings=chosen)
     attempt(state)
     refused("invalid_face", rules.expropriation_roll, state, "a", "vita")  # not on this box's die
     assert {rules.expropriation.virtual_face(state, state.expropriation, "buyer") for _ in range(3)} <= {"si", "no"}

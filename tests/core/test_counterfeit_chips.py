@@ -4,7 +4,7 @@ by each check, none while in jail, none in editions without fake money."""
 from __future__ import annotations
 
 import pytest
-from conftest import act, new_state
+from conftest import act, new_state, set_player
 
 from companion.core import commands
 from companion.core.counterfeits.chips import require_chip, spent_chip
@@ -37,11 +37,10 @@ def test_every_player_starts_with_two_green_chips():
 
 def test_a_check_turns_one_chip_red_and_go_turns_them_green():
     state = started()
-    anna = state.players["a"]
-    require_chip(state, anna)
-    state.players["a"].chips = 0
+    require_chip(state, state.players["a"])
+    set_player(state, "a", chips=0)
     with pytest.raises(BancoError) as info:
-        require_chip(state, anna)
+        require_chip(state, state.players["a"])
     assert info.value.code == "no_green_chip"
     act(state, commands.pass_go(state, "a"))
     assert state.players["a"].chips == 2
@@ -50,7 +49,7 @@ def test_a_check_turns_one_chip_red_and_go_turns_them_green():
 
 def test_no_decoder_in_jail_nor_where_there_is_no_fake_money():
     state = started()
-    state.players["b"].in_jail = True
+    set_player(state, "b", in_jail=True)
     with pytest.raises(BancoError) as info:
         require_chip(state, state.players["b"])
     assert info.value.code == "decoder_in_jail"

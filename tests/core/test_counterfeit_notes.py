@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from conftest import EDITIONS, NAMES, NOW, act, snapshot
+from conftest import EDITIONS, NAMES, NOW, act, set_player, snapshot
 
 from companion.core import commands
 from companion.core.counterfeits import chance, notes
@@ -138,9 +138,9 @@ def test_the_check_rules():
     refused(state, lambda: notes.check(state, "c", "p1", NOW + timedelta(seconds=8), "o"), "check_closed")
     refused(state, lambda: notes.check(state, "c", "nope", NOW, "o"), "unknown_payment")
     # Not in jail.
-    state.players["c"].in_jail = True
+    set_player(state, "c", in_jail=True)
     refused(state, lambda: notes.check(state, "c", "p1", NOW, "o"), "decoder_in_jail")
-    state.players["c"].in_jail = False
+    set_player(state, "c", in_jail=False)
     out = run(state, notes.check(state, "c", "p1", NOW, "o"))
     assert out.result == {"fake": False, "face": 100} and state.players["c"].chips == 1
     assert state.players["a"].cash == 1400 and state.players["b"].cash == 1600

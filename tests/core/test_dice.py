@@ -8,7 +8,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
-from conftest import EDITIONS, act, new_state, refused, snapshot
+from conftest import EDITIONS, act, new_state, play_on, refused, set_game, set_player, snapshot
 
 from companion.core import commands, dice
 from companion.core.changes import apply_outcome
@@ -20,7 +20,7 @@ OWNER_DIE = ("no", "no", "doppio", "meta", "ritira", "vita")
 
 def seeded(edition_id="classic-it", seed=42, **kwargs):
     state = new_state(edition_id, **kwargs)
-    state.seed = seed
+    set_game(state, seed=seed)
     return state
 
 
@@ -28,7 +28,7 @@ def with_expropriation(edition_id="classic-it"):
     """A made-up edition with the two expropriation dice, as Che Impresa! has them."""
     edition = replace(EDITIONS[edition_id], expropriation=SimpleNamespace(buyer_die=BUYER_DIE, owner_die=OWNER_DIE))
     state = new_state(edition=edition)
-    state.seed = 7
+    set_game(state, seed=7)
     return state
 
 
@@ -142,7 +142,7 @@ def test_che_impresa_rolls_its_own_expropriation_dice():
     edition = EDITIONS["che-impresa"]
     assert dice.kinds(edition) == ("2d6", "expropriation")
     state = new_state(edition=edition)
-    state.seed = 11
+    set_game(state, seed=11)
     buyer, owner = act(state, dice.roll(state, "a", "expropriation")).result["faces"]
     assert buyer in edition.expropriation.buyer_die and owner in edition.expropriation.owner_die
 
@@ -191,8 +191,8 @@ def test_each_roll_number_draws_afresh():
 def test_a_roll_undone_and_rolled_again_falls_the_same_way():
     state = seeded(seed=8)
     first = dice.roll(state, "a", "2d6")
-    apply_outcome(state, first)
-    apply_outcome(state, commands.undo(state, "roll", 1, first.postings, first.changes))
+    play_on(state, apply_outcome(state, first))
+    play_on(state, apply_outcome(state, commands.undo(state, "roll", 1, first.postings, first.changes)))
     assert state.rolls == 0 and state.last_roll is None
     assert dice.roll(state, "a", "2d6").result == first.result
 
@@ -214,9 +214,9 @@ def test_undo_restores_the_count_and_the_last_roll():
     act(state, dice.roll(state, "a", "2d6"))
     before = snapshot(state)
     outcome = dice.roll(state, "b", "2d6")
-    apply_outcome(state, outcome)
+    play_on(state, apply_outcome(state, outcome))
     assert state.rolls == 2 and state.last_roll["player"] == "b"
-    apply_outcome(state, commands.undo(state, "roll", 2, outcome.postings, outcome.changes))
+    play_on(state, apply_outcome(state, commands.undo(state, "roll", 2, outcome.postings, outcome.changes)))
     assert state == before
     assert state.rolls == 1 and state.last_roll["player"] == "a"
 
@@ -234,9 +234,9 @@ def test_an_unknown_kind_of_dice_is_refused_naming_the_kinds(kind):
 
 def test_a_game_not_running_refuses_the_dice():
     state = seeded()
-    state.status = SETUP
+    set_game(state, status=SETUP)
     refused("game_not_started", dice.roll, state, "a", "2d6")
-    state.status = FINISHED
+    set_game(state, status=FINISHED)
     refused("game_finished", dice.roll, state, "a", "2d6")
 
 
@@ -244,5 +244,5 @@ def test_an_unknown_or_bankrupt_player_cannot_roll():
     state = seeded()
     refused("unknown_player", dice.roll, state, "zz", "2d6")
     refused("unknown_player", dice.roll, state, None, "2d6")
-    state.players["c"].bankrupt = True
+    set_player(state, "c", bankrupt=True)
     refused("player_bankrupt", dice.roll, state, "c", "2d6")

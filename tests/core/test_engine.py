@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, refused, snapshot
+from conftest import NOW, act, cash, give, new_state, play_on, refused, set_game, set_player, snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +76,7 @@ def test_an_account_that_is_not_one_of_the_games_is_404(account):
 def test_only_the_final_balance_counts():
     """A player may pass money on within one outcome: only what it leaves must be whole."""
     state = new_state()
-    state.players["b"].cash = 0
+    set_player(state, "b", cash=0)
     act(state, Outcome("hand_made", move("a", "b", 100) + move("b", "c", 100)))
     assert cash(state) == {"a": 1400, "b": 0, "c": 1600}
 
@@ -85,7 +85,10 @@ def test_the_applier_refuses_money_made_or_lost_and_undeclared_fields():
     state = new_state()
     before = snapshot(state)
     with pytest.raises(LedgerError):
-        apply_outcome(state, Outcome("hand_made", (Posting("a", -10), Posting("b", 9)), (_deed_change(state),)))
+        play_on(
+            state,
+            apply_outcome(state, Outcome("hand_made", (Posting("a", -10), Posting("b", 9)), (_deed_change(state),))),
+        )
     for change in (
         Change("player", "a", "cash", 1500, 9999),
         Change("player", "zz", "in_jail", False, True),
@@ -95,7 +98,9 @@ def test_the_applier_refuses_money_made_or_lost_and_undeclared_fields():
         Change("nonsense", None, "state", None, None),
     ):
         with pytest.raises(ValueError):
-            apply_outcome(state, Outcome("hand_made", move("a", "b", 10), (_deed_change(state), change)))
+            play_on(
+                state, apply_outcome(state, Outcome("hand_made", move("a", "b", 10), (_deed_change(state), change)))
+            )
     assert state == before
 
 
@@ -142,12 +147,12 @@ def test_pot_refusals():
     refused("unknown_player", commands.pot_collect, state, "zz", FREE_PARKING)
     refused("unknown_player", commands.transfer, state, "a", "jackpot", 10)
     refused("insufficient_cash", commands.transfer, state, "a", FREE_PARKING, 1491)
-    state.players["b"].bankrupt = True
+    set_player(state, "b", bankrupt=True)
     refused("player_bankrupt", commands.pot_collect, state, "b", FREE_PARKING)
     plain = new_state()
     refused("unknown_pot", commands.pot_collect, plain, "a", FREE_PARKING)
     refused("unknown_player", commands.transfer, plain, "a", FREE_PARKING, 10)
-    state.status = SETUP
+    set_game(state, status=SETUP)
     refused("game_not_started", commands.pot_collect, state, "a", FREE_PARKING)
 
 
@@ -163,7 +168,7 @@ def test_undo_of_each_restores_the_pot():
         done.append((snapshot(state), act(state, make())))
     assert state.pots == {FREE_PARKING: 0} and cash(state)["c"] == 1640
     for before, outcome in reversed(done):
-        apply_outcome(state, commands.undo(state, outcome.kind, 1, outcome.postings, outcome.changes))
+        play_on(state, apply_outcome(state, commands.undo(state, outcome.kind, 1, outcome.postings, outcome.changes)))
         assert state == before
     assert state == start
 
@@ -257,11 +262,11 @@ def test_expire_due_clears_only_the_lapsed_ones():
 def test_approval_needs_the_cash_and_changes_nothing_without_it():
     state = new_state()
     act(state, pending.request_payment(state, "p1", "a", "b", 120, None, NOW))
-    state.players["b"].cash = 100
+    set_player(state, "b", cash=100)
     error = refused("insufficient_cash", pending.approve, state, "p1", "b", NOW)
     assert error.status == 409
     assert "p1" in state.pending
-    state.players["b"].cash = 120
+    set_player(state, "b", cash=120)
     act(state, pending.approve(state, "p1", "b", NOW))
     assert cash(state) == {"a": 1620, "b": 0, "c": 1500}
 
@@ -269,10 +274,10 @@ def test_approval_needs_the_cash_and_changes_nothing_without_it():
 def test_approval_refused_when_the_game_or_a_party_is_out():
     state = new_state()
     act(state, pending.request_payment(state, "p1", "a", "b", 120, None, NOW))
-    state.players["a"].bankrupt = True
+    set_player(state, "a", bankrupt=True)
     refused("player_bankrupt", pending.approve, state, "p1", "b", NOW)
-    state.players["a"].bankrupt = False
-    state.status = "finished"
+    set_player(state, "a", bankrupt=False)
+    set_game(state, status="finished")
     refused("game_finished", pending.approve, state, "p1", "b", NOW)
     refused("game_finished", pending.decline, state, "p1", "b", NOW)
 
@@ -341,11 +346,11 @@ def test_request_payment_refusals(payer, amount, reason, code):
 
 def test_request_payment_refused_from_or_to_someone_out_of_the_game():
     state = new_state()
-    state.players["b"].bankrupt = True
+    set_player(state, "b", bankrupt=True)
     refused("player_bankrupt", pending.request_payment, state, "p1", "a", "b", 10, None, NOW)
     refused("player_bankrupt", pending.request_payment, state, "p1", "b", "a", 10, None, NOW)
     refused("unknown_player", pending.request_payment, state, "p1", "zz", "a", 10, None, NOW)
-    state.status = SETUP
+    set_game(state, status=SETUP)
     refused("game_not_started", pending.request_payment, state, "p1", "a", "c", 10, None, NOW)
 
 
@@ -432,7 +437,7 @@ def test_settings_take_their_defaults():
     assert pots_for(chosen) == {FREE_PARKING: 0} and pots_for(defaults) == {}
     state = new_state(settings={"strict_bank": True})
     assert state.setting("strict_bank") is True and state.setting("auction_seconds") == 20
-    state.settings = {}
+    set_game(state, settings={})
     assert state.setting("request_seconds") == 0
 
 
@@ -558,7 +563,7 @@ def test_any_sequence_keeps_money_whole_and_undo_restores(sequence):
     after every step no balance is negative, cash + pots + bank sum to zero, a refusal changes
     nothing, and undoing newest first always succeeds and gives back the state exactly."""
     state = new_state(cash=0, settings={**POT, "strict_bank": True})
-    state.status = SETUP
+    set_game(state, status=SETUP)
     journal = list(act(state, commands.start(state)).postings)
     give(state, "a", "vicolo-corto", "vicolo-stretto")  # one whole group already, to build on
     history = []  # (state before, outcome), newest last
@@ -575,7 +580,7 @@ def test_any_sequence_keeps_money_whole_and_undo_restores(sequence):
                 continue
             before, done = history.pop()
             undo = commands.undo(state, done.kind, 1, done.postings, done.changes)
-            apply_outcome(state, undo)
+            play_on(state, apply_outcome(state, undo))
             journal += undo.postings
             assert state == before
             _money_is_whole(state, journal)
@@ -603,5 +608,5 @@ def test_any_sequence_keeps_money_whole_and_undo_restores(sequence):
         _money_is_whole(state, journal)
     while history:
         before, done = history.pop()
-        apply_outcome(state, commands.undo(state, done.kind, 1, done.postings, done.changes))
+        play_on(state, apply_outcome(state, commands.undo(state, done.kind, 1, done.postings, done.changes)))
         assert state == before

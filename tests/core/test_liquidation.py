@@ -3,7 +3,7 @@ that it is exactly what selling and mortgaging through the rules would pay."""
 
 from __future__ import annotations
 
-from conftest import give, new_state
+from conftest import give, new_state, play_on, set_deed, set_game
 
 from companion.core import rules
 from companion.core.changes import apply_outcome
@@ -21,24 +21,24 @@ def _raise_through_the_rules(state, player_id) -> int:
         for key, ds in state.deeds.items():
             if ds.owner == player_id and (ds.houses or ds.hotel):
                 try:
-                    apply_outcome(state, rules.sell_building(state, player_id, key))
+                    play_on(state, apply_outcome(state, rules.sell_building(state, player_id, key)))
                 except BancoError:  # sold whole only with the group: break it instead
-                    apply_outcome(state, rules.sell_building(state, player_id, key, break_hotel=True))
+                    play_on(state, apply_outcome(state, rules.sell_building(state, player_id, key, break_hotel=True)))
                 sold_something = True
     for key, ds in list(state.deeds.items()):
         if ds.owner == player_id and not ds.mortgaged:
             if state.edition.deed_sale is not None:
-                apply_outcome(state, rules.sell_to_bank(state, player_id, key))
+                play_on(state, apply_outcome(state, rules.sell_to_bank(state, player_id, key)))
             elif state.edition.mortgage.policy != "none" and state.edition.deed(key).mortgage:
-                apply_outcome(state, rules.mortgage(state, player_id, key))
+                play_on(state, apply_outcome(state, rules.mortgage(state, player_id, key)))
     return state.players[player_id].cash - start
 
 
 def test_classic_buildings_then_mortgages():
     state = new_state("classic-it")
     give(state, "a", "vicolo-corto", "vicolo-stretto", houses=4)
-    state.deeds["vicolo-corto"].houses, state.deeds["vicolo-corto"].hotel = 0, True
-    state.bank_small += 4  # the hotel took its four houses back
+    set_deed(state, "vicolo-corto", houses=0, hotel=True)
+    set_game(state, bank_small=state.bank_small + 4)  # the hotel took its four houses back
     give(state, "a", "stazione-sud", mortgaged=True)  # already mortgaged: nothing more
     # By hand: a house of the brown group costs 50 and sells at 25; a hotel is worth 5 houses:
     # 5 × 25 + 4 × 25 = 225; then the two brown deeds mortgage at 30 each.
@@ -51,7 +51,7 @@ def test_without_mortgages_only_buildings_count():
     state = new_state("che-impresa")
     give(state, "a", "lagora", "cavanicce")
     assert liquidation_value(state, "a") == Liquidation()
-    state.deeds["lagora"].houses = 2
+    set_deed(state, "lagora", houses=2)
     assert liquidation_value(state, "a") == Liquidation(buildings=50)  # 2 × half of 50
     assert _raise_through_the_rules(state, "a") == 50
 
@@ -60,7 +60,7 @@ def test_where_the_bank_buys_deeds_back_they_count_at_the_sale_price():
     """Niente è come sembra: no mortgages, but the bank buys a deed back at its price."""
     state = new_state("niente-e-come-sembra")
     give(state, "a", "vicolo-storto", "vicolo-cieco")
-    state.deeds["vicolo-storto"].hotel = True
+    set_deed(state, "vicolo-storto", hotel=True)
     assert liquidation_value(state, "a") == Liquidation(buildings=50, deed_sales=120)
     assert _raise_through_the_rules(state, "a") == 170
 

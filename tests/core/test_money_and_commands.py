@@ -131,7 +131,7 @@ def game(status=RUNNING, cash=1500):
 def test_start_pays_everyone_from_the_bank():
     state = game(SETUP, 0)
     outcome = commands.start(state)
-    apply_outcome(state, outcome)
+    state = apply_outcome(state, outcome)
     assert state.status == RUNNING and [p.cash for p in state.players.values()] == [1500, 1500]
     assert balances(outcome.postings)[BANK] == -3000
 
@@ -146,7 +146,7 @@ def test_start_refuses_a_table_too_small_or_already_playing():
 
 def test_transfer_and_its_refusals():
     state = game()
-    apply_outcome(state, commands.transfer(state, "a", "b", 300, "rent"))
+    state = apply_outcome(state, commands.transfer(state, "a", "b", 300, "rent"))
     assert state.players["a"].cash == 1200 and state.players["b"].cash == 1800
     with pytest.raises(RuleViolation) as short:
         commands.transfer(state, "a", "b", 1300)
@@ -165,8 +165,8 @@ def test_transfer_and_its_refusals():
 
 def test_go_and_fixed_payments_read_the_edition():
     state = game()
-    apply_outcome(state, commands.pass_go(state, "a"))
-    apply_outcome(state, commands.pay_fixed(state, "b", "luxury-tax"))
+    state = apply_outcome(state, commands.pass_go(state, "a"))
+    state = apply_outcome(state, commands.pay_fixed(state, "b", "luxury-tax"))
     assert state.players["a"].cash == 1700 and state.players["b"].cash == 1400
     with pytest.raises(NotFound):
         commands.pay_fixed(state, "b", "no-such-tax")
@@ -176,11 +176,11 @@ def test_undo_restores_the_state_and_refuses_a_stale_one():
     state = game(SETUP, 0)
     before = (state.status, copy.deepcopy(state.players))
     started = commands.start(state)
-    apply_outcome(state, started)
-    apply_outcome(state, commands.undo(state, "start", 1, started.postings, started.changes))
+    state = apply_outcome(state, started)
+    state = apply_outcome(state, commands.undo(state, "start", 1, started.postings, started.changes))
     assert (state.status, state.players) == before
-    apply_outcome(state, started)
-    apply_outcome(state, commands.end(state))
+    state = apply_outcome(state, started)
+    state = apply_outcome(state, commands.end(state))
     with pytest.raises(RuleViolation):
         commands.undo(state, "start", 1, started.postings, started.changes)  # the game is over
     with pytest.raises(RuleViolation, match="later changes"):

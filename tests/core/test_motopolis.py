@@ -10,7 +10,7 @@ import copy
 import json
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, refused
+from conftest import NOW, act, cash, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core import commands, rules, turns
 from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
@@ -35,7 +35,7 @@ LIGHT_BLUE = ["gilera", "moto-morini", "malaguti"]
 def game(players=3, cash=5000) -> GameState:
     """A running Motopolis game in round 1, Anna's turn."""
     state = new_state("motopolis", cash=cash, players=players, edition=MP)
-    state.seed, state.turn_player, state.turn_round, state.turn_seq = 7, "a", 1, 1
+    set_game(state, seed=7, turn_player="a", turn_round=1, turn_seq=1)
     return state
 
 
@@ -120,7 +120,7 @@ def test_a_deed_with_four_stations_sells_one_before_its_dealership():
 def test_four_stations_at_most_and_one_dealership_per_deed():
     state = game()
     give(state, "a", *BROWN, houses=4)
-    state.deeds["garelli"].houses, state.deeds["garelli"].hotel = 0, True
+    set_deed(state, "garelli", houses=0, hotel=True)
     refused("fully_built", rules.build, state, "a", "garelli")
 
 
@@ -150,9 +150,9 @@ def test_rent_doubles_on_a_whole_group_only_unbuilt_and_unmortgaged():
     state = game()
     give(state, "a", *BROWN)
     assert rules.rent_due(state, "benelli") == 40
-    state.deeds["garelli"].houses = 1
+    set_deed(state, "garelli", houses=1)
     assert rules.rent_due(state, "benelli") == 20
-    state.deeds["garelli"].houses, state.deeds["garelli"].mortgaged = 0, True
+    set_deed(state, "garelli", houses=0, mortgaged=True)
     assert rules.rent_due(state, "benelli") == 20
 
 
@@ -190,7 +190,7 @@ def test_a_mortgaged_deed_pays_half_its_rent_to_the_bank_and_nothing_to_its_owne
     assert (outcome.params["to"], outcome.params["amount"]) == ("bank", 88)
     assert cash(state) == {"a": 5000, "b": 5000 - 88, "c": 5000}
     give(state, "a", *BROWN)
-    state.deeds["garelli"].mortgaged = True
+    set_deed(state, "garelli", mortgaged=True)
     act(state, rules.pay_rent(state, "c", "garelli"))  # 10, not doubled: half is 5
     assert cash(state)["c"] == 4995
 
@@ -271,7 +271,7 @@ def test_sosta_bisognino_skips_the_next_turn_and_stops_trading_until_then():
 
 def test_a_skipped_turn_at_the_end_of_the_table_still_starts_the_next_round():
     state = game()
-    state.players["c"].skip_turns = 1
+    set_player(state, "c", skip_turns=1)
     act(state, turns.end_turn(state, "a"))
     act(state, turns.end_turn(state, "b"))
     assert (state.turn_player, state.turn_round) == ("a", 2)
@@ -286,7 +286,7 @@ def test_squares_refusals():
 
 def test_attesa_ricambi_is_left_only_from_the_next_turn_by_500_a_card_or_doubles():
     state = game()
-    state.players["a"].jail_cards = 1
+    set_player(state, "a", jail_cards=1)
     act(state, rules.go_to_jail(state, "a"))
     for leave in (rules.pay_jail_fine, rules.use_jail_card, rules.leave_jail_on_doubles):
         refused("jail_next_turn", leave, state, "a")
@@ -318,7 +318,7 @@ def test_after_three_turns_in_attesa_ricambi_the_player_is_out_for_free():
 def test_in_attesa_ricambi_no_building_and_no_auctions_but_rent_is_collected():
     state = game()
     give(state, "a", *BROWN, houses=1)
-    state.players["a"].in_jail = True
+    set_player(state, "a", in_jail=True)
     refused("builder_in_jail", rules.build, state, "a", "garelli")
     act(state, rules.pay_rent(state, "b", "garelli"))  # the rulebook does not stop the rent
     act(state, rules.auction_start(state, "gilera", NOW, 20))
@@ -342,12 +342,12 @@ def test_a_station_shortage_auction_opens_at_50():
     state = game()
     give(state, "a", *BROWN)
     give(state, "b", *LIGHT_BLUE)
-    state.bank_small = 1
+    set_game(state, bank_small=1)
     outcome = act(state, rules.building_auction_start(state, "small", ["garelli", "gilera"], NOW, 20))
     assert outcome.params["opening_bid"] == 50  # not the lowest station price (250)
     refused("bid_too_low", rules.bid, state, "a", 49, NOW, "garelli")
     act(state, rules.bid(state, "a", 50, NOW, "garelli"))
-    state.players["b"].in_jail = True
+    set_player(state, "b", in_jail=True)
     refused("bidder_in_jail", rules.bid, state, "b", 60, NOW, "gilera")
 
 
@@ -377,7 +377,7 @@ def test_bankruptcy_to_the_bank_pays_nobody():
 def test_the_game_ends_after_the_fortieth_round():
     state = game(players=2)
     assert state.edition.turns.limit == 40
-    state.turn_round = 39
+    set_game(state, turn_round=39)
     end_turns(state, "a")
     act(state, turns.end_turn(state, "b"))
     assert (state.turn_round, state.status) == (40, "running")
@@ -443,7 +443,7 @@ def test_a_jail_without_these_rules_is_left_at_once_and_builds():
 
 def test_with_the_free_parking_pot_taxes_go_to_the_pot_but_fuel_is_bought_from_the_bank():
     state = new_state("motopolis", cash=5000, edition=MP, settings={"free_parking_pot": True})
-    state.turn_player, state.turn_round, state.turn_seq = "a", 1, 1
+    set_game(state, turn_player="a", turn_round=1, turn_seq=1)
     act(state, rules.land_on_square(state, "a", "benzinaio", 5))
     act(state, rules.land_on_square(state, "a", "asi"))
     assert state.pots["free_parking"] == 0 and cash(state)["a"] == 5000 - 20 + 50

@@ -11,7 +11,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from conftest import EDITIONS, NOW, act, cash, give, new_state, refused
+from conftest import EDITIONS, NOW, act, cash, give, new_state, play_on, refused, set_game, set_player
 
 from companion.core import commands, endings, rules
 from companion.core.changes import apply_outcome
@@ -63,11 +63,11 @@ def test_go_pays_200_but_not_in_jail():
     state = game()
     act(state, commands.pass_go(state, "a"))
     assert state.players["a"].cash == 1700
-    state.players["b"].in_jail = True
+    set_player(state, "b", in_jail=True)
     refused("no_salary_in_jail", commands.pass_go, state, "b")
     # The classic board has no such rule (a player in jail does not move, but nothing refuses it).
     classic = new_state()
-    classic.players["a"].in_jail = True
+    set_player(classic, "a", in_jail=True)
     act(classic, commands.pass_go(classic, "a"))
 
 
@@ -119,7 +119,7 @@ def test_a_shortage_auction_of_the_last_hotel():
     state = game()
     give(state, "a", *BROWN)
     give(state, "b", *BLUE)
-    state.bank_big = 1
+    set_game(state, bank_big=1)
     refused("bank_out_of_small", rules.building_auction_start, state, "small", [BROWN[0], BLUE[0]], NOW, 20)
     act(state, rules.building_auction_start(state, "big", [BROWN[0], BLUE[0]], NOW, 20))
     assert state.auction.opening_bid == 100  # the lower hotel price of the deeds concerned
@@ -171,7 +171,7 @@ def test_only_the_owner_sells_a_deed_and_only_while_the_game_runs():
     refused("not_owner", rules.sell_to_bank, state, "b", BROWN[0])
     refused("not_owner", rules.sell_to_bank, state, "b", BROWN[1])
     refused("unknown_deed", rules.sell_to_bank, state, "a", "via-roma")
-    state.status = FINISHED
+    set_game(state, status=FINISHED)
     refused("game_finished", rules.sell_to_bank, state, "a", BROWN[0])
 
 
@@ -213,7 +213,7 @@ def test_auctions_open_at_10_and_rise_by_10():
 def test_in_jail_a_player_collects_rent_bids_trades_sells_and_builds():
     state = game()
     give(state, "a", *BROWN)
-    state.players["a"].in_jail = True
+    set_player(state, "a", in_jail=True)
     act(state, rules.pay_rent(state, "b", BROWN[0]))  # collects rent: 20 on the whole group
     act(state, rules.build(state, "a", BROWN[0]))  # buys a hotel
     act(state, rules.sell_building(state, "a", BROWN[0]))  # and sells it
@@ -240,11 +240,11 @@ def test_in_jail_a_player_collects_rent_bids_trades_sells_and_builds():
 def test_jail_leaves_by_50_by_doubles_or_by_a_card():
     state = game()
     for pid in ("a", "b", "c"):
-        state.players[pid].in_jail = True
+        set_player(state, pid, in_jail=True)
     act(state, rules.pay_jail_fine(state, "a"))
     assert state.players["a"].cash == 1450 and not state.players["a"].in_jail
     act(state, rules.leave_jail_on_doubles(state, "b"))
-    state.players["c"].jail_cards = 1
+    set_player(state, "c", jail_cards=1)
     act(state, rules.use_jail_card(state, "c"))
     assert not any(p.in_jail for p in state.players.values())
     # Three tries without doubles: the rulebook's 50, the same fine (a roll never frees on its own).
@@ -265,7 +265,7 @@ def test_buying_the_last_free_deed_ends_the_game_and_undo_reopens_it():
     assert endings.owned_count(state) == (22, 22)
     # Undo (the banker's, as the journal runs it) reopens the game with the deed back at the bank.
     undone = commands.undo(state, outcome.kind, 9, outcome.postings, outcome.changes)
-    apply_outcome(state, undone)
+    play_on(state, apply_outcome(state, undone))
     assert state.status == RUNNING and state.deeds[BLUE[1]].owner is None and state.players["a"].cash == 1500
     act(state, rules.buy(state, "c", BLUE[1]))  # a plain buy (the service adds the end)
 
@@ -321,7 +321,9 @@ def counted_position(**valuation):
     """Anna: 700, both browns (a hotel on Vicolo Cieco), Via della Zecca alone; Bruno: 900,
     both blues unbuilt, Corso della Moneta alone; Carla: 1200 and nothing."""
     state = game(valuation=valuation) if valuation else game()
-    state.players["a"].cash, state.players["b"].cash, state.players["c"].cash = 700, 900, 1200
+    set_player(state, "a", cash=700)
+    set_player(state, "b", cash=900)
+    set_player(state, "c", cash=1200)
     give(state, "a", BROWN[0], "via-della-zecca")
     give(state, "a", BROWN[1], hotel=True)
     give(state, "b", *BLUE, "corso-della-moneta")
@@ -349,7 +351,7 @@ def test_the_final_counts_open_points_are_data():
 def test_a_bankrupt_player_leaves_with_hotels_sold_at_half_to_the_creditor():
     state = game()
     give(state, "a", *BROWN, hotel=True)
-    state.players["a"].cash = 30
+    set_player(state, "a", cash=30)
     act(state, rules.bankrupt(state, "a", "b"))
     assert state.players["b"].cash == 1500 + 30 + 2 * 50
     assert all(state.deeds[k].owner == "b" and not state.deeds[k].hotel for k in BROWN)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import NOW, act, give, new_state, refused
+from conftest import NOW, act, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core import commands, play_off, rules
 from companion.core.editions.loading import load_editions
@@ -157,7 +157,7 @@ def test_the_bank_supply_is_a_game_setting():
             clean_settings(bad)
     # With the box's counts used up, the bank has nothing to sell: players wait.
     state = game()
-    state.bank_small = 0
+    set_game(state, bank_small=0)
     give(state, "a", *group("marrone"))
     refused("bank_out_of_small", rules.build, state, "a", "gabon")
 
@@ -189,7 +189,7 @@ def test_no_double_rent_while_a_deed_of_the_group_is_mortgaged():
     egitto, tunisia, siria = group("azzurro")
     give(state, "a", egitto, tunisia, siria)
     assert rules.rent_due(state, egitto) == 2 * 12_000
-    state.deeds[siria].mortgaged = True
+    set_deed(state, siria, mortgaged=True)
     assert rules.rent_due(state, egitto) == 12_000
     refused("deed_mortgaged", rules.pay_rent, state, "b", siria)
     act(state, rules.pay_rent(state, "b", egitto))
@@ -265,7 +265,7 @@ def test_bankruptcy_hands_everything_to_the_creditor_the_buildings_sold_at_half_
     give(state, "b", iran, hotel=True)
     give(state, "b", saudi, houses=3)
     give(state, "b", "gabon", mortgaged=True)
-    state.players["b"].cash, state.players["b"].jail_cards = 50_000, 1
+    set_player(state, "b", cash=50_000, jail_cards=1)
     outcome = act(state, rules.bankrupt(state, "b", "a"))
     # Platform 400,000 + three towers 300,000, sold to the bank, plus the cash: all to Anna.
     assert outcome.params["cash"] == 50_000 + 700_000
@@ -295,7 +295,7 @@ def test_the_final_count_is_cash_and_buildings_at_their_price_deeds_do_not_count
 def tied_game():
     """Over, Anna and Bruno tied for first at 2,000,000, Carla third."""
     state = game()
-    state.players["c"].cash = 1_000_000
+    set_player(state, "c", cash=1_000_000)
     act(state, commands.end(state))
     return state
 
@@ -303,7 +303,7 @@ def tied_game():
 def test_a_tie_for_first_plays_ten_more_minutes_among_the_tied():
     assert (PP.end.tie, PP.end.play_off_minutes) == ("play_off", 10)
     state = game()
-    state.players["c"].cash = 1_000_000
+    set_player(state, "c", cash=1_000_000)
     refused("game_not_over", play_off.play_off_start, state)
     act(state, commands.end(state))
     assert [(r.player, r.rank) for r in standings(state)] == [("a", 1), ("b", 1), ("c", 3)]
@@ -313,7 +313,7 @@ def test_a_tie_for_first_plays_ten_more_minutes_among_the_tied():
     assert state.status == RUNNING and state.play_offs == [["a", "b"]] and play_off.due(state) == []
     # During the play-off Bruno pays Carla rent and falls below her; Carla keeps her place.
     give(state, "c", "kuwait")
-    state.players["b"].cash = 500_000
+    set_player(state, "b", cash=500_000)
     act(state, commands.end(state))
     assert state.status == FINISHED
     assert [(r.player, r.rank) for r in standings(state)] == [("a", 1), ("b", 2), ("c", 3)]
@@ -338,6 +338,6 @@ def test_a_classic_tie_is_shared_and_plays_no_play_off():
 
 def test_a_player_out_of_the_game_does_not_play_off():
     state = game()
-    state.players["c"].bankrupt, state.players["c"].cash = True, 0
+    set_player(state, "c", bankrupt=True, cash=0)
     act(state, commands.end(state))
     assert play_off.due(state) == ["a", "b"]

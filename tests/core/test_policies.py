@@ -10,7 +10,7 @@ import copy
 import json
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, refused
+from conftest import NOW, act, cash, give, new_state, refused, set_deed, set_player
 
 from companion.core import commands
 from companion.core.editions.loading import EDITIONS_DIR, parse_edition
@@ -110,8 +110,8 @@ def test_a_dealership_needs_three_stations_on_every_deed_of_the_group():
     refused("uneven_building", build, state, "a", "vicolo-corto", "big")
     refused("cannot_build_here", build, state, "a", "vicolo-stretto", "big")
     refused("invalid_building", build, state, "a", "vicolo-corto", "tower")
-    state.deeds["vicolo-corto"].houses = 4
-    state.deeds["vicolo-stretto"].houses = 4
+    set_deed(state, "vicolo-corto", houses=4)
+    set_deed(state, "vicolo-stretto", houses=4)
     refused("too_many_small", build, state, "a", "vicolo-corto")
     refused("too_many_small", build, state, "a", "vicolo-corto", "big")
 
@@ -224,7 +224,8 @@ def test_a_mortgage_with_a_lap_deadline_goes_back_to_the_bank_when_it_passes():
 def test_a_mortgaged_deed_changing_hands_keeps_the_laps_it_has_left():
     state = game(made_up(mortgage=_mortgage(policy="lap_deadline", laps=3, transfer_fee_percent=0)))
     give(state, "a", "vicolo-corto")
-    state.players["a"].laps, state.players["b"].laps = 5, 1
+    set_player(state, "a", laps=5)
+    set_player(state, "b", laps=1)
     act(state, mortgage(state, "a", "vicolo-corto"))
     act(state, commands.pass_go(state, "a"))  # one lap gone, two left
     act(state, trade_propose(state, "t1", "a", "b", {"deeds": ["vicolo-corto"]}, {"cash": 10}))
@@ -239,7 +240,7 @@ def test_a_mortgaged_deed_changing_hands_keeps_the_laps_it_has_left():
 def test_going_round_the_board_counts_a_lap_and_nothing_else_under_interest():
     state = new_state()
     give(state, "a", "vicolo-corto", mortgaged=True)
-    state.players["a"].laps = 50
+    set_player(state, "a", laps=50)
     outcome = act(state, commands.pass_go(state, "a"))
     assert [(c.target, c.field, c.before, c.after) for c in outcome.changes] == [("player", "laps", 50, 51)]
     assert state.deeds["vicolo-corto"].owner == "a"
@@ -261,7 +262,7 @@ def test_rent_on_a_mortgaged_deed_goes_half_to_the_bank():
     state = game(made_up(mortgaged_rent=HALF_TO_BANK, rent={**CLASSIC["rent"], "policy": "double_if_none_mortgaged"}))
     give(state, "a", *BROWN)
     give(state, "a", "parco-della-vittoria", mortgaged=True)  # 50: half is 25
-    state.deeds["vicolo-stretto"].mortgaged = True
+    set_deed(state, "vicolo-stretto", mortgaged=True)
     assert rent_due(state, "vicolo-corto") == 2  # not doubled: one of the group is mortgaged
     assert rent_due(state, "vicolo-stretto") == 2  # half of 4
     outcome = act(state, pay_rent(state, "b", "parco-della-vittoria"))
@@ -293,7 +294,7 @@ def test_the_bank_takes_everything_and_pays_the_creditor_half_the_debt():
     state = game(made_up(bankruptcy=SHARE), cash=100)
     give(state, "a", *BROWN, houses=2)
     give(state, "a", "via-roma", mortgaged=True)
-    state.players["a"].jail_cards = 1
+    set_player(state, "a", jail_cards=1)
     outcome = act(state, bankrupt(state, "a", "b", 301))
     assert outcome.result["to_auction"] == ["vicolo-corto", "vicolo-stretto", "via-roma"]
     assert outcome.result["creditor_paid"] == 151 and outcome.params["debt"] == 301
@@ -386,12 +387,12 @@ def test_standings_break_ties_as_the_edition_says(tiebreak, places):
     state = new_state(cash=1000, tiebreak={"policy": tiebreak})
     give(state, "a", "vicolo-corto")  # worth 1060
     give(state, "b", "via-roma", mortgaged=True)  # 150
-    state.players["b"].cash = 910
-    state.players["c"].cash = 5
+    set_player(state, "b", cash=910)
+    set_player(state, "c", cash=5)
     result = standings(state)
     assert [s.place for s in result] == places and result[2].player == "c"
     assert {s.player: s.worth for s in result} == {"a": 1060, "b": 1060, "c": 5}
     if tiebreak != "shared":
         assert result[0].player == "a"
-    state.players["c"].bankrupt = True
+    set_player(state, "c", bankrupt=True)
     assert [s.player for s in standings(state)] == [s.player for s in result[:2]]

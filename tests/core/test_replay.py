@@ -29,7 +29,7 @@ def played():
     steps, states = [], []
     for version, move in enumerate(moves, start=1):
         outcome = move(state)
-        apply_outcome(state, outcome)
+        state = apply_outcome(state, outcome)
         steps.append(Step(version, outcome.postings, outcome.changes))
         states.append(snapshot(state))
     return settings, steps, states

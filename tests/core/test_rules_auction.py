@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
+from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused, set_player
 
 from companion.core.rules import auction_close, auction_start, bankrupt, bid
 
@@ -51,7 +51,7 @@ def test_campionato_reruns_without_a_winner_who_cannot_pay():
     state = new_state("campionato-2015")
     act(state, auction_start(state, "via-roma", NOW, 15))
     act(state, bid(state, "a", 300, NOW))
-    state.players["a"].cash = 200
+    set_player(state, "a", cash=200)
     refused("winner_raising_cash", auction_close, state, NOW)  # given the time to raise it first
     from datetime import timedelta
 
@@ -69,9 +69,9 @@ def test_classic_waits_for_the_winner_to_raise_the_cash():
     state = new_state("classic-it")
     act(state, auction_start(state, "via-roma", NOW, 15))
     act(state, bid(state, "a", 300, NOW))
-    state.players["a"].cash = 200
+    set_player(state, "a", cash=200)
     refused("insufficient_cash", auction_close, state, NOW)
-    state.players["a"].cash = 300
+    set_player(state, "a", cash=300)
     act(state, auction_close(state, NOW))
     assert state.deeds["via-roma"].owner == "a" and cash(state)["a"] == 0
 
@@ -94,7 +94,7 @@ def test_classic_leaves_an_unbid_deed_with_the_bank():
 
 def test_campionato_gives_an_unbid_deed_to_the_richest_for_the_opening_bid():
     state = new_state("campionato-2015")
-    state.players["c"].cash = 1600
+    set_player(state, "c", cash=1600)
     act(state, auction_start(state, "via-roma", NOW, 15))
     act(state, auction_close(state, NOW))
     assert state.deeds["via-roma"].owner == "c" and cash(state)["c"] == 1599
@@ -105,7 +105,7 @@ def test_campionato_asks_the_banker_to_break_a_tie_for_the_richest():
     act(state, auction_start(state, "via-roma", NOW, 15))
     error = refused("richest_tie", auction_close, state, NOW)
     assert error.params["names"] == "Anna, Bruno, Carla"
-    state.players["c"].cash = 10
+    set_player(state, "c", cash=10)
     refused("not_richest", auction_close, state, NOW, award_to="c")
     act(state, auction_close(state, NOW, award_to="b"))
     assert state.deeds["via-roma"].owner == "b"

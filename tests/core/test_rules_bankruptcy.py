@@ -1,7 +1,7 @@
 """Bankruptcy to the bank and to another player."""
 
 import pytest
-from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused
+from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused, set_player
 
 from companion.core.rules import bankrupt, rent_request, trade_propose
 
@@ -11,7 +11,7 @@ def test_bankrupt_to_the_bank_returns_everything_for_auction(edition_id):
     state = new_state(edition_id)
     give(state, "a", "vicolo-corto", "vicolo-stretto", houses=2)
     give(state, "a", "via-roma", mortgaged=True)
-    state.players["a"].jail_cards = 1
+    set_player(state, "a", jail_cards=1)
     act(state, trade_propose(state, "t1", "b", "a", {"cash": 5}, {}))
     outcome = act(state, bankrupt(state, "a", "bank"))
     assert outcome.result["to_auction"] == ["vicolo-corto", "vicolo-stretto", "via-roma"]
@@ -29,7 +29,7 @@ def test_bankrupt_to_a_player_sells_buildings_and_hands_over_the_rest(edition_id
     state = new_state(edition_id, cash=100)
     give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
     give(state, "a", "stazione-sud", mortgaged=True)
-    state.players["a"].jail_cards = 1
+    set_player(state, "a", jail_cards=1)
     give(state, "b", "via-verdi")
     act(state, rent_request(state, "r1", "b", "a", "via-verdi", NOW))
     outcome = act(state, bankrupt(state, "a", "b"))

@@ -1,7 +1,20 @@
 """Building evenly from the bank's limited supply, selling back at half, shortage auctions."""
 
 import pytest
-from conftest import EDITION_IDS, NOW, act, cash, give, give_group, new_state, refused, street_groups
+from conftest import (
+    EDITION_IDS,
+    NOW,
+    act,
+    cash,
+    give,
+    give_group,
+    new_state,
+    refused,
+    set_deed,
+    set_game,
+    set_player,
+    street_groups,
+)
 
 from companion.core.rules import auction_close, bid, build, building_auction_start, sell_building, trade_propose
 
@@ -43,7 +56,7 @@ def test_building_refusals_change_nothing(edition_id):
     refused("unknown_deed", build, state, "a", "piazza-verdi")
     give(state, "a", "piazza-dante", mortgaged=True)
     refused("group_mortgaged", build, state, "a", "via-verdi")
-    state.deeds["piazza-dante"].mortgaged = False
+    set_deed(state, "piazza-dante", mortgaged=False)
     act(state, build(state, "a", "via-verdi"))
     refused("uneven_building", build, state, "a", "via-verdi")
     refused("not_owner", build, state, "b", "corso-raffaello")
@@ -51,7 +64,7 @@ def test_building_refusals_change_nothing(edition_id):
     refused("not_buildable", build, state, "a", "stazione-sud")
     give(state, "a", "vicolo-corto", "vicolo-stretto", hotel=True)
     refused("fully_built", build, state, "a", "vicolo-corto")
-    state.players["a"].cash = 99
+    set_player(state, "a", cash=99)
     refused("insufficient_cash", build, state, "a", "corso-raffaello")
 
 
@@ -82,7 +95,7 @@ def test_the_bank_supply_of_houses_is_enforced():
 def test_the_bank_supply_of_hotels_is_enforced():
     state = new_state()
     give(state, "a", "vicolo-corto", "vicolo-stretto", houses=4)
-    state.bank_big = 0
+    set_game(state, bank_big=0)
     refused("bank_out_of_big", build, state, "a", "vicolo-corto")
 
 
@@ -101,8 +114,8 @@ def test_breaking_a_hotel_into_houses(edition_id):
     act(state, sell_building(state, "a", "via-roma", break_hotel=True))
     assert state.deeds["via-roma"].houses == 4 and not state.deeds["via-roma"].hotel
     assert cash(state)["a"] == 1600 and state.bank_small == 28 and state.bank_big == 10
-    state.bank_small = 3
-    state.deeds["largo-augusto"].houses = 0
+    set_game(state, bank_small=3)
+    set_deed(state, "largo-augusto", houses=0)
     if edition_id == "classic-it":
         refused("bank_short_of_small", sell_building, state, "a", "corso-impero", break_hotel=True)
     else:  # FAQ 29: the 3 houses the bank has, and half the price of the fourth
@@ -145,7 +158,7 @@ def _shortage(edition_id="campionato-2015"):
     give(state, "a", "vicolo-corto", "vicolo-stretto", houses=2)
     give(state, "b", "via-roma", "corso-impero", "largo-augusto", houses=3)
     give(state, "c", "viale-dei-giardini", "parco-della-vittoria", houses=4)
-    state.bank_small = 1
+    set_game(state, bank_small=1)
     return state
 
 
@@ -177,9 +190,9 @@ def test_shortage_auction_refusals():
     refused("invalid_deeds", building_auction_start, state, "small", ["vicolo-corto", "vicolo-corto"], NOW, 20)
     refused("unknown_deed", building_auction_start, state, "small", ["vicolo-largo"], NOW, 20)
     refused("invalid_countdown", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 0)
-    state.bank_small = 0
+    set_game(state, bank_small=0)
     refused("bank_out_of_small", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 20)
-    state.bank_small = None
+    set_game(state, bank_small=None)
     refused("no_shortage", building_auction_start, state, "small", ["vicolo-corto", "via-roma"], NOW, 20)
     state = new_state(buildings={"shortage_auction": False})
     refused("no_building_auctions", building_auction_start, state, "small", ["vicolo-corto"], NOW, 20)
@@ -190,7 +203,7 @@ def test_a_shortage_auction_of_a_hotel():
     give(state, "a", "vicolo-corto", "vicolo-stretto", houses=4)
     give(state, "b", "via-roma", "corso-impero", "largo-augusto", houses=4)
     give(state, "c", "viale-dei-giardini", "parco-della-vittoria", houses=4)
-    state.bank_big = 1
+    set_game(state, bank_big=1)
     act(state, building_auction_start(state, "big", ["vicolo-corto", "via-roma"], NOW, 20))
     refused("building_auction_open", build, state, "c", "parco-della-vittoria")
     act(state, bid(state, "a", 50, NOW, "vicolo-corto"))
@@ -208,7 +221,7 @@ def test_a_building_nobody_bids_for_stays_with_the_bank():
 def test_breaking_a_hotel_waits_for_a_house_shortage_auction():
     state = _shortage()
     give(state, "c", "viale-dei-giardini", "parco-della-vittoria", hotel=True)
-    state.bank_big, state.bank_small = 10, 5
-    state.deeds["viale-dei-giardini"].houses = 0
+    set_game(state, bank_big=10, bank_small=5)
+    set_deed(state, "viale-dei-giardini", houses=0)
     act(state, building_auction_start(state, "small", ["vicolo-corto", "via-roma"], NOW, 20))
     refused("building_auction_open", sell_building, state, "c", "viale-dei-giardini", break_hotel=True)

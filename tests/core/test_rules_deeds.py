@@ -1,7 +1,7 @@
 """Buying deeds, mortgaging them, lifting mortgages and the fee on deeds received mortgaged."""
 
 import pytest
-from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, new_state, refused
+from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core.money import percent_up
 from companion.core.rules import auction_start, buy, mortgage, pay_mortgage_fee, unmortgage
@@ -43,11 +43,11 @@ def test_buy_refusals_change_nothing():
     refused("unknown_deed", buy, state, "b", "boardwalk")
     refused("unknown_deed", buy, state, "b", None)
     refused("unknown_player", buy, state, "z", "via-verdi")
-    state.players["c"].cash = 399
+    set_player(state, "c", cash=399)
     refused("insufficient_cash", buy, state, "c", "parco-della-vittoria")
     act(state, auction_start(state, "via-verdi", NOW, 30))
     refused("deed_in_auction", buy, state, "b", "via-verdi")
-    state.status = "finished"
+    set_game(state, status="finished")
     refused("game_finished", buy, state, "b", "corso-impero")
 
 
@@ -55,7 +55,8 @@ def test_mortgage_refusals_change_nothing():
     state = new_state()
     give(state, "a", "vicolo-corto", "vicolo-stretto")
     give(state, "a", "via-roma", mortgaged=True)
-    state.deeds["vicolo-stretto"].houses, state.bank_small = 1, state.bank_small - 1
+    set_deed(state, "vicolo-stretto", houses=1)
+    set_game(state, bank_small=state.bank_small - 1)
     refused("group_has_buildings", mortgage, state, "a", "vicolo-corto")
     refused("group_has_buildings", mortgage, state, "a", "vicolo-stretto")
     refused("already_mortgaged", mortgage, state, "a", "via-roma")
@@ -63,7 +64,7 @@ def test_mortgage_refusals_change_nothing():
     refused("not_owner", mortgage, state, "b", "via-verdi")
     refused("not_mortgaged", unmortgage, state, "a", "vicolo-corto")
     refused("not_owner", unmortgage, state, "b", "via-roma")
-    state.players["a"].cash = 164
+    set_player(state, "a", cash=164)
     refused("insufficient_cash", unmortgage, state, "a", "via-roma")
 
 
@@ -71,7 +72,8 @@ def test_mortgage_refusals_change_nothing():
 def test_a_deed_received_mortgaged_costs_the_fee_or_is_lifted(edition_id):
     state = new_state(edition_id)
     give(state, "a", "via-roma", "corso-impero", mortgaged=True)
-    state.deeds["via-roma"].fee_due = state.deeds["corso-impero"].fee_due = True
+    set_deed(state, "via-roma", fee_due=True)
+    set_deed(state, "corso-impero", fee_due=True)
     refused("mortgage_fee_due", buy, state, "a", "via-verdi")
     act(state, pay_mortgage_fee(state, "a", "via-roma"))
     assert cash(state)["a"] == 1485
@@ -86,7 +88,7 @@ def test_a_deed_received_mortgaged_costs_the_fee_or_is_lifted(edition_id):
 def test_mortgage_fee_refusals():
     state = new_state()
     give(state, "a", "via-roma", mortgaged=True)
-    state.deeds["via-roma"].fee_due = True
+    set_deed(state, "via-roma", fee_due=True)
     refused("not_owner", pay_mortgage_fee, state, "b", "via-roma")
-    state.players["a"].cash = 14
+    set_player(state, "a", cash=14)
     refused("insufficient_cash", pay_mortgage_fee, state, "a", "via-roma")

@@ -1,7 +1,7 @@
 """Jail as the money sees it: the fine, a card, doubles."""
 
 import pytest
-from conftest import EDITION_IDS, act, cash, new_state, refused
+from conftest import EDITION_IDS, act, cash, new_state, refused, set_player
 
 from companion.core.rules import draw_jail_card, go_to_jail, leave_jail_on_doubles, pay_jail_fine, use_jail_card
 
@@ -33,7 +33,7 @@ def test_jail_refusals_change_nothing():
     refused("not_in_jail", leave_jail_on_doubles, state, "a")
     act(state, go_to_jail(state, "a"))
     refused("no_jail_card", use_jail_card, state, "a")
-    state.players["a"].cash = 49
+    set_player(state, "a", cash=49)
     refused("insufficient_cash", pay_jail_fine, state, "a")
     act(state, draw_jail_card(state, "b"))
     act(state, draw_jail_card(state, "c"))

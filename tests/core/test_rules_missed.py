@@ -3,7 +3,7 @@ rulebook), each on a hand-made position."""
 
 from __future__ import annotations
 
-from conftest import act, give, new_state, refused
+from conftest import act, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core import rules
 from companion.core.rules import trade_accept, trade_propose
@@ -16,12 +16,12 @@ def test_faq_31_no_trades_once_two_players_are_left_where_the_game_says_so():
     give(state, "a", "vicolo-corto")
     offer = {"cash": 0, "deeds": ["vicolo-corto"], "jail_cards": 0}
     act(state, trade_propose(state, "t1", "a", "b", offer, {**EMPTY, "cash": 60}))  # three players: fine
-    state.players["c"].bankrupt = True
+    set_player(state, "c", bankrupt=True)
     refused("no_trades_two_left", trade_propose, state, "t2", "a", "b", offer, {**EMPTY, "cash": 70})
     refused("no_trades_two_left", trade_accept, state, "t1", "b")  # an offer made before is closed too
     other = new_state("campionato-2015")  # the setting off: the final rounds trade to the end
     give(other, "a", "vicolo-corto")
-    other.players["c"].bankrupt = True
+    set_player(other, "c", bankrupt=True)
     act(other, trade_propose(other, "t1", "a", "b", offer, {**EMPTY, "cash": 60}))
 
 
@@ -48,10 +48,10 @@ def test_deeds_back_from_a_bankruptcy_are_auctioned_one_after_another():
     first = act(state, rules.queued_auction(state, NOW, 20))
     assert state.auction.deed == "vicolo-corto" and first.params["queued"] == 1
     assert rules.queued_auction(state, NOW, 20) is None  # one auction at a time
-    state.auction = None
+    set_game(state, auction=None)
     act(state, rules.queued_auction(state, NOW, 20))
     assert state.auction.deed == "parco-della-vittoria" and state.auction_queue == []
-    state.auction = None
+    set_game(state, auction=None)
     assert rules.queued_auction(state, NOW, 20) is None
 
 
@@ -66,10 +66,10 @@ def test_faq_32_deeds_pass_as_they_were_when_the_turn_began():
     from companion.core import turns
 
     state = new_state("campionato-2015", cash=100)
-    state.turn_player, state.turn_round, state.turn_seq = "c", 1, 1
+    set_game(state, turn_player="c", turn_round=1, turn_seq=1)
     give(state, "a", "via-roma")  # Anna's, mortgaged before her turn: passes mortgaged
     give(state, "a", "corso-impero", mortgaged=False)
-    state.deeds["via-roma"].mortgaged = True
+    set_deed(state, "via-roma", mortgaged=True)
     act(state, turns.end_turn(state, "c"))  # Anna's turn begins
     assert state.turn_start_mortgaged == ["via-roma"]
     act(state, rules.mortgage(state, "a", "corso-impero"))  # + 150 in her fatal turn
@@ -92,7 +92,7 @@ def test_faq_32_is_the_championship_s_only():
 def test_faq_29_breaking_a_hotel_with_too_few_houses_in_the_bank():
     state = new_state("campionato-2015")
     give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)  # house 200: sold at 100
-    state.bank_small = 2
+    set_game(state, bank_small=2)
     outcome = act(state, rules.sell_building(state, "a", "via-roma", break_hotel=True))
     # the hotel's own half (100) + half the price of the 2 houses the bank could not give (200)
     assert outcome.params["amount"] == 300 and outcome.params["short"] == 2
@@ -100,7 +100,7 @@ def test_faq_29_breaking_a_hotel_with_too_few_houses_in_the_bank():
     assert state.bank_small == 0 and state.players["a"].cash == 1500 + 300
     classic = new_state()
     give(classic, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
-    classic.bank_small = 2
+    set_game(classic, bank_small=2)
     refused("bank_short_of_small", rules.sell_building, classic, "a", "via-roma", break_hotel=True)
 
 
@@ -108,7 +108,7 @@ def test_the_championship_sells_a_hotel_whole_only_where_the_group_stays_even():
     state = new_state("campionato-2015")
     give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)
     refused("uneven_selling", rules.sell_building, state, "a", "via-roma")
-    state.bank_small = 0  # never stuck: even with no houses in the bank, a break raises money
+    set_game(state, bank_small=0)  # never stuck: even with no houses in the bank, a break raises money
     outcome = act(state, rules.sell_building(state, "a", "via-roma", break_hotel=True))
     assert outcome.params["amount"] == 100 + 4 * 100
     lone = new_state("campionato-2015")
@@ -121,7 +121,7 @@ def test_faq_29_two_players_breaking_at_once_share_the_houses():
     state = new_state("campionato-2015")
     give(state, "a", "via-roma", "corso-impero", "largo-augusto", hotel=True)  # house 200
     give(state, "b", "viale-dei-giardini", "parco-della-vittoria", hotel=True)  # house 200
-    state.bank_small = 5  # the FAQ's second example: 2 each, the fifth stays with the bank
+    set_game(state, bank_small=5)  # the FAQ's second example: 2 each, the fifth stays with the bank
     outcome = act(state, rules.break_shared(state, ["via-roma", "parco-della-vittoria"]))
     assert outcome.params["each"] == 2 and state.bank_small == 1
     assert state.deeds["via-roma"].houses == state.deeds["parco-della-vittoria"].houses == 2
@@ -134,7 +134,7 @@ def test_faq_29_two_players_breaking_at_once_share_the_houses():
 
 def test_faq_32_waits_for_a_table_that_marks_its_turns():
     state = new_state("campionato-2015", cash=100)
-    state.turn_player, state.turn_round, state.turn_seq, state.turn_start_mortgaged = "a", 1, 1, []
+    set_game(state, turn_player="a", turn_round=1, turn_seq=1, turn_start_mortgaged=[])
     give(state, "a", "corso-impero")
     act(state, rules.mortgage(state, "a", "corso-impero"))
     act(state, rules.bankrupt(state, "a", "b"))  # nobody has ended a turn yet: no turn to go back to

@@ -3,7 +3,21 @@
 from datetime import timedelta
 
 import pytest
-from conftest import EDITION_IDS, EDITIONS, NOW, act, cash, give, give_group, new_state, refused, street_groups
+from conftest import (
+    EDITION_IDS,
+    EDITIONS,
+    NOW,
+    act,
+    cash,
+    give,
+    give_group,
+    new_state,
+    refused,
+    set_deed,
+    set_game,
+    set_player,
+    street_groups,
+)
 
 from companion.core.editions.edition import RentRequest
 from companion.core.rules import pay_rent, rent_confirm, rent_due, rent_lapse, rent_request
@@ -48,7 +62,7 @@ def test_double_rent_holds_on_unmortgaged_deeds_when_another_is_mortgaged(editio
     # Campionato says so explicitly; the Hasbro rules say the same for the classic board.
     state = new_state(edition_id)
     first, *others = give_group(state, "a", group)
-    state.deeds[first].mortgaged = True
+    set_deed(state, first, mortgaged=True)
     assert rent_due(state, first) == 0
     for key in others:
         assert rent_due(state, key) == 2 * state.edition.deed(key).rents[0]
@@ -58,7 +72,8 @@ def test_double_rent_holds_on_unmortgaged_deeds_when_another_is_mortgaged(editio
 def test_an_unbuilt_deed_of_a_partly_built_group_pays_double(edition_id, group):
     state = new_state(edition_id)
     first, *others = give_group(state, "a", group)
-    state.deeds[first].houses, state.bank_small = 1, state.bank_small - 1
+    set_deed(state, first, houses=1)
+    set_game(state, bank_small=state.bank_small - 1)
     assert rent_due(state, first) == state.edition.deed(first).rents[1]
     for key in others:
         assert rent_due(state, key) == 2 * state.edition.deed(key).rents[0]
@@ -86,9 +101,10 @@ def test_a_group_split_between_owners_pays_single_rent():
 def test_other_double_rent_variants(rule, mortgaged, built, expected):
     state = new_state(rent={"policy": rule})
     give(state, "a", "viale-costantino", "viale-traiano", "piazza-giulio-cesare")
-    state.deeds["piazza-giulio-cesare"].mortgaged = mortgaged
+    set_deed(state, "piazza-giulio-cesare", mortgaged=mortgaged)
     if built:
-        state.deeds["viale-traiano"].houses, state.bank_small = 1, state.bank_small - 1
+        set_deed(state, "viale-traiano", houses=1)
+        set_game(state, bank_small=state.bank_small - 1)
     assert rent_due(state, "viale-costantino") == expected
 
 
@@ -109,7 +125,7 @@ def test_station_rent_goes_by_how_many_the_owner_holds(edition_id, count, rent):
 def test_mortgaged_stations_still_count_towards_the_set(edition_id):
     state = new_state(edition_id)
     give(state, "a", *STATIONS)
-    state.deeds["stazione-est"].mortgaged = True
+    set_deed(state, "stazione-est", mortgaged=True)
     assert rent_due(state, "stazione-sud") == 200
     assert rent_due(state, "stazione-est") == 0
 
@@ -117,7 +133,7 @@ def test_mortgaged_stations_still_count_towards_the_set(edition_id):
 def test_a_setting_can_leave_mortgaged_stations_out_of_the_set():
     state = new_state(rent={"sets_count_mortgaged": False})
     give(state, "a", *STATIONS)
-    state.deeds["stazione-est"].mortgaged = True
+    set_deed(state, "stazione-est", mortgaged=True)
     assert rent_due(state, "stazione-sud") == 100
 
 
@@ -192,11 +208,11 @@ def test_rent_refusals_change_nothing():
     refused("deed_mortgaged", pay_rent, state, "a", "corso-raffaello")
     refused("unknown_deed", pay_rent, state, "b", "boardwalk")
     refused("unknown_player", pay_rent, state, "z", "via-verdi")
-    state.players["c"].cash = 13
+    set_player(state, "c", cash=13)
     refused("insufficient_cash", pay_rent, state, "c", "via-verdi")
-    state.players["b"].bankrupt = True
+    set_player(state, "b", bankrupt=True)
     refused("player_bankrupt", pay_rent, state, "b", "via-verdi")
-    state.status = "setup"
+    set_game(state, status="setup")
     refused("game_not_started", pay_rent, state, "c", "via-verdi")
 
 
@@ -247,7 +263,7 @@ def test_rent_request_refusals():
     refused("not_owner", rent_request, state, "r1", "c", "b", "via-verdi", NOW)
     refused("own_deed", rent_request, state, "r1", "a", "a", "via-verdi", NOW)
     refused("invalid_request_id", rent_request, state, "r 1", "a", "b", "via-verdi", NOW)
-    state.deeds["via-verdi"].mortgaged = True
+    set_deed(state, "via-verdi", mortgaged=True)
     refused("deed_mortgaged", rent_request, state, "r1", "a", "b", "via-verdi", NOW)
 
 
@@ -255,5 +271,5 @@ def test_a_request_is_confirmed_only_with_the_cash():
     state = new_state("campionato-2015")
     give(state, "a", "via-verdi")
     act(state, rent_request(state, "r1", "a", "b", "via-verdi", NOW))
-    state.players["b"].cash = 5
+    set_player(state, "b", cash=5)
     refused("insufficient_cash", rent_confirm, state, "r1", "b", NOW)

@@ -1,7 +1,7 @@
 """Trades: proposed by one player, accepted or refused by the other."""
 
 import pytest
-from conftest import EDITION_IDS, act, cash, give, new_state, refused
+from conftest import EDITION_IDS, act, cash, give, new_state, refused, set_deed, set_player
 
 from companion.core.rules import buy, pay_mortgage_fee, trade_accept, trade_propose, trade_reject, unmortgage
 
@@ -11,7 +11,7 @@ def test_an_accepted_trade_moves_cash_deeds_and_cards_both_ways(edition_id):
     state = new_state(edition_id)
     give(state, "a", "via-roma", "stazione-sud")
     give(state, "b", "corso-impero")
-    state.players["b"].jail_cards = 1
+    set_player(state, "b", jail_cards=1)
     act(
         state,
         trade_propose(
@@ -88,10 +88,10 @@ def test_acceptance_checks_the_trade_still_holds():
     state = new_state()
     give(state, "a", "via-roma")
     act(state, trade_propose(state, "t1", "a", "b", {"deeds": ["via-roma"]}, {"cash": 300}))
-    state.players["b"].cash = 299
+    set_player(state, "b", cash=299)
     refused("insufficient_cash", trade_accept, state, "t1", "b")
-    state.players["b"].cash = 1500
-    state.deeds["via-roma"].owner = "c"
+    set_player(state, "b", cash=1500)
+    set_deed(state, "via-roma", owner="c")
     refused("not_owner", trade_accept, state, "t1", "b")
 
 
@@ -113,14 +113,14 @@ def test_a_deed_received_mortgaged_owes_the_fee():
 def test_a_trade_is_refused_when_the_receiver_could_not_pay_the_fee():
     state = new_state()
     give(state, "a", "via-roma", mortgaged=True)
-    state.players["b"].cash = 14
+    set_player(state, "b", cash=14)
     act(state, trade_propose(state, "t1", "a", "b", {"deeds": ["via-roma"]}, {}))
     refused("cannot_pay_mortgage_fees", trade_accept, state, "t1", "b")
 
 
 def test_campionato_caps_the_price_of_a_jail_card():
     state = new_state("campionato-2015")
-    state.players["a"].jail_cards = 2
+    set_player(state, "a", jail_cards=2)
     refused("jail_card_too_dear", trade_propose, state, "t1", "a", "b", {"jail_cards": 1}, {"cash": 51})
     refused("jail_card_too_dear", trade_propose, state, "t1", "b", "a", {"cash": 101}, {"jail_cards": 2})
     act(state, trade_propose(state, "t1", "a", "b", {"jail_cards": 2}, {"cash": 100}))
@@ -130,5 +130,5 @@ def test_campionato_caps_the_price_of_a_jail_card():
 
 def test_classic_lets_a_jail_card_go_for_any_price():
     state = new_state("classic-it")
-    state.players["a"].jail_cards = 1
+    set_player(state, "a", jail_cards=1)
     act(state, trade_propose(state, "t1", "a", "b", {"jail_cards": 1}, {"cash": 500}))

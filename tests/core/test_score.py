@@ -8,7 +8,7 @@ import pytest
 
 from companion.core import rules
 from companion.core.score import standings, winner
-from tests.core.conftest import EDITIONS, act, give, new_state
+from tests.core.conftest import EDITIONS, act, give, new_state, set_player
 
 # The rulebook's table (players left -> points for 1st, 2nd, ...).
 POINTS = {1: [28], 2: [25, 14], 3: [22, 12, 6], 4: [19, 10, 5, 3], 5: [16, 8, 4, 2, 1], 6: [13, 6, 3, 1, 1]}
@@ -36,7 +36,7 @@ def test_the_championship_tie_goes_to_the_higher_unmortgaged_deeds():
     state = new_state("campionato-2015", cash=1000)
     give(state, "a", "vicolo-corto")  # 60 unmortgaged: worth 1060
     give(state, "b", "via-roma", mortgaged=True)  # 300 mortgaged: counts 150
-    state.players["b"].cash = 910  # worth 1060 too
+    set_player(state, "b", cash=910)  # worth 1060 too
     rows = standings(state)
     assert [(r.player, r.total, r.rank) for r in rows] == [("a", 1060, 1), ("b", 1060, 2), ("c", 1000, 3)]
     assert [r.tournament_points for r in rows] == [22, 12, 6]
@@ -66,7 +66,7 @@ def test_players_out_of_the_game_come_last_and_score_nothing():
     state = new_state("campionato-2015", cash=500, players=4)
     act(state, rules.bankrupt(state, "d", "bank"))
     act(state, rules.bankrupt(state, "c", "bank"))
-    state.players["a"].cash = 900
+    set_player(state, "a", cash=900)
     rows = standings(state)
     # The worked example of the rulebook: 4 at the table, 2 eliminated: 25 and 14.
     assert [(r.player, r.rank, r.tournament_points, r.out) for r in rows] == [

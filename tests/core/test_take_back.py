@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from conftest import NOW, act, cash, new_state, refused, snapshot
+from conftest import NOW, act, cash, new_state, play_on, refused, set_player, snapshot
 
 from companion.core import commands
 from companion.core.changes import apply_outcome
@@ -27,7 +27,7 @@ def test_own_go_within_the_window_comes_back_exactly():
     go = _go(state)
     assert cash(state)["a"] == 1500 + state.edition.salary.amount
     back = take_back(state, "a", _entry(go), 1, NOW + timedelta(seconds=TAKE_BACK_SECONDS - 1))
-    apply_outcome(state, back)
+    play_on(state, apply_outcome(state, back))
     assert state == before  # cash, laps and everything else as before the tap
     assert back.kind == "take_back" and not back.undoable
     assert back.params["player"] == "a" and back.params["undone"] == "pass_go"
@@ -42,7 +42,7 @@ def test_own_tax_comes_back_from_the_free_parking_pot_too():
     payment = state.edition.fixed_payments[0]
     tax = act(state, commands.pay_fixed(state, "a", payment.key))
     assert state.pots["free_parking"] == payment.amount
-    apply_outcome(state, take_back(state, "a", _entry(tax, version=4), 4, NOW))
+    play_on(state, apply_outcome(state, take_back(state, "a", _entry(tax, version=4), 4, NOW)))
     assert state == before
 
 
@@ -83,18 +83,18 @@ def test_someone_elses_go_is_not_mine():
 def test_an_undone_go_is_not_taken_back_twice():
     state = new_state()
     go = _go(state)
-    apply_outcome(state, take_back(state, "a", _entry(go), 1, NOW))
+    play_on(state, apply_outcome(state, take_back(state, "a", _entry(go), 1, NOW)))
     refused("already_undone", take_back, state, "a", _entry(go, reversed=True), 1, NOW)
 
 
 def test_a_bankrupt_player_or_a_finished_game_takes_nothing_back():
     state = new_state()
     go = _go(state)
-    state.players["a"].bankrupt = True
+    set_player(state, "a", bankrupt=True)
     refused("player_bankrupt", take_back, state, "a", _entry(go), 1, NOW)
     state = new_state()
     go = _go(state)
-    apply_outcome(state, commands.end(state))
+    play_on(state, apply_outcome(state, commands.end(state)))
     refused("game_finished", take_back, state, "a", _entry(go, version=1), 1, NOW)
 
 

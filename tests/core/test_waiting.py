@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from conftest import act, give, new_state
+from conftest import act, give, new_state, set_game
 
 from companion.core.pending import request_payment
 from companion.core.rules import auction_start, trade_propose
@@ -18,7 +18,7 @@ def test_a_quiet_game_waits_on_nobody_and_a_finished_one_neither():
     state = new_state("campionato-2015")
     assert waiting_on(state, NOW) == []
     act(state, trade_propose(state, "t1", "a", "b", {**EMPTY, "cash": 10}, EMPTY))
-    state.status = "finished"
+    set_game(state, status="finished")
     assert waiting_on(state, NOW) == []
 
 

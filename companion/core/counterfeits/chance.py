@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from ..commands import require_player, require_running
 from ..errors import N_, BadInput, NotFound, RuleViolation
@@ -39,21 +40,25 @@ def new_deck(state: GameState) -> ChanceState:
     return ChanceState(cards[BOARD:], cards[:BOARD], {})
 
 
-def _deck(state: GameState) -> ChanceState:
+def _deck(state: GameState) -> dict[str, Any]:
+    """The deck as plain values, a copy to change: the state's own never changes."""
     if state.edition.counterfeits is None or not state.edition.counterfeits.chance_cards:
         raise RuleViolation("no_chance_cards", N_("This edition has no Imprevisti cards to keep."))
-    if state.chance is None:
-        return new_deck(state)
-    return ChanceState.from_dict(state.chance.to_dict())
+    return (state.chance or new_deck(state)).to_dict()
 
 
-def _returned(state: GameState, deck: ChanceState, now: datetime) -> list[Change]:
+def _dealt(state: GameState, deck: dict[str, Any]) -> Change:
+    """The change that puts ``deck`` (``_deck``'s, changed) in place of the game's."""
+    return document_change("chance", None, state.chance, ChanceState.from_dict(deck))
+
+
+def _returned(state: GameState, deck: dict[str, Any], now: datetime) -> list[Change]:
     """The card plays whose window has passed unchecked: their cards go under the pile (in
     ``deck``); the changes that drop them."""
     changes = []
     for play in list(state.checkable.values()):
         if play.card is not None and play.checked is None and is_past(now, play.check_until):
-            deck.pile.append({"id": play.card, "fake": play.notes[0]["fake"]})
+            deck["pile"].append({"id": play.card, "fake": play.notes[0]["fake"]})
             changes.append(document_change("checkable", play.id, play, None))
     return changes
 
@@ -67,16 +72,16 @@ def chance_draw(state: GameState, player_id: str, card: object, now: datetime) -
     player = require_player(state, player_id)
     deck = _deck(state)
     changes = _returned(state, deck, now)
-    if card is None and deck.board:
-        card = deck.board[0]["id"]
-    taken = next((c for c in deck.board if c["id"] == card), None) if isinstance(card, str) else None
+    if card is None and deck["board"]:
+        card = deck["board"][0]["id"]
+    taken = next((c for c in deck["board"] if c["id"] == card), None) if isinstance(card, str) else None
     if taken is None:
         raise NotFound("unknown_card", N_("There is no such Imprevisti card face up on the board."))
-    deck.board.remove(taken)
-    if deck.pile:
-        deck.board.append(deck.pile.pop(0))
-    deck.hands.setdefault(player.id, []).append(taken)
-    changes.append(document_change("chance", None, state.chance, deck))
+    deck["board"].remove(taken)
+    if deck["pile"]:
+        deck["board"].append(deck["pile"].pop(0))
+    deck["hands"].setdefault(player.id, []).append(taken)
+    changes.append(_dealt(state, deck))
     return Outcome("chance_draw", changes=tuple(changes), params={"player": player.id}, result={"card": taken["id"]})
 
 
@@ -92,7 +97,7 @@ def chance_play(state: GameState, player_id: str, card: object, play_id: str, no
         raise BadInput("missing_field", N_("Say which card."))
     deck = _deck(state)
     changes = _returned(state, deck, now)
-    hand = deck.hands.get(player.id, [])
+    hand = deck["hands"].get(player.id, [])
     played = next((c for c in hand if c["id"] == card), None)
     if played is None:
         raise NotFound("unknown_card", N_("You do not hold this Imprevisti card."))
@@ -110,7 +115,7 @@ def chance_play(state: GameState, player_id: str, card: object, play_id: str, no
         until,
         card=played["id"],
     )
-    changes += [document_change("chance", None, state.chance, deck), document_change("checkable", play_id, None, play)]
+    changes += [_dealt(state, deck), document_change("checkable", play_id, None, play)]
     return Outcome(
         "chance_play",
         changes=tuple(changes),
@@ -124,12 +129,12 @@ def check_card(state: GameState, checker: PlayerState, play: CheckableState) -> 
     void and pays the checker the bounty; either way the card goes under the pile."""
     fake = play.notes[0]["fake"]
     deck = _deck(state)
-    deck.pile.append({"id": play.card, "fake": fake})
+    deck["pile"].append({"id": play.card, "fake": fake})
     checked = {"by": checker.id, "fake": fake, "face": 0}
     changes = (
         spent_chip(checker),
         document_change("checkable", play.id, play, replace(play, checked=checked)),
-        document_change("chance", None, state.chance, deck),
+        _dealt(state, deck),
     )
     terms = state.edition.counterfeits
     assert terms is not None  # only a game with the fake money plays the Imprevisti
