@@ -6,10 +6,13 @@ them touches storage; the service layer applies what they return in one transact
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from .changes import read
 from .counterfeits.chips import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
-from .ledger import BANK, balanced, move, reverse
+from .ledger import BANK, Posting, balanced, move, reverse
 from .money import parse_amount
 from .policies import mortgage
 from .policies.salary import salary
@@ -84,18 +87,21 @@ def start(state: GameState) -> Outcome:
     if len(players) > edition.max_players:
         raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
     cash = edition.starting_cash_for(len(players))
-    postings, changes = [], [Change("game", None, "status", SETUP, RUNNING)]
+    postings: list[Posting] = []
+    changes = [Change("game", None, "status", SETUP, RUNNING)]
     for p in players:
         postings += move(BANK, p.id, cash)
     deals = dealt(edition, [p.id for p in players], state.seed)
     for player_id, deed_key in deals:
         changes.append(Change("deed", deed_key, "owner", None, player_id))
-        postings += move(player_id, BANK, edition.deed(deed_key).price)
+        deed = edition.deed(deed_key)
+        assert deed is not None  # dealt from the edition's own deeds
+        postings += move(player_id, BANK, deed.price)
     from .turns import first_turn_changes  # turns builds on these commands
 
     changes += first_turn_changes(state, players[0].id)
     changes += starting_chips(state)
-    params = {"cash": cash, "players": len(players)}
+    params: dict[str, Any] = {"cash": cash, "players": len(players)}
     if deals:
         params["dealt"] = [list(pair) for pair in deals]
     return Outcome("start", balanced(postings), tuple(changes), params=params)
@@ -214,7 +220,12 @@ def end(state: GameState) -> Outcome:
 
 
 def undo(
-    state: GameState, kind: str, version: int, postings: object, changes: object, params: object = None
+    state: GameState,
+    kind: str,
+    version: int,
+    postings: Iterable[Posting],
+    changes: Iterable[Change],
+    params: Mapping[str, Any] | None = None,
 ) -> Outcome:
     """The compensating change for one earlier entry: its postings and changes reversed. The
     entry's ``params`` (without its result) are kept as ``undone_params``, so the feed can say
@@ -226,7 +237,7 @@ def undo(
     undo can never leave a broken state behind. Undo goes newest first, so the cash the
     entry moved is still where it put it.
     """
-    changes = tuple(changes)
+    changes = tuple(changes)  # read twice
     ended_it = any(c.target == "game" and c.field == "status" and c.after == FINISHED for c in changes)
     if state.status == FINISHED and not ended_it:
         raise RuleViolation("game_finished", N_("The game is over."))
@@ -235,7 +246,7 @@ def undo(
         if read(state, c) != c.before:
             raise RuleViolation("undo_conflict", N_("This change cannot be undone: later changes depend on it."))
     reversed_postings = reverse(postings) if postings else ()
-    undone = {"undone": kind, "undone_version": version}
+    undone: dict[str, Any] = {"undone": kind, "undone_version": version}
     if params is not None:
         undone["undone_params"] = {k: v for k, v in params.items() if k != "result"}
     return Outcome("undo", reversed_postings, reversed_changes, params=undone, undoable=False)

@@ -11,6 +11,15 @@ import json
 import re
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, index: int) -> int:
+    """The index past the white space at ``index``."""
+    match = _SPACE.match(text, index)
+    assert match is not None  # the pattern matches the empty string too
+    return match.end()
+
+
 _DECODER = json.JSONDecoder()
 _FIELD = re.compile(r"^[^:]*: ((?:[A-Za-z_$][\w$]*)(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*)")
 _PART = re.compile(r"\[(\d+)\]|\.?([A-Za-z_$][\w$]*)")
@@ -25,27 +34,29 @@ def value_lines(text: str) -> dict[tuple[str | int, ...], int]:
         return text.count("\n", 0, index) + 1
 
     def value(index: int, path: tuple[str | int, ...]) -> int:
-        index = _SPACE.match(text, index).end()
+        index = _skip(text, index)
         lines[path] = line_at(index)
         char = text[index : index + 1]
         if char == "{":
-            index = _SPACE.match(text, index + 1).end()
+            index = _skip(text, index + 1)
             if text[index : index + 1] == "}":
                 return index + 1
             while True:
-                key, index = json.decoder.scanstring(text, _SPACE.match(text, index).end() + 1)
-                index = _SPACE.match(text, index).end() + 1  # the colon
-                index = _SPACE.match(text, value(index, path + (key,))).end()
+                key, index = json.decoder.scanstring(  # type: ignore[attr-defined]  # json's own string reader, not in typeshed
+                    text, _skip(text, index) + 1
+                )
+                index = _skip(text, index) + 1  # the colon
+                index = _skip(text, value(index, path + (key,)))
                 if text[index] == "}":
                     return index + 1
                 index += 1  # the comma
         if char == "[":
-            index = _SPACE.match(text, index + 1).end()
+            index = _skip(text, index + 1)
             if text[index : index + 1] == "]":
                 return index + 1
             n = 0
             while True:
-                index = _SPACE.match(text, value(index, path + (n,))).end()
+                index = _skip(text, value(index, path + (n,)))
                 n += 1
                 if text[index] == "]":
                     return index + 1

@@ -10,10 +10,10 @@ reports a bad file at start and offers the others (``load_editions``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar, overload
 
 from .edition import (
     Auction,
@@ -46,32 +46,38 @@ from .edition import (
 from .schema import SCHEMA_FILE, edition_problems
 from .upgrade import upgrade_layout
 
+T = TypeVar("T")
+
 EDITIONS_DIR = Path(__file__).resolve().parent.parent.parent / "editions"
 
 
-def _text(value) -> Text | None:
+@overload
+def _text(value: None) -> None: ...
+@overload
+def _text(value: str | Mapping[str, str]) -> Text: ...
+def _text(value: str | Mapping[str, str] | None) -> Text | None:
     if value is None:
         return None
     return Text(value, value) if isinstance(value, str) else Text(value["it"], value["en"])
 
 
-def _counts(value: Mapping) -> Mapping[int, int]:
+def _counts(value: Mapping[str, int]) -> Mapping[int, int]:
     return MappingProxyType({int(k): v for k, v in value.items()})
 
 
-def _section(kind, data: Mapping, **read):
+def _section(kind: type[T], data: Mapping[str, Any], **read: Callable[[Any], Any]) -> T:
     """A section's dataclass from its JSON object: plain fields as they are, ``read`` for the
     ones that need converting."""
     plain = {k: v for k, v in data.items() if k not in read}
     return kind(**plain, **{k: convert(data[k]) for k, convert in read.items() if k in data})
 
 
-def _buildings(data: Mapping) -> Buildings:
+def _buildings(data: Mapping[str, Any]) -> Buildings:
     texts = ("small", "small_plural", "big", "big_plural")
     return _section(Buildings, data, per_visit=lambda v: MappingProxyType(dict(v)), **dict.fromkeys(texts, _text))
 
 
-def _deed(data: Mapping) -> Deed:
+def _deed(data: Mapping[str, Any]) -> Deed:
     return _section(Deed, data, rents=tuple)
 
 
@@ -143,7 +149,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
     )
 
 
-def _tournament_points(section) -> TournamentPoints | None:
+def _tournament_points(section: Mapping[str, Any] | None) -> TournamentPoints | None:
     if section is None:
         return None
     return TournamentPoints(MappingProxyType({int(k): tuple(v) for k, v in section["by_players_left"].items()}))

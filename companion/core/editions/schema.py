@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent.parent / "editions" / "editions.schema.json"
@@ -23,7 +24,7 @@ SCHEMA_FILE = Path(__file__).resolve().parent.parent.parent / "editions" / "edit
 _TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
     "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
 )
-_Validator = extend(Draft202012Validator, type_checker=_TYPES)
+_Validator = extend(Draft202012Validator, type_checker=_TYPES)  # type: ignore[no-untyped-call]  # unannotated in its stubs
 
 _TYPE_WORDS = {
     "integer": "a whole number",
@@ -36,14 +37,16 @@ _TYPE_WORDS = {
 
 
 def load_schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return schema
 
 
 @lru_cache(maxsize=1)
-def _validator():
+def _validator() -> Validator:
     schema = load_schema()
     Draft202012Validator.check_schema(schema)
-    return _Validator(schema)
+    validator: Validator = _Validator(schema)
+    return validator
 
 
 def field_path(path: Iterable[str | int]) -> str:
@@ -69,15 +72,20 @@ def _words(value: object) -> str:
 def _sentence(error: ValidationError) -> list[str]:
     """jsonschema's error as sentences about the edition's fields."""
     where = field_path(error.absolute_path)
-    kind, expected, instance = error.validator, error.validator_value, error.instance
+    # What the schema asked and what the file holds: JSON values of any shape.
+    # What the schema asked and what the file holds: JSON values of any shape.
+    kind = error.validator
+    expected: Any = error.validator_value
+    instance: Any = error.instance
+    schema: Any = error.schema
     subject = where or "the edition"
-    means = error.schema.get("x-pattern-means", "has the wrong form") if isinstance(error.schema, dict) else ""
+    means = schema.get("x-pattern-means", "has the wrong form") if isinstance(schema, dict) else ""
     if "propertyNames" in error.schema_path:
         return [f"{subject} key {_words(instance)} {means}"]
     if kind == "required":
         return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
     if kind == "additionalProperties":
-        known = set(error.schema.get("properties", {}))
+        known = set(schema.get("properties", {}))
         return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
     if kind == "type":
         kinds = [expected] if isinstance(expected, str) else expected
@@ -135,7 +143,8 @@ def _rents_needed(data: Mapping[str, Any], deed: Mapping[str, Any]) -> int:
     if not deed.get("buildable", True):
         return 1
     buildings = data["buildings"]
-    return buildings["max_small"] + 1 + (0 if buildings["policy"] == "small_only" else 1)
+    max_small: int = buildings["max_small"]
+    return max_small + 1 + (0 if buildings["policy"] == "small_only" else 1)
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
