@@ -19,11 +19,11 @@ from sqlalchemy import event
 from . import config
 from .core.editions.loading import EDITIONS_DIR, load_editions
 from .live.broker import Broker
-from .services import WRITE_INTENT
+from .services import WRITE_INTENT, Door
+from .services.wording import language
 from .store import db, migrations
 from .web.ratelimit import RateLimiter
 
-LANGUAGES = ("it", "en")
 csrf = CSRFProtect()
 babel = Babel()
 migrate = Migrate()  # `flask --app app db ...`: see docs/migrations.md
@@ -31,11 +31,9 @@ migrate = Migrate()  # `flask --app app db ...`: see docs/migrations.md
 
 def select_locale() -> str:
     """The language of the page: the reader's own choice (a cookie set by the switch), else
-    the browser's preference, else English."""
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    the browser's preference, else English (``services.wording.language``, which the actions'
+    door asks too)."""
+    return language(request.cookies.get("lang"), request.headers.get("Accept-Language"))
 
 
 # On every answer, the app's (``_security_headers``) and those the server writes itself.
@@ -104,6 +102,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Started by the server (companion.serve) while it serves: other processes' versions.
         "fanout": _listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
         "limiter": RateLimiter(limit=20, window_seconds=60),
+        # Every action, the API's and the pages', goes through it (services.door): one writer.
+        "door": Door(app),
     }
 
     from .live import routes as live
@@ -156,11 +156,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         if app.config.get("WORKER"):  # BANCO_WORKERS above 1: which process answered (its number)
             response.headers["X-Banco-Worker"] = str(app.config["WORKER"])
         return response
-
-    from .web.direct import DirectActions
-
-    # The server answers the API's actions without Flask's request cycle (companion.serve).
-    app.extensions["banco"]["direct"] = DirectActions(app, SECURITY_HEADERS)
 
     return app
 

@@ -2,9 +2,9 @@
 
 The loop (uvloop where installed) holds every connection and parses every request (httptools
 where installed, else h11: ``protocol``), so an idle live page costs a future and a socket, not
-a thread. The API's actions are read on the loop and committed by one writer thread, a batch at
-a time (``writer``); every other request runs in the Flask app, in a pool of ``THREADS``
-threads (``gate``). The server raises the process's open-file limit as far as the system
+a thread. The API's actions are taken on the loop at the app's door and committed by the app's
+one writer thread, a batch at a time (``writer``); every other request runs in the Flask app,
+in a pool of ``THREADS`` threads (``gate``). The server raises the process's open-file limit as far as the system
 allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
 browsers reconnect to the next server), then the connections, then the loop.
 """
@@ -47,8 +47,7 @@ class Server(uvicorn.Server):
         self.broker.close()
         await super().shutdown(sockets)
         self.gate.mount.shutdown()
-        if self.gate.writer is not None:
-            self.gate.writer.stop()
+        self.gate.writer.stop()
         if self.fanout is not None:
             self.fanout.stop()
 

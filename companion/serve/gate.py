@@ -7,23 +7,33 @@ as soon as it grows past it. Refusals are answered by the Flask app itself (``_G
 ``companion.web.errors``, told the status through the environ), so they read as every other
 refusal: the JSON error under /api/, the error page elsewhere, in the reader's language.
 
-Then the Flask app answers in a pool of ``THREADS`` threads (``Mount``), and the loop writes its
-answer whole. A GET that turns out to be a live stream (the app wrote its opening and noted the
-game, see ``companion.live.routes``) is not closed when the app is done: ``Streams`` holds it on
-the loop.
+An action (a ``POST`` to the actions' route) stays on the loop: taken at the app's door
+(``companion.services.door``), run by the app's writer (``writer``), answered here, refusals
+included. Every other request the Flask app answers in a pool of ``THREADS`` threads
+(``Mount``), and the loop writes its answer whole. A GET that turns out to be a live stream (the
+app wrote its opening and noted the game, see ``companion.live.routes``) is not closed when the
+app is done: ``Streams`` holds it on the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from werkzeug.exceptions import HTTPException
+
+from .. import SECURITY_HEADERS
 from ..live.events import LIVE
 from ..live.streams import Streams
+from ..services.door import bearer, reader, reply
+from ..services.door import of as door_of
 from ..web.errors import REFUSED
 from .mount import Answer, Mount
-from .writer import Writer
+from .writer import Handover
 
 BODY_SECONDS = 30  # a whole body, from the end of the head: a phone's form is a few hundred bytes
+# The route whose requests the loop answers at the app's door, without Flask's request cycle: its
+# address is declared once, on the route itself (``companion.web.api.act``), and read from the app.
+ACTIONS_ENDPOINT = "api.act"
 
 
 def header(scope, name: bytes) -> bytes | None:
@@ -39,8 +49,12 @@ class Gate:
         self.limit = app.config["MAX_CONTENT_LENGTH"]
         self.streams = Streams(app.extensions["banco"]["broker"], app.config["STREAMS_PER_ADDRESS"])
         self.mount = Mount(app, app.config["THREADS"])
-        self.direct = app.extensions["banco"].get("direct")
-        self.writer = Writer(self.direct) if self.direct is not None else None
+        self.door = door_of(app)
+        self.writer = Handover(self.door.writer)
+        self.routes = app.url_map.bind("")
+        self.json = app.json  # jsonify's own settings: sorted keys, compact, ASCII
+        self.headers = [(name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS]
+        self.headers.append((b"vary", b"Accept-Encoding"))  # Flask-Compress's, on every answer of the app
 
     async def __call__(self, scope, receive, send) -> None:
         # Only HTTP comes here: the server runs without lifespan and without WebSocket.
@@ -60,23 +74,40 @@ class Gate:
             }
         if scope["method"] == "GET":
             await self._get(scope, body, receive, send)
-        elif not (scope["method"] == "POST" and await self._direct(scope, body, send)):
+        elif scope["method"] == "POST" and (game_id := self._action_route(scope["path"])) is not None:
+            await _send(send, await self._action(scope, game_id, body))
+        else:
             await _send(send, await self.mount.answer(scope, body))
 
-    async def _direct(self, scope, body: bytes, send) -> bool:
-        """Answers an action the app takes directly (``companion.web.direct``) once the writer
-        has committed it; False when the app's own cycle is to answer the request."""
-        work = self.direct.take(scope["path"], header(scope, b"authorization"), body) if self.direct else None
-        if work is None:
-            return False
-        await self.writer.submit(work)
-        answer = self.direct.answer(work)
-        if answer is None:
-            return False
-        status, headers, content = answer
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content, "more_body": False})
-        return True
+    def _action_route(self, path: str) -> str | None:
+        """The game of a ``POST`` to the actions' route, by the app's own URL map; ``None`` for
+        any other address."""
+        try:
+            endpoint, values = self.routes.match(path, "POST")
+        except HTTPException:  # not found, another method, a redirect: the app answers
+            return None
+        return values["game_id"] if endpoint == ACTIONS_ENDPOINT else None
+
+    async def _action(self, scope, game_id: str, body: bytes) -> Answer:
+        """An action through the app's door (``companion.services.door``), as the route
+        ``api.act`` answers it, byte for byte, headers included: taken on the loop, run by the
+        app's writer, its refusal worded by the code that judged it."""
+        authorization = header(scope, b"authorization")
+        work = self.door.take(game_id, bearer(authorization.decode("latin-1")) if authorization else None, body)
+        if work.error is None:
+            await self.writer.submit(work)
+        cookie, accepted = header(scope, b"cookie"), header(scope, b"accept-language")
+        said = reply(work, reader(cookie and cookie.decode("latin-1"), accepted and accepted.decode("latin-1")))
+        pretty = (self.json.compact is None and self.app.debug) or self.json.compact is False
+        layout = {"indent": 2} if pretty else {"separators": (",", ":")}  # as jsonify lays it out
+        content = (self.json.dumps(said.body, **layout) + "\n").encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
+        headers += [(name.lower().encode(), value.encode()) for name, value in said.headers]
+        headers += self.headers
+        worker = self.app.config.get("WORKER")
+        if worker:
+            headers.append((b"x-banco-worker", str(worker).encode()))
+        return Answer(said.status, headers, content)
 
     async def _body(self, scope, receive) -> bytes | int | None:
         """The whole body; a status to refuse with (413 over the limit, 400 when it does not

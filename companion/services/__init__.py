@@ -5,7 +5,8 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``catalog``: the editions offered, and the content each game is pinned to
 - ``games``: opening a table, joining it
 - ``seats``: tokens, claiming a seat, rejoin codes, who is calling
-- ``actions``: the action types, ``act`` and ``preview``
+- ``actions``: the action types, ``prepare``, ``run_batch`` and ``preview``
+- ``door``: the one door of the actions (the API's and the pages'), through the one ``writer``
 - ``journal``: entries, persistence through the core's interpreter, undo, verification
 - ``clock``: the game clock
 - ``reads``: the read model the API and pages show
@@ -20,7 +21,7 @@ from ..core.settings import FREE_PARKING
 from ..core.take_back import TAKE_BACK_SECONDS
 from ..core.turns import view as turn_view
 from ..store import now_utc
-from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, act, prepare, preview, run_batch
+from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, prepare, preview, run_batch
 from .catalog import edition_of, editions
 from .clock import view as clock_view
 from .custom_editions import (
@@ -31,6 +32,7 @@ from .custom_editions import (
     import_edition_text,
     is_imported,
 )
+from .door import Door, Reply, act
 from .games import (
     EDITION_CLOCK,
     ID_ALPHABET,
@@ -111,7 +113,9 @@ __all__ = [
     "TAKE_BACK_SECONDS",
     "WRITE_INTENT",
     "Caller",
+    "Door",
     "EditionRefused",
+    "Reply",
     "act",
     "authenticate",
     "can_see_cash",

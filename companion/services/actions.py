@@ -13,7 +13,6 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from flask import current_app
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -27,10 +26,10 @@ from ..store import Entry, Game, Request, db, now_utc
 from ..store.statements import Prepared
 from . import clock, journal
 from .games import random_id
-from .group import Group, Waiting
 from .seats import Caller, identify
 from .serials import secret_of
 from .tx import lock_game, savepoint, writing
+from .writer import Waiting
 
 MAX_KEY = 100
 
@@ -367,28 +366,6 @@ def fingerprint(payload: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def act(game_id, caller: Caller | None, payload, token: str | None = None) -> dict:
-    """Runs one action for ``caller`` (or for whoever holds ``token``, checked inside the same
-    transaction) and returns ``{"version", "result"}`` once it is committed.
-
-    The same ``key`` from the same caller with the same request returns the first answer
-    again and changes nothing. Requests for money that have lapsed are cleared after it, as an
-    entry of their own. Refuses: a payload that is not an object, an unknown type, a key that is
-    not text of at most 100 characters, a key already used for a different request (409),
-    and whatever the action itself refuses; a refusal changes nothing and is not remembered,
-    so a corrected retry with the same key is judged afresh.
-
-    Actions arriving together are committed together (``group``, ``run_batch``): one
-    transaction, in which a refusal undoes only its own part, and each is answered only after
-    that transaction has committed.
-    """
-    work = prepare(game_id, caller, payload, token)
-    db.session.rollback()  # the request's reads so far end here; it reads the commit after
-    banco = current_app.extensions["banco"]
-    writes = banco.get("writes") or banco.setdefault("writes", Group(run_batch))
-    return writes.submit(work)
-
-
 def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -> _Action:
     """``act``'s work, checked as far as it can be without the game: ready for ``run_batch``.
     Refuses a payload that is not an object, an unknown type, and a key that is not printable
@@ -404,8 +381,15 @@ def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -
     return _Action(game_id, caller, payload, token, kind, key, fingerprint(payload) if key is not None else None)
 
 
+def unsigned(game_id) -> _Action:
+    """An action sent with neither a seat nor a token, its body unread: its batch refuses it
+    once its game is found, so an unknown game is 404 before the missing token is 401."""
+    return _Action(game_id, None, {}, None, None, None, None)
+
+
 class _Action(Waiting):
-    """One ``act`` call waiting for its batch; ``actor`` once its caller is known."""
+    """One action waiting for its batch (``companion.services.door``); ``actor`` once its caller
+    is known."""
 
     __slots__ = ("actor", "caller", "digest", "game_id", "key", "kind", "payload", "token")
 
@@ -521,6 +505,8 @@ def _run(work: _Action, game: Game) -> dict:
     """One action inside the batch's transaction, on its game's row, locked."""
     caller, payload, kind = work.caller, work.payload, work.kind
     if caller is None:
+        if kind is None:
+            raise Unauthorized("missing_token", N_("Send your token as 'Authorization: Bearer <token>'."))
         caller = identify(game, work.token)
         work.actor = caller.actor
     if game.id != caller.game_id:

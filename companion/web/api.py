@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import math
-import re
-from itertools import accumulate
 
 from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
-from ..core.errors import N_, BadInput, NotFound, Unauthorized
+from ..core.errors import N_, NotFound, Unauthorized
 from ..live.routes import stream_response
+from ..services import door
+from ..services.bodies import parse_json
+from ..services.door import bearer
 from . import hosting, openapi
 from .errors import translate
 from .feed import describe
@@ -21,78 +21,14 @@ from .results import visible_score
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-MAX_JSON_DEPTH = 32  # the deepest request (a trade: body, side, deed list) is 3 levels
-_JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)  # an unfinished one runs to the end
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_OUT_OF_JSON = N_("Send valid JSON: numbers within range (no NaN or Infinity) and text in valid Unicode.")
-
-
-def json_depth(text: str) -> int:
-    """How deeply ``text`` nests arrays and objects, counted without parsing (so without
-    recursing): brackets inside strings do not count. Linear in the length of ``text``."""
-    brackets = _NOT_BRACKETS.sub("", _JSON_STRINGS.sub("", text))
-    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
-
-
-def _finite(number: str) -> float:
-    value = float(number)
-    if not math.isfinite(value):  # 1e999 reads as infinity
-        raise ValueError(number)
-    return value
-
-
-def _not_json(constant: str):
-    raise ValueError(constant)  # NaN, Infinity, -Infinity: Python's extension, not JSON
-
-
-# Made once: json.loads with these hooks would make a new decoder for every request.
-_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_not_json)
-
-
 def _body() -> dict:
-    """The request's JSON object (``parse_json``); a body over the app's size limit is refused
-    (413) before it is read."""
+    """The request's JSON object (``services.bodies.parse_json``); a body over the app's size
+    limit is refused (413) before it is read."""
     return parse_json(request.get_data(cache=True))
-
-
-def parse_json(raw: bytes) -> dict:
-    """The JSON object in ``raw``, a request's body. Refuses (400 ``invalid_json``) a body that
-    is not JSON, not an object, nested deeper than ``MAX_JSON_DEPTH`` (checked before parsing, which recurses), or
-    holding NaN, an infinite number or text that is not Unicode (a lone surrogate such as
-    ``"\\ud800"``, which no database can store)."""
-    try:
-        text = raw.decode(json.detect_encoding(raw))
-    except (UnicodeDecodeError, LookupError):
-        raise BadInput("invalid_json", _OUT_OF_JSON) from None
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise BadInput(
-            "invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."), depth=MAX_JSON_DEPTH
-        )
-    try:
-        data = _DECODER.decode(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise BadInput("invalid_json", N_("Send a JSON object.")) from None
-    except ValueError:  # NaN, Infinity, 1e999, an integer of thousands of digits
-        raise BadInput("invalid_json", _OUT_OF_JSON) from None
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
-    except UnicodeEncodeError:
-        raise BadInput("invalid_json", _OUT_OF_JSON) from None
-    if not isinstance(data, dict):
-        raise BadInput("invalid_json", N_("Send a JSON object."))
-    return data
 
 
 def _token() -> str | None:
     return bearer(request.headers.get("Authorization", ""))
-
-
-def bearer(header: str) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header's value; ``None`` for any other."""
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
 
 
 def _caller(game_id: str) -> services.Caller:
@@ -226,12 +162,12 @@ def game_state(game_id):
 
 @bp.post("/v1/games/<game_id>/actions")
 def act(game_id):
-    token = _token()
-    if token is None:
-        _caller(game_id)  # says what is missing: the game (404) or the token (401)
-    response = services.act(game_id, None, _body(), token=token)
-    # Money a player asked from a strict bank: accepted, waiting for the banker's yes.
-    return jsonify(response), 202 if response["result"].get("held") else 200
+    """The door's answer (``services.door``), as the server's loop gives it without this route."""
+    reply = door.of(current_app).answer(game_id, _token(), request.get_data(cache=True), _lang())
+    response = jsonify(reply.body)
+    response.status_code = reply.status
+    response.headers.extend(reply.headers)
+    return response
 
 
 @bp.get("/v1/games/<game_id>/events")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 
-from babel.numbers import format_decimal
 from flask import jsonify, make_response, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -19,17 +18,14 @@ from werkzeug.wsgi import get_content_length
 
 from .. import services
 from ..core.errors import N_, BancoError
+from ..services import wording
 from .templating import lang
 
 
 def translate(error: BancoError) -> str:
-    """The refusal's message in the reader's language, with its values filled in (numbers
-    grouped the reader's way: 1.500 in Italian, 1,500 in English)."""
-    params = {
-        k: format_decimal(v, locale=lang()) if isinstance(v, int) and not isinstance(v, bool) else v
-        for k, v in error.params.items()
-    }
-    return gettext(error.message, **params)
+    """The refusal's message in the reader's language (``services.wording``: the words the
+    actions' door answers with)."""
+    return wording.say(error, lang())
 
 
 def _wants_json() -> bool:

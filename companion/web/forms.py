@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import flash, request
+from flask import current_app, flash, request
 
 from .. import services
-from ..core.errors import BancoError
-from .errors import translate
+from ..services import door
 from .feed import describe
+from .templating import lang
 
 FIELDS = (
     "type",
@@ -77,14 +77,14 @@ def _trade_side(side: str) -> dict:
 
 
 def run(game_id: str, caller, data: dict) -> dict | None:
-    """Runs a form's action and tells the person what happened, or why nothing did; returns the
-    API's answer, or ``None`` when refused."""
-    try:
-        response = services.act(game_id, caller, data)
-    except BancoError as error:
-        flash(translate(error), "error")
+    """Runs a form's action through the actions' door (``services.door``, as the API's) and
+    tells the person what happened, or why nothing did; returns the API's answer, or ``None``
+    when refused."""
+    reply = door.of(current_app).answer(game_id, caller, data, lang())
+    if reply.status >= 400:
+        flash(reply.body["error"]["message"], "error")
         return None
     game = services.get_game(game_id)
-    entry = services.entry_at(game, response["result"]["entry"])
+    entry = services.entry_at(game, reply.body["result"]["entry"])
     flash(describe(entry, {p.id: p.name for p in game.players}, services.edition_of(game)), "ok")
-    return response
+    return reply.body

@@ -14,12 +14,14 @@ from flask import Blueprint, abort, current_app, render_template, request, url_f
 import printables
 
 from .. import services
-from ..core.errors import N_, BancoError, Forbidden, NotFound
+from ..core.errors import N_, Forbidden, NotFound
+from ..services import door
 from ..services import serials as serial_service
 from . import seats
 from .api import _caller as api_caller
 from .errors import translate
 from .printing import PREVIEW_WIDTH, _paper, _pdf, _players, _png, _sheet_lang
+from .templating import lang as page_lang
 from .wallet_bar import wallet_bar
 
 bp = Blueprint("scan", __name__)
@@ -186,12 +188,12 @@ def scan(game_id):
     data = {"type": "scan", "serial": request.form.get("serial", "")[:40]}
     if caller.is_banker and request.form.get("player"):
         data["player"] = request.form["player"]
-    try:
-        response = services.act(game.id, caller, data)
-    except BancoError as error:
-        return _page(services.get_game(game.id), caller, data["serial"], refusal=translate(error), status=error.status)
+    reply = door.of(current_app).answer(game.id, caller, data, page_lang())
+    if reply.status >= 400:
+        refusal = reply.body["error"]["message"]
+        return _page(services.get_game(game.id), caller, data["serial"], refusal=refusal, status=reply.status)
     # The field is emptied after an answer: tapping again must not spend a chip on the same note.
-    return _page(services.get_game(game.id), caller, "", answer=response["result"]["fake"])
+    return _page(services.get_game(game.id), caller, "", answer=reply.body["result"]["fake"])
 
 
 def wallet_link(game) -> str | None:

@@ -23,6 +23,7 @@ from printables.standings import standings_pdf
 from .. import services
 from ..core.errors import BancoError
 from ..core.tournament import FINAL, ROUND, SEMI_FINAL
+from ..services import door
 from . import seats
 from .errors import translate
 from .printing import _paper
@@ -292,11 +293,12 @@ def start_all(tournament_id):
         if banker is None:
             flash(_("Table %(n)s: this device is not its banker.", n=table["number"]), "error")
             continue
-        try:
-            services.act(table["game"], banker, {"type": "start", "key": f"tournament-start-{table['game']}"})
+        start = {"type": "start", "key": f"tournament-start-{table['game']}"}
+        reply = door.of(current_app).answer(table["game"], banker, start, page_lang())
+        if reply.status >= 400:
+            flash(_("Table %(n)s: %(why)s", n=table["number"], why=reply.body["error"]["message"]), "error")
+        else:
             started += 1
-        except BancoError as error:
-            flash(_("Table %(n)s: %(why)s", n=table["number"], why=translate(error)), "error")
     if started:
         flash(_("%(n)s tables started: their clocks are running.", n=started), "ok")
     return redirect(url_for("tournaments.desk", tournament_id=tournament_id))

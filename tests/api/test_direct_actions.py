@@ -1,7 +1,9 @@
-"""The API's actions answered on the server's loop (``companion.web.direct``, ``companion.serve.writer``):
-the same answers as the Flask app's, byte for byte; every refusal worded by the app in the reader's
-language; requests that arrive together committed as one batch; and with either HTTP parser
-(httptools or h11), the server's manners with a request head it will not take.
+"""The API's actions answered on the server's loop at the app's door (``companion.services.door``,
+``companion.serve.writer``), without the Flask app's request cycle: the same answers as the app's
+route, byte for byte, refusals included, each worded in the reader's language by the code that
+judged it and never run a second time; requests that arrive together committed as one batch; and
+with either HTTP parser (httptools or h11), the server's manners with a request head it will not
+take.
 
 Every connection goes to 127.0.0.1; every wait is bounded.
 """
@@ -19,7 +21,10 @@ from sqlalchemy import event
 
 from companion import services
 from companion.serve import protocol
-from companion.serve.writer import Writer
+from companion.serve.mount import Mount
+from companion.serve.writer import Handover
+from companion.services import door
+from companion.services.writer import Waiting, Writer
 from companion.store import db
 from tests.api.test_concurrency import call
 from tests.conftest import LiveServer, make_app, new_key
@@ -78,16 +83,37 @@ def balanced(app, game_id: str) -> None:
 
 @pytest.fixture
 def counted(monkeypatch):
-    """How many actions the Flask app's own route ran (``services.act``); the direct path runs none."""
+    """The action requests the server handed to the Flask app (its route ``api.act``); the loop
+    answers them all at the door itself, so none."""
     ran = []
-    act = services.act
+    call_app = Mount._call
 
-    def counting(*args, **kwargs):
-        ran.append(args)
-        return act(*args, **kwargs)
+    def counting(self, environ):
+        if environ["PATH_INFO"].endswith("/actions"):
+            ran.append(environ["PATH_INFO"])
+        return call_app(self, environ)
 
-    monkeypatch.setattr(services, "act", counting)
+    monkeypatch.setattr(Mount, "_call", counting)
     return ran
+
+
+def through_the_app(server, game_id: str, token: str | None, body: bytes, **headers):
+    """The same request answered by the app's own route (Flask's test client), to compare."""
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return server.app.test_client().post(
+        f"/api/v1/games/{game_id}/actions", data=body, headers={"Content-Type": "application/json", **headers}
+    )
+
+
+def same_answer(served: tuple[int, dict, bytes], app_answer) -> None:
+    """The server's answer is the app's, byte for byte, headers included."""
+    status, headers, body = served
+    assert (status, body) == (app_answer.status_code, app_answer.data)
+    apps = {k.lower(): v for k, v in app_answer.headers.items() if k.lower() != "content-length"}
+    # (the server adds its date, and closes the connection this request asked it to close)
+    assert {k: v for k, v in headers.items() if k not in ("content-length", "date", "connection")} == apps
+    assert int(headers["content-length"]) == len(body)
 
 
 def test_an_action_is_answered_without_the_app_and_exactly_as_the_app_answers_it(live_server, counted):
@@ -96,17 +122,9 @@ def test_an_action_is_answered_without_the_app_and_exactly_as_the_app_answers_it
     status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
     assert status == 200 and counted == []
     assert json.loads(answer)["result"]["cash"] == 1460
-    # The same request again through the app itself: a repeat, answered with the first answer.
-    again = live_server.app.test_client().post(
-        f"/api/v1/games/{game['id']}/actions",
-        data=body,
-        headers={"Authorization": f"Bearer {game['tokens']['Anna']}", "Content-Type": "application/json"},
-    )
-    assert again.status_code == 200 and again.data == answer  # byte for byte: jsonify's keys, spacing, newline
-    apps = {k.lower(): v for k, v in again.headers.items() if k.lower() != "content-length"}
-    # (the server adds its date, and closes the connection this request asked it to close)
-    assert {k: v for k, v in headers.items() if k not in ("content-length", "date", "connection")} == apps
-    assert int(headers["content-length"]) == len(answer)
+    # The same request again through the app itself: a repeat, answered with the first answer,
+    # byte for byte: jsonify's keys, spacing, newline.
+    same_answer((status, headers, answer), through_the_app(live_server, game["id"], game["tokens"]["Anna"], body))
     balanced(live_server.app, game["id"])
 
 
@@ -122,42 +140,80 @@ def test_money_asked_from_a_strict_bank_is_202_on_the_direct_path(live_server, c
     assert json.loads(answer)["result"]["held"] is True
 
 
-def test_a_refusal_is_the_apps_in_the_readers_language_and_changes_nothing(live_server, counted):
+def test_a_refusal_is_worded_at_the_door_in_the_readers_language_runs_once_and_changes_nothing(
+    live_server, counted, monkeypatch
+):
     game = new_game(live_server)
     before = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    writer, ran = door.of(live_server.app).writer, []
+    run_batch = writer.run_batch
+    monkeypatch.setattr(writer, "run_batch", lambda batch: (ran.append(len(batch)), run_batch(batch)))
     body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 99999}).encode()
-    status, headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body, "Accept-Language: it")
-    error = json.loads(answer)["error"]
-    assert status == 409 and error["code"] == "insufficient_cash"
-    assert "content-security-policy" in headers
-    english = json.loads(action(live_server.port, game["id"], game["tokens"]["Anna"], body)[2])["error"]
-    assert error["message"] != english["message"]  # worded for each reader by the app
-    assert len(counted) == 2  # the app ran each refused request again, and refused it again
+    token = game["tokens"]["Anna"]
+    italian = action(live_server.port, game["id"], token, body, "Accept-Language: it")
+    error = json.loads(italian[2])["error"]
+    assert italian[0] == 409 and error["code"] == "insufficient_cash"
+    assert "content-security-policy" in italian[1]
+    english = action(live_server.port, game["id"], token, body)
+    assert error["message"] != json.loads(english[2])["error"]["message"]  # worded for each reader
+    chosen = action(live_server.port, game["id"], token, body, "Accept-Language: it", "Cookie: lang=en")
+    assert chosen[2] == english[2]  # the reader's own choice first, as on the pages
+    assert counted == [] and ran == [1, 1, 1]  # each judged once, in one batch, and answered from there
     after = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
     assert after["version"] == before["version"] and after["players"] == before["players"]
+    # Exactly what the app's own route answers, headers included.
+    same_answer(italian, through_the_app(live_server, game["id"], token, body, **{"Accept-Language": "it"}))
+    same_answer(english, through_the_app(live_server, game["id"], token, body))
 
 
 @pytest.mark.parametrize(
     "token, body, status, code",
     [
         (None, b'{"type": "start"}', 401, "missing_token"),
+        (None, b'{"type": ', 401, "missing_token"),  # who asks is checked before what they send
         ("not-a-token", b'{"type": "start"}', 401, "invalid_token"),
         ("banker", b'{"type": ', 400, "invalid_json"),
         ("banker", b"[1, 2]", 400, "invalid_json"),
         ("banker", b'{"type": "fly"}', 400, "unknown_action"),
         ("banker", b'{"type": "end_turn", "key": ""}', 400, "invalid_key"),
+        ("banker", b'{"type": "start", "type": "end"}', 400, "duplicate_key"),
+        ("banker", b'{"type": "trade_propose", "give": {"cash": 1, "cash": 2}}', 400, "duplicate_key"),
     ],
 )
-def test_what_the_direct_path_does_not_take_the_app_answers(live_server, token, body, status, code):
+def test_the_door_answers_its_refusals_itself_as_the_app_does(live_server, counted, token, body, status, code):
     game = new_game(live_server)
     token = game["banker_token"] if token == "banker" else token
-    got, _headers, answer = action(live_server.port, game["id"], token, body)
-    assert (got, json.loads(answer)["error"]["code"]) == (status, code)
+    served = action(live_server.port, game["id"], token, body, "Accept-Language: it")
+    assert (served[0], json.loads(served[2])["error"]["code"]) == (status, code)
+    assert counted == []
+    same_answer(served, through_the_app(live_server, game["id"], token, body, **{"Accept-Language": "it"}))
 
 
-def test_an_unknown_game_is_404_as_the_app_says(live_server):
+def test_a_key_given_twice_is_refused_by_name_on_every_route(api):
+    game = api.new_game(("Anna", "Bruno")).start()
+    answer = api.client.post(
+        f"/api/v1/games/{game.id}/actions",
+        data=b'{"type": "transfer", "to": "x", "amount": 5, "amount": 500}',
+        headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == {"code": "duplicate_key", "message": "The field 'amount' is given twice."}
+    assert game.cash() == {"Anna": 1500, "Bruno": 1500}
+    created = api.client.post(
+        "/api/v1/games",
+        data=b'{"edition": "classic-it", "players": ["A", "B"], "players": []}',
+        content_type="application/json",
+    )
+    assert created.status_code == 400 and created.get_json()["error"]["code"] == "duplicate_key"
+    assert "players" in created.get_json()["error"]["message"]
+
+
+def test_an_unknown_game_is_404_as_the_app_says(live_server, counted):
     got, _headers, answer = action(live_server.port, "nosuchgame", "whatever", b'{"type": "start"}')
     assert (got, json.loads(answer)["error"]["code"]) == (404, "unknown_game")
+    got, _headers, answer = action(live_server.port, "nosuchgame", None, b'{"type": ')
+    assert (got, json.loads(answer)["error"]["code"]) == (404, "unknown_game")  # before the token, and the body
+    assert counted == []
 
 
 def test_a_repeated_key_on_the_direct_path_pays_once(live_server, counted):
@@ -195,10 +251,11 @@ def test_phones_paying_at_once_are_committed_in_batches_and_money_holds(live_ser
     balanced(live_server.app, game["id"])
 
 
-def test_a_batch_that_fails_whole_is_run_again_by_the_app(live_server, counted, monkeypatch):
+def test_a_batch_that_fails_whole_runs_once_more_in_the_writer(live_server, counted, monkeypatch):
     game = new_game(live_server)
     failing = {"left": 1}
-    run_batch = services.run_batch
+    writer = door.of(live_server.app).writer
+    run_batch = writer.run_batch
 
     def once_broken(batch):
         if failing["left"]:
@@ -206,11 +263,28 @@ def test_a_batch_that_fails_whole_is_run_again_by_the_app(live_server, counted, 
             raise RuntimeError("the disk is full")
         return run_batch(batch)
 
-    monkeypatch.setattr(services, "run_batch", once_broken)
+    monkeypatch.setattr(writer, "run_batch", once_broken)
     body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 10, "key": new_key()}).encode()
     status, _headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
     assert status == 200 and json.loads(answer)["result"]["cash"] == 1490
-    assert len(counted) == 1  # answered by the app's own route, after the writer's batch failed
+    assert failing["left"] == 0 and counted == []  # answered from the writer's second run, not by the app
+    balanced(live_server.app, game["id"])
+
+
+def test_a_batch_that_fails_twice_is_answered_500_and_changes_nothing(live_server, counted, monkeypatch):
+    game = new_game(live_server)
+
+    def broken(batch):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(door.of(live_server.app).writer, "run_batch", broken)
+    body = json.dumps({"type": "transfer", "to": game["ids"]["Bruno"], "amount": 10}).encode()
+    status, _headers, answer = action(live_server.port, game["id"], game["tokens"]["Anna"], body)
+    assert status == 500 and json.loads(answer)["error"]["code"] == "internal_error"
+    assert counted == []
+    monkeypatch.undo()
+    state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
+    assert {p["name"]: p["cash"] for p in state["players"]} == {"Anna": 1500, "Bruno": 1500}
 
 
 # --- the batch itself -------------------------------------------------------------------------
@@ -235,29 +309,23 @@ def test_a_batch_where_every_action_stands_takes_no_savepoint(app, api):
 
 
 def test_the_requests_of_one_turn_of_the_loop_are_one_batch():
-    class Recording:
-        def __init__(self):
-            self.batches = []
+    batches = []
 
-        def run(self, batch):
-            self.batches.append(list(batch))
-            for work in batch:
-                work["ran"] = True
+    def numbered(n: int) -> Waiting:
+        work = Waiting()
+        work.answer = n
+        return work
 
-    async def scenario(direct):
-        writer = Writer(direct)
-        try:
-            first = [{"n": i} for i in range(3)]
-            await asyncio.gather(*(writer.submit(w) for w in first))
-            await writer.submit({"n": 3})
-        finally:
-            writer.stop()
-        return first
+    async def scenario(handover):
+        await asyncio.gather(*(handover.submit(numbered(n)) for n in range(3)))
+        await handover.submit(numbered(3))
 
-    direct = Recording()
-    first = asyncio.run(scenario(direct))
-    assert [[w["n"] for w in batch] for batch in direct.batches] == [[0, 1, 2], [3]]
-    assert all(w["ran"] for w in first)
+    writer = Writer(lambda batch: batches.append([w.answer for w in batch]))
+    try:
+        asyncio.run(scenario(Handover(writer)))
+    finally:
+        writer.stop()
+    assert batches == [[0, 1, 2], [3]]
 
 
 # --- either HTTP parser -----------------------------------------------------------------------
@@ -368,16 +436,16 @@ def test_a_huge_head_sent_behind_a_stream_ends_the_connection_and_nothing_else(a
     assert call(f"{any_parser.url}/api/v1/editions")[0] == 200  # and the server serves on
 
 
-def test_actions_queued_after_the_writer_stopped_are_left_to_the_app():
-    class Never:
-        def run(self, batch):
-            raise AssertionError("a stopped writer runs nothing")
+def test_actions_queued_after_the_writer_stopped_still_run():
+    ran = []
+    writer = Writer(ran.extend, idle_seconds=0.1)
 
     async def scenario():
-        writer = Writer(Never())
         writer.stop()
-        work = {"n": 1}
-        await asyncio.wait_for(writer.submit(work), 5)  # answered at once, not left waiting
-        return work
+        await asyncio.wait_for(Handover(writer).submit(Waiting()), 5)  # not left waiting
 
-    assert asyncio.run(scenario()) == {"n": 1}
+    asyncio.run(scenario())
+    threading.Event().wait(0.3)  # idle: its thread has ended
+    writer.submit(Waiting())  # and starts again
+    writer.stop()
+    assert len(ran) == 2

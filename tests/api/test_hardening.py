@@ -19,8 +19,8 @@ from sqlalchemy import func
 from sqlalchemy import select as sql_select
 
 from companion import config, services
+from companion.services import bodies
 from companion.store import Game, Player, db
-from companion.web import api as api_module
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
 from tests.conftest import app_py, free_port, make_app, wait_for_app_py
 
@@ -298,7 +298,7 @@ def test_json_as_deep_as_the_limit_allows_fits_in_the_default_body(app, client):
 
 
 def test_depth_32_is_read_33_is_refused_and_brackets_in_text_do_not_count(app, client):
-    assert api_module.MAX_JSON_DEPTH == 32
+    assert bodies.MAX_JSON_DEPTH == 32
     assert client.post("/api/v1/games", data=_nested(31), content_type="application/json").status_code == 201
     body = refused(client.post("/api/v1/games", data=_nested(32), content_type="application/json"), 400, "invalid_json")
     assert body["error"]["message"] == "Send a JSON object nested at most 32 levels deep."

@@ -1,4 +1,4 @@
-"""The server's writer keeps its games loaded between batches (``services.keep_games``): it reads
+"""The app's writer keeps its games loaded between batches (``services.keep_games``): it reads
 a game's players and deeds again only when the game's version moved, and its row every time.
 Every change made elsewhere (the app's own routes, another thread or process) is seen by the
 writer's next batch, and nothing it did not change is written over.
@@ -14,21 +14,29 @@ import pytest
 from sqlalchemy import event
 
 from companion import services
+from companion.services import door
 from companion.store import db
-from companion.web.direct import DirectActions
 
 
 @pytest.fixture
 def writer(app):
-    """Runs batches as the server's writer thread does: one thread, its session kept."""
-    direct = DirectActions(app, [])
+    """Runs batches as the app's writer thread does (``services.door.writer_context``): one
+    thread, its session kept; a writer of its own, so the app's routes write elsewhere."""
+    context = door.writer_context(app)
     pool = ThreadPoolExecutor(1, thread_name_prefix="kept-writer")
+    entered: list[bool] = []
     statements: list[str] = []
+
+    def batch(work) -> None:
+        if not entered:  # at the first batch, as the writer's thread starts: after a test's settings
+            context.__enter__()
+            entered.append(True)
+        services.run_batch([work])
 
     def run(game, who, payload: dict):
         token = game.banker if who == "banker" else game.tokens.get(who, who)
         work = services.prepare(game.id, None, payload, token)
-        pool.submit(direct.run, [work]).result(30)
+        pool.submit(batch, work).result(30)
         return work
 
     def recording(conn, cursor, statement, *args):
@@ -42,7 +50,8 @@ def writer(app):
     run.inside = lambda fn: pool.submit(fn).result(30)  # in the writer's thread, with its session
     yield run
     event.remove(engine, "before_cursor_execute", recording)
-    pool.submit(lambda: (db.session.remove(), direct._thread.context.pop())).result(30)
+    if entered:
+        pool.submit(context.__exit__, None, None, None).result(30)
     pool.shutdown()
 
 
@@ -119,7 +128,7 @@ def test_the_deeds_kept_are_read_again_after_a_purchase_elsewhere(api, writer):
 
 
 def test_only_the_most_recent_games_stay_loaded(api, writer, monkeypatch):
-    monkeypatch.setattr("companion.web.direct.KEPT_GAMES", 2)
+    monkeypatch.setattr("companion.services.door.KEPT_GAMES", 2)
     games = [api.new_game(("Anna", "Bruno")).start() for _ in range(3)]
     for game in games * 2:
         assert writer(game, "Anna", pay(game.ids["Bruno"], 1)).error is None

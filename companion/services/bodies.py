@@ -1,0 +1,79 @@
+"""A request's JSON body, read strictly: the one parser of every door (the server's fast path,
+the Flask app's routes)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from itertools import accumulate
+
+from ..core.errors import N_, BadInput
+
+MAX_JSON_DEPTH = 32  # the deepest request (a trade: body, side, deed list) is 3 levels
+_JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)  # an unfinished one runs to the end
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_OUT_OF_JSON = N_("Send valid JSON: numbers within range (no NaN or Infinity) and text in valid Unicode.")
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``text`` nests arrays and objects, counted without parsing (so without
+    recursing): brackets inside strings do not count. Linear in the length of ``text``."""
+    brackets = _NOT_BRACKETS.sub("", _JSON_STRINGS.sub("", text))
+    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
+
+
+def _finite(number: str) -> float:
+    value = float(number)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise ValueError(number)
+    return value
+
+
+def _not_json(constant: str):
+    raise ValueError(constant)  # NaN, Infinity, -Infinity: Python's extension, not JSON
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    """An object whose keys are each given once: JSON would let the last of two win, silently."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise BadInput("duplicate_key", N_("The field '%(field)s' is given twice."), field=key)
+            seen.add(key)
+    return data
+
+
+# Made once: json.loads with these hooks would make a new decoder for every request.
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_not_json, object_pairs_hook=_object)
+
+
+def parse_json(raw: bytes) -> dict:
+    """The JSON object in ``raw``, a request's body. Refuses (400 ``invalid_json``) a body that
+    is not JSON, not an object, nested deeper than ``MAX_JSON_DEPTH`` (checked before parsing,
+    which recurses), or holding NaN, an infinite number or text that is not Unicode (a lone
+    surrogate such as ``"\\ud800"``, which no database can store); refuses (400
+    ``duplicate_key``, naming it) an object that gives a key twice, at any depth."""
+    try:
+        text = raw.decode(json.detect_encoding(raw))
+    except (UnicodeDecodeError, LookupError):
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise BadInput(
+            "invalid_json", N_("Send a JSON object nested at most %(depth)s levels deep."), depth=MAX_JSON_DEPTH
+        )
+    try:
+        data = _DECODER.decode(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadInput("invalid_json", N_("Send a JSON object.")) from None
+    except ValueError:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
+    except UnicodeEncodeError:
+        raise BadInput("invalid_json", _OUT_OF_JSON) from None
+    if not isinstance(data, dict):
+        raise BadInput("invalid_json", N_("Send a JSON object."))
+    return data

@@ -1,0 +1,55 @@
+"""A refusal in the reader's words, without a request: the catalog Flask-Babel reads
+(``companion/translations``), read by Babel itself, so the code that judges an action also
+words its refusal, on whatever thread it runs (the server's writer, a page's).
+
+The reader's language is chosen as the pages choose it (``companion.select_locale`` asks
+``language``): their own choice (the ``lang`` cookie), else their browser's preference, else
+English.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from ..core.errors import BancoError
+
+LANGUAGES = ("it", "en")
+CATALOG = Path(__file__).resolve().parent.parent / "translations"
+
+
+def language(chosen: str | None, accepted: str | None) -> str:
+    """The reader's language: ``chosen`` (the ``lang`` cookie) when Banco speaks it, else the
+    best of ``accepted`` (an ``Accept-Language`` header), else English."""
+    if chosen in LANGUAGES:
+        return chosen
+    if not accepted:
+        return "en"
+    return parse_accept_header(accepted, LanguageAccept).best_match(LANGUAGES) or "en"
+
+
+@cache
+def _catalog(lang: str) -> NullTranslations:
+    # Loaded once per language, as Flask-Babel keeps it: the file does not change while serving.
+    return Translations.load(str(CATALOG), [lang], "messages")
+
+
+def gettext(message: str, lang: str, **params) -> str:
+    """``message`` in ``lang``, its ``%(name)s`` filled in from ``params``."""
+    worded = _catalog(lang).ugettext(message)
+    return worded % params if params else worded
+
+
+def say(error: BancoError, lang: str) -> str:
+    """The refusal's message in ``lang``, with its values filled in (numbers grouped the
+    reader's way: 1.500 in Italian, 1,500 in English)."""
+    params = {
+        k: format_decimal(v, locale=lang) if isinstance(v, int) and not isinstance(v, bool) else v
+        for k, v in error.params.items()
+    }
+    return gettext(error.message, lang, **params)
