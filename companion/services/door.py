@@ -86,8 +86,8 @@ class Door:
 
 def reply(work: Waiting, lang: str) -> Reply:
     """The answer to an action taken (``Door.take``) and run: its success, its refusal in
-    ``lang``, or 500 for an unexpected failure (the action's own, or its whole batch's), logged
-    here."""
+    ``lang`` (which only a refusal reads), or 500 for an unexpected failure (the action's own,
+    or its whole batch's), logged here."""
     error = work.error
     if error is None:
         answer = work.answer

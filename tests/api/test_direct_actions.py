@@ -18,9 +18,11 @@ import time
 
 import pytest
 from sqlalchemy import event
+from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.serve import protocol
+from companion.serve.gate import Gate
 from companion.serve.mount import Mount
 from companion.serve.writer import Handover
 from companion.services import door
@@ -285,6 +287,31 @@ def test_a_batch_that_fails_twice_is_answered_500_and_changes_nothing(live_serve
     monkeypatch.undo()
     state = call(f"{live_server.url}/api/v1/games/{game['id']}", token=game["banker_token"])[1]
     assert {p["name"]: p["cash"] for p in state["players"]} == {"Anna": 1500, "Bruno": 1500}
+
+
+def test_the_loop_knows_the_actions_route_as_the_app_declares_it(app):
+    gate = Gate(app)
+    try:
+        routes = app.url_map.bind("")
+        for path in (
+            "/api/v1/games/ab12cd34/actions",
+            "/api/v1/games/x/actions",
+            "/api/v1/games//actions",
+            "/api/v1/games/a/b/actions",
+            "/api/v1/games/ab12cd34/actions/",
+            "/api/v1/games/ab12cd34/action",
+            "/api/v1/games/ab12cd34",
+            "/api/v1/games/actions",
+            "/g/ab12cd34/actions",
+        ):
+            try:
+                endpoint, values = routes.match(path, "POST")
+                expected = values["game_id"] if endpoint == "api.act" else None
+            except HTTPException:
+                expected = None
+            assert gate._action_route(path) == expected, path
+    finally:
+        gate.mount.shutdown()
 
 
 # --- the batch itself -------------------------------------------------------------------------
