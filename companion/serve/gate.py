@@ -108,7 +108,9 @@ class Gate:
         lang = "en"
         if work.error is not None:  # only a refusal has words: the headers are read for it alone
             cookie, accepted = header(scope, b"cookie"), header(scope, b"accept-language")
-            lang = reader(cookie and cookie.decode("latin-1"), accepted and accepted.decode("latin-1"))
+            lang = reader(
+                cookie.decode("latin-1") if cookie else None, accepted.decode("latin-1") if accepted else None
+            )
         said = reply(work, lang)
         pretty = (self.json.compact is None and self.app.debug) or self.json.compact is False
         layout = {"indent": 2} if pretty else {"separators": (",", ":")}  # as jsonify lays it out

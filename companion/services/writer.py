@@ -18,6 +18,7 @@ import logging
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 IDLE_SECONDS = 30.0
 
@@ -30,7 +31,7 @@ class Waiting:
     __slots__ = ("answer", "error")
 
     def __init__(self) -> None:
-        self.answer = None
+        self.answer: Any = None  # an action's ``{"version", "result"}``
         self.error: BaseException | None = None
 
     def outcome(self):
