@@ -11,13 +11,24 @@ or a pot with a negative balance. A refusal happens before anything is changed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .errors import N_, NotFound, RuleViolation
 from .frozen import FrozenDict, freeze
-from .ledger import BANK, balanced
-from .state import DOCUMENT_FIELDS, GAME_SCALARS, Change, DeedState, Document, GameState, Outcome
+from .ledger import BANK, Posting, balanced
+from .state import (
+    DOCUMENT_FIELDS,
+    GAME_SCALARS,
+    Change,
+    DeedState,
+    Document,
+    DocumentField,
+    GameState,
+    Outcome,
+    PlayerState,
+)
 
 
 @dataclass
@@ -31,16 +42,24 @@ class Touched:
     pots: bool = False
 
 
-def read(state: GameState, change: Change):
+def _ref(change: Change) -> str:
+    """The player or deed a change is to (only the game's own fields have none)."""
+    if change.ref is None:
+        raise ValueError(f"change to a {change.target} without its id")
+    return change.ref
+
+
+def read(state: GameState, change: Change) -> Any:
     """The value ``change``'s field holds now in ``state`` (a document as its ``to_dict()``)."""
     target = change.target
     if target == "game":
         _require_scalar(change.field)
         return getattr(state, change.field)
     if target == "player":
-        return getattr(state.players[change.ref], change.field)
+        return getattr(state.players[_ref(change)], change.field)
     if target == "deed":
-        return getattr(state.deeds.get(change.ref) or DeedState(change.ref), change.field)
+        key = _ref(change)
+        return getattr(state.deeds.get(key) or DeedState(key), change.field)
     spec = _document_field(target)
     holder = getattr(state, spec.attr)
     current = holder.get(change.ref) if spec.many else holder
@@ -64,7 +83,7 @@ def account_name(state: GameState, account: str) -> str:
     return player.name if player else account
 
 
-def check_postings(state: GameState, postings: object) -> dict[str, int]:
+def check_postings(state: GameState, postings: Iterable[Posting]) -> dict[str, int]:
     """The balances the postings would leave, account by account (the bank left out).
 
     Refuses: postings that do not balance (``LedgerError``), an account the game does not
@@ -121,11 +140,13 @@ def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
             game[change.field] = freeze(after)
             touched.game.add(change.field)
         elif target == "player":
-            players.setdefault(change.ref, {})[change.field] = freeze(after)
-            touched.players.add(change.ref)
+            ref = _ref(change)
+            players.setdefault(ref, {})[change.field] = freeze(after)
+            touched.players.add(ref)
         elif target == "deed":
-            deeds.setdefault(change.ref, {})[change.field] = freeze(after)
-            touched.deeds.add(change.ref)
+            ref = _ref(change)
+            deeds.setdefault(ref, {})[change.field] = freeze(after)
+            touched.deeds.add(ref)
         else:
             spec = _document_field(target)
             document = None if after is None else spec.kind.from_dict(after)
@@ -155,11 +176,11 @@ def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
         game["pots"] = FrozenDict({**state.pots, **pots})
     for attr, documents in many.items():
         held = dict(getattr(state, attr))
-        for ref, document in documents.items():
+        for doc_id, document in documents.items():
             if document is None:
-                held.pop(ref, None)
+                held.pop(doc_id, None)
             else:
-                held[ref] = document
+                held[doc_id] = document
         game[attr] = FrozenDict(held)
     return _evolve(state, game), touched
 
@@ -183,11 +204,11 @@ def _validate(state: GameState, change: Change) -> None:
     if change.target == "game":
         _require_scalar(change.field)
     elif change.target == "player":
-        if change.ref not in state.players:
+        if change.ref is None or change.ref not in state.players:
             raise ValueError(f"change to unknown player {change.ref!r}")
         _require_field(state.players[change.ref], change.field)
     elif change.target == "deed":
-        if state.edition.deed(change.ref) is None:
+        if change.ref is None or state.edition.deed(change.ref) is None:
             raise ValueError(f"change to unknown deed {change.ref!r}")
         state.deeds.get(change.ref)  # a NotLoaded board raises here, before anything changed
         _require_field(DeedState(change.ref), change.field)
@@ -200,12 +221,12 @@ def _require_scalar(name: str) -> None:
         raise ValueError(f"the game has no field {name!r} a change may set")
 
 
-def _require_field(obj: object, name: str) -> None:
+def _require_field(obj: PlayerState | DeedState, name: str) -> None:
     if name not in obj.__dataclass_fields__ or name in ("id", "key", "name", "cash"):
         raise ValueError(f"{type(obj).__name__} has no field {name!r} a change may set")
 
 
-def _document_field(target: str):
+def _document_field(target: str) -> DocumentField:
     spec = DOCUMENT_FIELDS.get(target)
     if spec is None:
         raise ValueError(f"unknown change target {target!r}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, NoReturn, Self
 
 from .editions.edition import Edition
 from .frozen import freeze, thaw
@@ -48,7 +48,7 @@ class Document:
         return {name: thaw(value) for name, value in self.__dict__.items()}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]):
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         return cls(**data)
 
 
@@ -218,7 +218,7 @@ class NotesState(Document):
     read model shows a player only their own counts by face."""
 
     drawn: int = 0
-    hands: dict[str, list] = field(default_factory=dict)
+    hands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NotesState:
@@ -238,7 +238,7 @@ class CheckableState(Document):
     payee: str
     parties: list[str]
     amount: int
-    notes: list
+    notes: list[dict[str, Any]]
     kind: str
     at: str
     check_until: str
@@ -263,9 +263,9 @@ class ChanceState(Document):
     ``board`` the three face up; ``hands[player]`` the cards a player drew and keeps until
     played. A card is ``{"id", "fake"}``: never shown whether it is fake."""
 
-    pile: list = field(default_factory=list)
-    board: list = field(default_factory=list)
-    hands: dict[str, list] = field(default_factory=dict)
+    pile: list[dict[str, Any]] = field(default_factory=list)
+    board: list[dict[str, Any]] = field(default_factory=list)
+    hands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChanceState:
@@ -276,42 +276,42 @@ class ChanceState(Document):
         )
 
 
-def document(target: str, kind: type[Document]):
+def document(target: str, kind: type[Document]) -> Any:
     """A field holding at most one document, changed by ``Change(target, None, "state", ...)``."""
     return field(default=None, metadata={"target": target, "document": kind, "many": False})
 
 
-def documents(target: str, kind: type[Document]):
+def documents(target: str, kind: type[Document]) -> Any:
     """A field holding documents by id, each changed by ``Change(target, id, "state", ...)``."""
     return field(default_factory=dict, metadata={"target": target, "document": kind, "many": True})
 
 
-class NotLoaded(Mapping):
+class NotLoaded(Mapping[str, Any]):
     """Stands for a part of the state the action did not declare it reads: any use of it is a
     programming error, raised at once, never an empty board seen in silence."""
 
     def __init__(self, part: str) -> None:
         self.part = part
 
-    def _refuse(self):
+    def _refuse(self) -> NoReturn:
         raise LookupError(f"the {self.part} were not loaded: declare that the action reads them")
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> NoReturn:
         self._refuse()
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[str]:
         self._refuse()
 
     def __len__(self) -> int:
         self._refuse()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, NotLoaded) and other.part == self.part
 
     def __repr__(self) -> str:
         return f"NotLoaded({self.part!r})"
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> NoReturn:
         self._refuse()
 
 
@@ -338,19 +338,19 @@ class GameState:
     turn_round: int = 0
     turn_seq: int = 0
     # The last rent paid, where a rule needs it (an expropriation follows the rent of that turn).
-    last_rent: dict | None = None
+    last_rent: dict[str, Any] | None = None
     # The deeds the player in turn had mortgaged when the turn began: a bankruptcy in that turn
     # hands deeds over as they were then (the championship's FAQ 32).
-    turn_start_mortgaged: list | None = None
+    turn_start_mortgaged: list[str] | None = None
     # Deeds that came back to the bank from a bankruptcy, auctioned one after another.
-    auction_queue: list = field(default_factory=list)
+    auction_queue: list[str] = field(default_factory=list)
     # The play-offs of a tie for first place (``core.play_off``), each the ids of the players
     # who played it, in order: they go before the others in the final count.
-    play_offs: list = field(default_factory=list)
+    play_offs: list[list[str]] = field(default_factory=list)
     # The dice the server rolled (``core.dice``): how many rolls so far (roll n draws from the
     # seed and n), and the last one, ``{"player", "dice", "faces", "total", "doubles"}``.
     rolls: int = 0
-    last_roll: dict | None = None
+    last_roll: dict[str, Any] | None = None
     auction: AuctionState | None = document("auction", AuctionState)
     trades: dict[str, TradeState] = documents("trade", TradeState)
     pending: dict[str, PendingState] = documents("pending", PendingState)
@@ -370,7 +370,7 @@ class GameState:
     def active_players(self) -> list[PlayerState]:
         return [p for p in self.players.values() if not p.bankrupt]
 
-    def setting(self, name: str):
+    def setting(self, name: str) -> Any:
         """The game's value of a setting, or the setting's default."""
         from .settings import default_of
 
