@@ -7,6 +7,7 @@ import re
 import pytest
 
 from companion import services, store
+from companion.services import door
 
 
 def csrf(html: str) -> str:
@@ -152,6 +153,31 @@ def test_a_refused_payment_says_why_and_changes_nothing(client, app):
         page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
         anna.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": amount})
     assert cash(app, game_id)["Anna"] == 1500
+
+
+def test_a_form_goes_through_the_actions_door_and_its_one_writer(client, app, monkeypatch):
+    """A page's form is judged as the API's action is (``services.door``), in a batch of the
+    app's one writer, and its refusal is worded there in the reader's language, once."""
+    game_id, _ = open_table(client)
+    anna = sit_down(app, game_id, "Anna")
+    start(client, game_id)
+    writer, batches = door.of(app).writer, []
+    run_batch = writer.run_batch
+    monkeypatch.setattr(writer, "run_batch", lambda batch: (batches.append([w.kind for w in batch]), run_batch(batch)))
+    page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
+    response = anna.post(
+        f"/g/{game_id}/me",
+        data={**keyed(page, "transfer"), "to": "bank", "amount": "2000"},
+        headers={"Accept-Language": "it"},
+        follow_redirects=True,
+    )
+    assert "Anna ha 1.500: mancano 500 per pagare 2.000." in response.get_data(as_text=True)
+    page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
+    assert (
+        anna.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": "20"}).status_code == 302
+    )
+    assert batches == [["transfer"], ["transfer"]]  # each run once, the refused one too
+    assert cash(app, game_id)["Anna"] == 1480
 
 
 def test_fixed_payments_and_go_are_one_tap(client, app):
