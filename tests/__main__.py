@@ -1,7 +1,7 @@
 """The whole suite, as the README and CI run it: ``python -m tests``.
 
-First the build's checks (``checks``: ruff's lint and format check, configured in
-``pyproject.toml``); a failing check fails the run, and the tests still run so that one
+First the build's checks (``checks``: ruff's lint and format check and mypy's type check,
+configured in ``pyproject.toml``); a failing check fails the run, and the tests still run so that one
 sitting shows everything.
 
 Runs pytest once against SQLite and once against PostgreSQL. PostgreSQL is the server in
@@ -64,6 +64,7 @@ def drop_run_database(admin_url: str, run_url: str) -> None:
 CHECKS = (
     ("ruff lint", ["-m", "ruff", "check", "."]),
     ("ruff format", ["-m", "ruff", "format", "--check", "."]),
+    ("mypy", ["-m", "mypy"]),  # the files and the strictness: pyproject.toml
 )
 
 

@@ -12,6 +12,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -54,6 +55,7 @@ def _acting_player(caller: Caller, payload: dict) -> str:
         return pid
     if requested is not None and requested != caller.player_id:
         raise Forbidden("not_your_account", N_("You can only act for yourself."))
+    assert caller.player_id is not None  # a caller who is not the banker is a player
     return caller.player_id
 
 
@@ -461,7 +463,7 @@ def _locked_game(work: _Action, locked: dict[str, Game]) -> Game:
     return (locked.get(work.game_id) if isinstance(work.game_id, str) else None) or lock_game(work.game_id)
 
 
-def _answer(work: _Action, locked: dict[str, Game]) -> dict:
+def _answer(work: _Action, locked: dict[str, Game]) -> dict | None:
     """The action run in a savepoint of its own, or the first answer to its key."""
     try:
         with savepoint():
@@ -516,6 +518,7 @@ def _run(work: _Action, game: Game) -> dict:
         if me.bankrupt:
             raise Forbidden("spectator", N_("You are out of the game and can only watch."))
     held = False
+    entry: Entry | journal.Recorded
     if kind == "undo":
         _banker_only(caller)
         entry = journal.undo(game)
@@ -559,7 +562,7 @@ def _run(work: _Action, game: Game) -> dict:
             clock.play_off(game, outcome.params["minutes"])
         elif game.status == FINISHED:  # ended by the banker, or by the last player standing
             clock.stop(game)
-    response = {"version": game.version, "result": _result(game, caller, entry)}
+    response: dict[str, Any] = {"version": game.version, "result": _result(game, caller, entry)}
     if held:
         response["result"]["held"] = True
     if work.key is not None:

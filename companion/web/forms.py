@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, flash, request
 
 from .. import services
@@ -48,7 +50,7 @@ def payload() -> dict:
     """The action a form posts: its fields as the API would receive them. Numbers typed by a
     person stay text unless they are digits, so the rules refuse them with a clear message."""
     form = request.form
-    data = {name: form[name] for name in FIELDS if form.get(name, "") != ""}
+    data: dict[str, Any] = {name: form[name] for name in FIELDS if form.get(name, "") != ""}
     for name in NUMBERS:
         if form.get(name, "") != "":
             data[name] = _number(form[name].strip())

@@ -58,7 +58,7 @@ def _compute(game, caller) -> list[dict]:
     me = caller.player_id
     entries = list(reversed(recent_entries(game, LOOKBACK)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
-    bidders: set[str] = set()
+    bidders: set[str | None] = set()
     out = []
     for entry in entries:
         p = entry.params or {}

@@ -20,7 +20,7 @@ def _errors(*codes: int) -> dict:
 
 
 def document() -> dict:
-    bearer = [{"bearer": []}]
+    bearer: list[dict[str, list[str]]] = [{"bearer": []}]
     offered = editions()
     edition_ids = sorted(offered)
     most_players = max((e.max_players for e in offered.values()), default=8)
