@@ -1,8 +1,9 @@
 """One direction of dependencies: web -> services -> core and store; store -> core; printables <- web;
 the server (serve) -> the app's WSGI callable, its live layer's words, and the actions' door
 (``services.door``, the same the app's routes and pages call) only.
-The web layer may name the core's refusals (core.errors) to catch them; everything else of the
-core reaches it through services.
+The web layer reads of the core only what ``WEB_READS_OF_CORE`` names, each with its reason (the
+core's refusals, and a few words of the game that change nothing); everything else of the core
+reaches it through a service function, and the services re-export nothing of the core.
 The live layer (``companion/live``) has two floors: the loop's (broker, events, streams, fanout:
 plain Python, which the server and the services' transactions use) and the app's (routes,
 regions: on the web layer's floor, used by the pages). The core and the store never import it.
@@ -41,21 +42,9 @@ def files(folder: str) -> list[Path]:
     return sorted((ROOT / folder).rglob("*.py"))
 
 
-WEB_FLOOR = (
-    "companion.store",
-    "sqlalchemy",
-    "flask_sqlalchemy",
-    "companion.core.changes",
-    "companion.core.commands",
-    "companion.core.editions",
-    "companion.core.ledger",
-    "companion.core.money",
-    "companion.core.pending",
-    "companion.core.rules",
-    "companion.core.settings",
-    "companion.core.state",
-    "companion.core.policies",
-)
+# The web layer's floor: no database; of the core only what ``WEB_READS_OF_CORE`` lists.
+WEB_FLOOR = ("companion.store", "sqlalchemy", "flask_sqlalchemy")
+WEB_FLOOR_FILES = ("companion/web", "companion/live/routes.py", "companion/live/regions.py")
 LIVE_LOOP = ("broker", "events", "streams", "fanout")
 LIVE_LOOP_BANS = (
     "flask",
@@ -182,3 +171,76 @@ def test_the_engine_knows_the_counterfeit_variant_by_its_chips_only():
             if m.startswith("companion.core.counterfeits") and not m.startswith("companion.core.counterfeits.chips")
         )
         assert not wrong, f"{path.relative_to(ROOT)} imports {wrong}"
+
+
+# What the web layer may read of the core directly, and why: refusals to catch and words of the
+# game, none of which changes anything. A module names all of it; ``module.NAME`` that name only.
+WEB_READS_OF_CORE = {
+    "companion.core.errors": "the core's refusals, caught to answer in words, and N_, which marks their messages",
+    "companion.core.ledger.BANK": "the bank's account, a payee the pages offer and the feed and notices name",
+    "companion.core.settings.FREE_PARKING": "the Free Parking pot's account, which the feed names",
+    "companion.core.parts.cash_of": "the part a player's cash is, which a deed page previews its actions from",
+    "companion.core.take_back.TAKE_BACK_SECONDS": "the take-back window, which the API document states",
+    "companion.core.tournament.ROUND": "a tournament's stages, which the desk's forms name",
+    "companion.core.tournament.SEMI_FINAL": "a tournament's stages, which the desk's forms name",
+    "companion.core.tournament.FINAL": "a tournament's stages, which the desk's forms name",
+}
+
+
+def core_reads(source: str, package: str) -> set[str]:
+    """What a module of ``package`` reads of the core: ``module.name`` for each name it imports
+    from a core module (a submodule is a name too), the module for ``import companion.core...``."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.startswith("companion.core.")}
+
+
+def _allowed(read: str) -> bool:
+    return any(read == allowed or read.startswith(allowed + ".") for allowed in WEB_READS_OF_CORE)
+
+
+@pytest.mark.parametrize(
+    "source, wrong",
+    [
+        ("from ..core.errors import BancoError\nfrom ..core.ledger import BANK", set()),
+        ("from ..core.rules import lift_cost", {"companion.core.rules.lift_cost"}),
+        ("from ..core import ledger", {"companion.core.ledger"}),
+        ("from ..core.ledger import BANK, move", {"companion.core.ledger.move"}),
+        ("import companion.core.policies.squares", {"companion.core.policies.squares"}),
+    ],
+)
+def test_a_read_of_the_core_beyond_the_list_is_found(source, wrong):
+    assert {r for r in core_reads(source, "companion.web") if not _allowed(r)} == wrong
+
+
+def test_the_web_reads_of_the_core_only_what_the_list_names():
+    read = set()
+    for path in [p for where in WEB_FLOOR_FILES for p in ([ROOT / where] if where.endswith(".py") else files(where))]:
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+        reads = core_reads(path.read_text(encoding="utf-8"), package)
+        wrong = sorted(r for r in reads if not _allowed(r))
+        assert not wrong, (
+            f"{path.relative_to(ROOT)} reads {wrong} of the core: through a service, or listed with its reason"
+        )
+        read |= reads
+    unread = [a for a in WEB_READS_OF_CORE if not any(r == a or r.startswith(a + ".") for r in read)]
+    assert not unread, f"listed but read by no web module: {unread}"
+
+
+def test_the_services_re_export_nothing_of_the_core():
+    """The façade (``companion.services``) imports only the services' own modules: a core name
+    the web needs is read through a service function, or listed in ``WEB_READS_OF_CORE``."""
+    path = ROOT / "companion/services/__init__.py"
+    foreign = sorted(
+        m for m in imports(path) if m != "__future__" and not m.startswith(("__future__.", "companion.services."))
+    )
+    assert not foreign, f"companion/services/__init__.py re-exports {foreign}"

@@ -10,17 +10,11 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``journal``: entries, persistence through the core's interpreter, undo, verification
 - ``clock``: the game clock
 - ``reads``: the read model the API and pages show
+- ``deeds``: what a deed's pages read of the rules (lifting, the rent line now, trades)
 - ``results``: the score (live and final) and every player's worth through the game
+- ``squares``: what the board's computed squares offer a player's phone now
 """
 
-from ..core.ledger import BANK
-from ..core.policies.mortgage import laps_left as mortgage_laps_left
-from ..core.rules import lift_cost, rent_line, require_tradable
-from ..core.rules.common import is_past
-from ..core.settings import FREE_PARKING
-from ..core.take_back import TAKE_BACK_SECONDS
-from ..core.turns import view as turn_view
-from ..store import now_utc
 from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, prepare, preview, run_batch
 from .catalog import edition_of, editions
 from .clock import view as clock_view
@@ -32,6 +26,7 @@ from .custom_editions import (
     import_edition_text,
     is_imported,
 )
+from .deeds import auction_clock, laps_left, lift_cost, rent_line, tradable
 from .door import Door, Reply, act
 from .games import (
     EDITION_CLOCK,
@@ -69,6 +64,7 @@ from .reads import (
     game_state,
     liquidation,
     pending_view,
+    turn_view,
     waiting,
 )
 from .results import score, worth_points
@@ -83,6 +79,8 @@ from .seats import (
     redeem_bank_handoff,
     redeem_rejoin,
 )
+from .squares import deed_squares
+from .squares import offers as square_offers
 from .tournaments import (
     create_tournament,
     draw_round,
@@ -97,26 +95,25 @@ from .tournaments import (
 )
 from .tx import WRITE_INTENT, database_key, find_game, get_game, keep_games, reading, rollback, writing
 
-# The web layer reads the core only through here (and its refusals in core.errors).
+# The web layer reads the core only through here, but for the few words and refusals
+# tests/test_architecture.py names (WEB_READS_OF_CORE), each with its reason.
 __all__ = [
     "ACTIONS",
-    "BANK",
     "BANKER",
     "CLOCK_ACTIONS",
     "DICE_KINDS",
     "EDITION_CLOCK",
-    "FREE_PARKING",
     "HANDOFF_MINUTES",
     "ID_ALPHABET",
     "JOURNAL_ACTIONS",
     "REJOIN_MINUTES",
-    "TAKE_BACK_SECONDS",
     "WRITE_INTENT",
     "Caller",
     "Door",
     "EditionRefused",
     "Reply",
     "act",
+    "auction_clock",
     "authenticate",
     "can_see_cash",
     "check_edition",
@@ -129,6 +126,7 @@ __all__ = [
     "create_tournament",
     "current_version",
     "database_key",
+    "deed_squares",
     "dice_kinds",
     "draw_round",
     "edition_file",
@@ -145,7 +143,6 @@ __all__ = [
     "import_edition_text",
     "is_director",
     "is_imported",
-    "is_past",
     "is_referee",
     "issue_bank_handoff",
     "issue_referee_token",
@@ -153,12 +150,11 @@ __all__ = [
     "join",
     "journal_balances",
     "keep_games",
+    "laps_left",
     "lift_cost",
     "liquidation",
-    "mortgage_laps_left",
     "moved_since_printing",
     "normalise_join_code",
-    "now_utc",
     "parts_since",
     "pending_view",
     "prepare",
@@ -173,13 +169,14 @@ __all__ = [
     "referee_view",
     "register",
     "rent_line",
-    "require_tradable",
     "rollback",
     "run_batch",
     "score",
+    "square_offers",
     "state_of",
     "take_back_offer",
     "tournament_view",
+    "tradable",
     "turn_view",
     "undo_target",
     "verify_all",

@@ -9,13 +9,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.calculator import clean_names, game_state, player_id
-from ..core.editions.edition import Edition
+from ..core.editions.edition import Deed, Edition
+from ..core.policies.buildings import big_building
+from ..core.policies.mortgage import terms as mortgage_terms
 from ..core.score import standings
 
 
 def check_names(edition: Edition, names: Sequence[Any]) -> list[str]:
     """The players' names, trimmed; refuses what ``core.calculator.clean_names`` refuses."""
     return clean_names(edition, names)
+
+
+def builds_big(edition: Edition) -> bool:
+    """Whether a deed of ``edition`` can carry a big building, by its buildings policy."""
+    return big_building(edition) is not None
+
+
+def mortgageable(edition: Edition, deed: Deed) -> bool:
+    """Whether ``deed`` can be mortgaged: it has a mortgage value and the edition's mortgage
+    policy allows mortgages."""
+    return bool(deed.mortgage) and mortgage_terms(edition) is not None
 
 
 def check(edition: Edition, players: Sequence[Any], deeds: Sequence[Any]) -> None:

@@ -245,9 +245,9 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
     return record(game, state, outcome, actor, reverses=target)
 
 
-def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None = None) -> dict | None:
-    """What the player's wallet offers to take back now: ``{"version", "kind", "params",
-    "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it.
+def take_back_offer(game: Game, player_id: str, now=None, recent: list[Line] | None = None) -> dict | None:
+    """What the player's wallet offers to take back ``now`` (by default the present): ``{"version",
+    "kind", "params", "seconds"}`` of their one-tap GO or tax, or ``None`` when the rules would refuse it.
     ``recent``: the game's newest lines at this version (``recent_lines``), newest first: take
     back refuses any entry but the game's newest, so when that one is not the player's nothing
     more is read. Without them the journal is asked."""
@@ -263,6 +263,7 @@ def take_back_offer(game: Game, player_id: str, now, recent: list[Line] | None =
     if newest not in taking_back.TAKE_BACK_KINDS:
         return None  # the common case, answered from one column, without the entry or the board
     mine = _my_newest(game, player_id)
+    now = now or now_utc()
     try:
         taking_back.take_back(state_of(game), player_id, mine, game.version, now)
     except BancoError:

@@ -103,6 +103,12 @@ def dice_kinds(edition) -> tuple[str, ...]:
     return dice.kinds(edition)
 
 
+def turn_view(state: GameState) -> dict | None:
+    """Whose turn it is, the round and the edition's last round, as the API and the pages show
+    them (``None`` where the edition does not count turns)."""
+    return turns.view(state)
+
+
 def game_state(game: GameRecord, caller: Caller | None) -> dict:
     """The game as ``GET /api/v1/games/{id}`` returns it to this caller. Every field the core
     declares on a player or a deed is shown, so a new kind of state needs no edit here."""
@@ -154,7 +160,7 @@ def game_state(game: GameRecord, caller: Caller | None) -> dict:
         "dice_kinds": list(dice_kinds(state.edition)),
         "last_roll": state.last_roll,
         # Where the edition counts turns: whose turn, the round and its limit; else null.
-        "turn": turns.view(state),
+        "turn": turn_view(state),
         "expropriation": state.expropriation.to_dict() if state.expropriation else None,
         # The play-offs of a tie for first place, each the ids of its players (the last one may
         # be under way).

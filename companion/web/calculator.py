@@ -190,7 +190,7 @@ def building_options(edition) -> list[tuple[str, str]]:
     options = [(str(n), f"{n} {text(b.small if n == 1 else b.small_plural)}") for n in range(0, b.max_small + 1)]
     if b.max_small == 0:
         options = [("0", _("nothing"))]  # no small buildings at all: none, or the big one
-    if b.big is not None and b.policy != "small_only":
+    if b.big is not None and calc.builds_big(edition):
         options.append(("big", text(b.big)))
     return options
 
@@ -204,7 +204,7 @@ def _groups(edition) -> list[dict]:
                 {
                     "deed": deed,
                     "buildable": group.kind == "street" and deed.buildable and deed.building_cost is not None,
-                    "mortgageable": bool(deed.mortgage) and edition.mortgage.policy != "none",
+                    "mortgageable": calc.mortgageable(edition, deed),
                 }
             )
         out.append({"group": group, "deeds": deeds})

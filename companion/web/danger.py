@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import request
 
 from .. import services
+from ..core.ledger import BANK
 from ..live.regions import Lazy
 from .feed import take_back_parts
 from .notices import LOOKBACK, recent_entries
@@ -19,7 +20,7 @@ def wallet_view(game, player) -> dict:
     ``"bank"``, a player still in the game, or ``None``)."""
     if game.status != "running" or player.bankrupt:
         return {"take_back": None, "raise_money": None, "bankrupt_to": None}
-    creditors = {services.BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
+    creditors = {BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
     picked = request.args.get("bankrupt_to")
     return {
         "take_back": Lazy(lambda: _take_back(game, player)),
@@ -29,7 +30,7 @@ def wallet_view(game, player) -> dict:
 
 
 def _take_back(game, player) -> dict | None:
-    offer = services.take_back_offer(game, player.id, services.now_utc(), recent_entries(game, LOOKBACK))
+    offer = services.take_back_offer(game, player.id, recent=recent_entries(game, LOOKBACK))
     if offer is not None:
         what, signed = take_back_parts(offer["kind"], offer["params"], services.edition_of(game))
         offer = {**offer, "what": what, "amount": signed}

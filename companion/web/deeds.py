@@ -4,7 +4,6 @@ each candidate action is previewed by the same rules that will run it."""
 
 from __future__ import annotations
 
-import datetime as dt
 import unicodedata
 from typing import Any
 
@@ -85,14 +84,12 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
     me = caller.player_id
     candidates: list[tuple[str, dict[str, Any], str]] = []  # (action, its payload, its words)
     edition = services.edition_of(game)
-    squares = edition.squares
     if holding.owner_id is None:
         auction = _("Auction it") if edition.auction.decliner_bids else _("Decline: auction it among the others")
         candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, auction)]
         candidates += [
             ("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
-            for q in squares
-            if q.policy == "buy_free_deed"
+            for q in services.deed_squares(edition)
         ]
     elif holding.owner_id != me:
         payee = _("the bank") if holding.mortgaged else names[holding.owner_id]
@@ -101,7 +98,7 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
             candidates += [("expropriation_start", {}, _("Try to expropriate"))]
             candidates += [
                 ("expropriation_start", {"via": q.key}, _("Try to expropriate (%(square)s)", square=q.name(lang())))
-                for q in squares
+                for q in edition.squares
                 if q.expropriation
             ]
     else:
@@ -156,14 +153,6 @@ def _actions(game, caller, deed, holding, state, names) -> list[dict]:
 def _needs_dice(game, caller, deed, state) -> bool:
     _outcome, refusal = _try(game, caller, {"type": "pay_rent", "deed": deed.key, "dice": 7}, state)
     return refusal is None
-
-
-def _lift(edition, deed) -> int | None:
-    """What lifting the deed's mortgage costs, or ``None`` in an edition without mortgages."""
-    try:
-        return services.lift_cost(edition, deed)
-    except BancoError:
-        return None
 
 
 def _lot(game, edition, deed, player_id) -> dict | None:
@@ -291,7 +280,7 @@ def _deed_page(game_id, deed_key):
         deed_cash_parts=_cash_parts(caller.player_id, holding.owner_id),
         players=[p for p in game.players if not p.bankrupt],
         group=edition.group(deed.group),
-        lift=Lazy(lambda: _lift(edition, deed)),
+        lift=Lazy(lambda: services.lift_cost(edition, deed)),
         others=others,
         can_request_rent=edition.rent.request.enabled,
         laps_left=Lazy(lambda: _laps_left(game, deed)),
@@ -313,8 +302,7 @@ def _laps_left(game, deed) -> int | None:
     a deadline in laps (``None`` otherwise)."""
     if game.status != "running" or not _holdings(game)[deed.key].mortgaged:
         return None
-    state = services.state_of(game)
-    return services.mortgage_laps_left(state, state.deeds[deed.key])
+    return services.laps_left(services.state_of(game), deed.key)
 
 
 @bp.post("/g/<game_id>/deeds/<deed_key>")
@@ -353,7 +341,7 @@ def card(edition_id, deed_key):
         edition=edition,
         deed=deed,
         group=edition.group(deed.group),
-        lift=_lift(edition, deed),
+        lift=services.lift_cost(edition, deed),
         code=printables.deed_code(edition.id, deed.key),
         calculator=calculator.card_offer(edition, deed),
     )
@@ -369,7 +357,7 @@ def trade_form(game_id):
     me = next(p for p in game.players if p.id == caller.player_id)
     partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
     state = services.state_of(game)
-    sides = {p.id: _tradable(state, edition, p.id) for p in [me, *partners]}
+    sides = {p.id: _tradable(state, p.id) for p in [me, *partners]}
     return render_template(
         "trade.html",
         game=game,
@@ -383,21 +371,11 @@ def trade_form(game_id):
     )
 
 
-def _tradable(state, edition, player_id) -> dict:
-    """The deeds of this player, in board order, split as the trade rules judge them now:
-    ``deeds`` they can hand over, and ``kept``, each that cannot go with the reason in words
-    (its group built on, mortgaged where the edition keeps those out of trades, a fee unpaid)."""
-    giver = state.players[player_id]
-    out: dict[str, list[Any]] = {"deeds": [], "kept": []}
-    for deed in sorted(edition.deeds, key=lambda d: d.position):
-        if state.deeds[deed.key].owner != player_id:
-            continue
-        try:
-            services.require_tradable(state, giver, deed.key)
-            out["deeds"].append(deed)
-        except BancoError as error:
-            out["kept"].append((deed, translate(error)))
-    return out
+def _tradable(state, player_id) -> dict:
+    """The deeds of this player, in board order: ``deeds`` they can hand over, and ``kept``,
+    each that cannot go with the reason in words (``services.tradable``)."""
+    deeds, kept = services.tradable(state, player_id)
+    return {"deeds": deeds, "kept": [(deed, translate(error)) for deed, error in kept]}
 
 
 @bp.post("/g/<game_id>/trade")
@@ -419,7 +397,7 @@ def auction_view(game, edition) -> dict | None:
     auction = game.auction
     if not auction:
         return None
-    left = max(0, int((dt.datetime.fromisoformat(auction["ends_at"]) - services.now_utc()).total_seconds() + 0.999))
+    left, over = services.auction_clock(auction["ends_at"])
     high = auction.get("high_bid")
     next_bid = auction["opening_bid"] if high is None else high + auction["min_raise"]
     deed = edition.deed(auction["deed"]) if auction.get("deed") else None
@@ -428,7 +406,7 @@ def auction_view(game, edition) -> dict | None:
         "deed_obj": deed,
         "seconds_left": left,
         "next_bid": next_bid,
-        "over": services.is_past(services.now_utc(), auction["ends_at"]),
+        "over": over,
     }
 
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ..services import BANK, FREE_PARKING
+from ..core.ledger import BANK
+from ..core.settings import FREE_PARKING
 from .dice import describe_roll, face_label
-from .templating import money
+from .squares import landing_sentence
+from .templating import jail_name, money
 
 
 def describe(entry, names: dict[str, str], edition) -> str:
@@ -320,11 +322,11 @@ def _describe(entry, names: dict[str, str], edition) -> str:
             line += " " + _(
                 "%(name)s has waited the turns in %(jail)s and is out for free.",
                 name=who(p["released"]),
-                jail=_jail_name(edition),
+                jail=jail_name(edition),
             )
         return line
     if kind == "square":
-        return _describe_square(p, edition, player, amount, deed)
+        return landing_sentence(p, edition, player, amount, deed)
     if kind == "build_lot":
         counts = ", ".join(f"{n} × {_deed_name(edition, key)}" for key, n in (p.get("counts") or {}).items())
         return _(
@@ -393,81 +395,6 @@ def take_back_parts(kind: str, params: dict, edition) -> tuple[str, str]:
         return _("GO"), "+" + amount
     payment = edition.fixed_payment(params.get("payment", ""))
     return (payment.name(_lang()) if payment else params.get("payment", "")), "\u2212" + amount
-
-
-def _jail_name(edition) -> str:
-    """What the board calls jail (Motopolis: Attesa ricambi), or jail."""
-    return edition.jail.name(_lang()) if edition.jail.name else _("jail")
-
-
-def _describe_square(p, edition, player, amount, deed) -> str:
-    square = edition.square(p.get("square", ""))
-    label = square.name(_lang()) if square else p.get("square", "")
-    policy = square.policy if square else None
-    if policy == "pay_then_prize_on_dice":
-        if p.get("won"):
-            return _(
-                "%(name)s paid %(amount)s at %(what)s, rolled %(dice)s and got %(prize)s back.",
-                name=player,
-                amount=amount,
-                what=label,
-                dice=p.get("dice"),
-                prize=money(p.get("back", 0), edition),
-            )
-        return _(
-            "%(name)s paid %(amount)s at %(what)s and rolled %(dice)s: no prize.",
-            name=player,
-            amount=amount,
-            what=label,
-            dice=p.get("dice"),
-        )
-    if policy == "collect_then_pay":
-        return _(
-            "%(name)s collected %(amount)s at %(what)s and paid back %(back)s.",
-            name=player,
-            amount=amount,
-            what=label,
-            back=money(p.get("back", 0), edition),
-        )
-    if policy == "jail_unless_dice":
-        if p.get("jailed"):
-            return _(
-                "%(name)s rolled %(dice)s at %(what)s and goes to %(jail)s.",
-                name=player,
-                dice=p.get("dice"),
-                what=label,
-                jail=_jail_name(edition),
-            )
-        return _("%(name)s rolled %(dice)s at %(what)s and rides on.", name=player, dice=p.get("dice"), what=label)
-    if policy == "sit_out":
-        if p.get("trades") is False:
-            return ngettext(
-                "%(name)s stops at %(what)s: sits out %(num)d turn, with no trades until then.",
-                "%(name)s stops at %(what)s: sits out the next %(num)d turns, with no trades until then.",
-                p.get("turns", 1),
-                name=player,
-                what=label,
-            )
-        return ngettext(
-            "%(name)s stops at %(what)s: sits out %(num)d turn.",
-            "%(name)s stops at %(what)s: sits out the next %(num)d turns.",
-            p.get("turns", 1),
-            name=player,
-            what=label,
-        )
-    if p.get("deed"):
-        return _(
-            "%(name)s bought %(deed)s at %(what)s for %(amount)s.", name=player, deed=deed, what=label, amount=amount
-        )
-    if "dice" in p:
-        return _(
-            "%(name)s collected %(amount)s at %(what)s (dice %(dice)s).",
-            name=player,
-            amount=amount,
-            what=label,
-            dice=p.get("dice"),
-        )
-    return _("%(name)s paid %(amount)s: %(what)s.", name=player, amount=amount, what=label)
 
 
 def _describe_expropriation(p, who, edition, amount) -> str:

@@ -12,6 +12,7 @@ from flask import g
 from flask_babel import gettext as _
 
 from .. import services
+from ..core.ledger import BANK
 from . import seats, versioned
 from .feed import account_name, describe, trade_side
 from .templating import deed_name, money
@@ -117,7 +118,7 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
             deed=deed_name(p.get("deed"), edition),
         ), "info"
     if kind == "pending_declined" and p.get("to") == me:
-        if p.get("from") == services.BANK:
+        if p.get("from") == BANK:
             return _("The banker declined your %(amount)s from the bank.", amount=amount()), "info"
         return _("%(name)s declined to pay you %(amount)s.", name=who(p.get("from")), amount=amount()), "info"
     if kind == "trade_propose" and p.get("to") == me:

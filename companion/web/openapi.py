@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, JOURNAL_ACTIONS, TAKE_BACK_SECONDS, editions
+from ..core.take_back import TAKE_BACK_SECONDS
+from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, JOURNAL_ACTIONS, editions
 
 ACTION_TYPES = sorted([*ACTIONS, *JOURNAL_ACTIONS, *CLOCK_ACTIONS])
 

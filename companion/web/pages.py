@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from .. import services
 from ..core.errors import BancoError
+from ..core.ledger import BANK
 from ..live.regions import Lazy, once, render
 from . import danger, forms, seats, versioned
 from .dice import dice_view
@@ -77,7 +78,7 @@ def game_view(game, caller) -> dict:
         "edition": edition,
         "names": names,
         "caller": caller,
-        "BANK": services.BANK,
+        "BANK": BANK,
         "feed": Lazy(feed),
         # The feed as the wallets and the Bank draw it: the same for every reader of a
         # language, so drawn once a version for all of them (``_feed.html``).
@@ -108,38 +109,22 @@ def game_view(game, caller) -> dict:
     }
 
 
-# The squares whose amount is known without the dice: previewed for the one-tap button.
-SQUARES_WITHOUT_DICE = ("pay_per_holding", "collect_then_pay", "sit_out")
-
-
 def _squares(game, caller, edition, state) -> list[dict]:
     """The edition's computed squares for the caller's phone: what each would move now, or why
     it cannot (IMU owed on nothing, a player already sitting out); squares that go by the dice
-    are asked for the total on the page."""
+    are asked for the total on the page. Each square's policy draws its own part of the page
+    (``templates/policies/squares/``)."""
     if caller is None or caller.player_id is None or game.status != "running" or not edition.squares:
         return []
-    board = services.state_of(game)
-    out = []
-    for square in edition.squares:
-        entry = {"square": square, "amount": None, "refusal": None}
-        if square.policy in SQUARES_WITHOUT_DICE:
-            try:
-                outcome = services.preview(game, caller, {"type": "square", "square": square.key}, board)
-                entry["amount"] = outcome.params["amount"]
-            except BancoError as error:
-                entry["refusal"] = translate(error)
-        if square.policy == "buy_free_deed":
-            entry["deeds"] = []
-            for deed in edition.deeds:
-                try:
-                    outcome = services.preview(
-                        game, caller, {"type": "square", "square": square.key, "deed": deed.key}, board
-                    )
-                except BancoError:
-                    continue  # owned, or more than the player has
-                entry["deeds"].append((deed, outcome.params["amount"]))
-        out.append(entry)
-    return out
+    return [
+        {
+            "square": offer.square,
+            "amount": offer.amount,
+            "refusal": translate(offer.refused) if offer.refused else None,
+            "deeds": offer.deeds,
+        }
+        for offer in services.square_offers(game, caller, services.state_of(game))
+    ]
 
 
 # --- home and new games ----------------------------------------------------------------------

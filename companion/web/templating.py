@@ -1,5 +1,5 @@
 """What templates can call: money in the edition's currency, names in the reader's language,
-a fresh idempotency key for every form drawn."""
+a fresh idempotency key for every form drawn, the partial that shows a rule policy."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from functools import lru_cache
 from babel.numbers import format_decimal
 from flask import has_request_context, request
 from flask_babel import get_locale
+from flask_babel import gettext as _
 
 _LANG = "banco.lang"  # where ``lang`` keeps the reader's language in the request's environ
 
@@ -51,6 +52,11 @@ def deed_name(key, edition) -> str:
     return deed.name if deed else str(key)
 
 
+def jail_name(edition) -> str:
+    """What the board calls jail (Motopolis: Attesa ricambi), or jail."""
+    return edition.jail.name(lang()) if edition.jail.name else _("jail")
+
+
 def is_light(color: str) -> bool:
     """Whether dark text reads better than white on this ``#rrggbb`` colour (its relative
     luminance, WCAG's formula, is above the point where both contrasts are equal)."""
@@ -63,7 +69,15 @@ def is_light(color: str) -> bool:
     return luminance > 0.179
 
 
+def policy_partial(concern: str, name: str) -> str:
+    """The template that shows the edition's ``name`` policy of ``concern`` on the pages, as
+    ``{% include policy_partial('squares', square.policy) %}``: each policy brings its own part,
+    and no template compares a policy's name (a test holds every registered policy to one)."""
+    return f"policies/{concern}/{name}.html"
+
+
 def init_app(app) -> None:
+    app.jinja_env.globals["policy_partial"] = policy_partial
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["t"] = text
     app.jinja_env.filters["deed_name"] = deed_name

@@ -8,6 +8,7 @@ import datetime as dt
 import json
 
 from companion import services
+from companion.store import now_utc
 
 NAMES = ("Anna", "Bruno", "Carla")
 
@@ -90,7 +91,7 @@ def test_the_window_closes_and_bank_payouts_are_never_open(app, api, monkeypatch
     assert game.state()["checkable"] == []
     paid = ok(game.act("Anna", {"type": "pay_fixed", "payment": "jail-fine"}))  # to the bank: open
     assert game.state()["checkable"][0]["to"] == "bank"
-    later = services.now_utc() + dt.timedelta(seconds=6)
+    later = now_utc() + dt.timedelta(seconds=6)
     monkeypatch.setattr("companion.services.actions.now_utc", lambda: later)
     monkeypatch.setattr("companion.services.reads.now_utc", lambda: later)
     assert game.state()["checkable"] == []

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from companion import services
-from companion.store import Game, db
+from companion.store import Game, db, now_utc
 
 POT = "free_parking"
 
@@ -324,7 +324,7 @@ def test_a_request_lapses_after_the_games_request_seconds(app, api, monkeypatch)
     pending_id = body["result"]["pending"]
     [waiting] = game.state()["pending"]
     assert waiting["expires_at"] is not None
-    later = services.now_utc() + dt.timedelta(seconds=61)
+    later = now_utc() + dt.timedelta(seconds=61)
     monkeypatch.setattr("companion.services.actions.now_utc", lambda: later)
     monkeypatch.setattr("companion.services.reads.now_utc", lambda: later)
     assert game.state()["pending"] == []

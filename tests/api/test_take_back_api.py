@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from companion import services, store
+from companion.core.take_back import TAKE_BACK_SECONDS
+from companion.store import now_utc
 
 from .gamekit import balanced, ok, refusal
 
@@ -56,7 +58,7 @@ def test_a_tax_taken_back_and_the_refusals(app, api):
     ok(game.act("Carla", {"type": "pass_go"}))
     with app.app_context():
         row = services.entry_at(services.get_game(game.id), game.state()["version"])
-        row.at -= timedelta(seconds=services.TAKE_BACK_SECONDS + 1)
+        row.at -= timedelta(seconds=TAKE_BACK_SECONDS + 1)
         store.db.session.commit()
     before = game.cash()
     message = refusal(game.act("Carla", {"type": "take_back"}), 409, "too_late")
@@ -79,7 +81,7 @@ def test_the_wallets_offer_is_the_same_read_from_the_newest_lines_or_from_the_jo
     ok(game.act("Anna", {"type": "pass_go"}))
     with app.app_context():
         row = services.get_game(game.id)
-        now = services.now_utc()
+        now = now_utc()
         lines = services.recent_lines(row, 40)
         anna, bruno = game.ids["Anna"], game.ids["Bruno"]
         offer = services.take_back_offer(row, anna, now)

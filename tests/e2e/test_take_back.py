@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from companion.services import TAKE_BACK_SECONDS
+from companion.core.take_back import TAKE_BACK_SECONDS
 
 from .test_table import started
 

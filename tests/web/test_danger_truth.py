@@ -9,6 +9,7 @@ import re
 from datetime import timedelta
 
 from companion import services, store
+from companion.core.take_back import TAKE_BACK_SECONDS
 from companion.services import Caller
 
 from .test_pages import keyed, open_table, sit_down, start
@@ -103,7 +104,7 @@ def test_a_one_tap_go_is_taken_back_by_its_player_within_the_seconds(client, app
     wallet = page(anna, f"/g/{game_id}/me")
     section = wallet.split('id="take-back"')[1].split("</section>")[0]
     seconds = int(re.search(r'data-take-back-seconds="(\d+)"', wallet).group(1))
-    assert 8 <= seconds <= services.TAKE_BACK_SECONDS
+    assert 8 <= seconds <= TAKE_BACK_SECONDS
     assert "Wrong button? GO +€ 200" in text(section) and "Take back" in section
     assert "js/takeback.js" in wallet
     assert 'id="take-back"' not in page(bruno, f"/g/{game_id}/me")  # not his to take back
@@ -133,7 +134,7 @@ def test_a_late_take_back_is_refused_with_a_message(client, app):
     with app.app_context():  # eleven seconds later
         game = services.get_game(game_id)
         entry = services.entry_at(game, game.version)
-        entry.at = entry.at - timedelta(seconds=services.TAKE_BACK_SECONDS + 1)
+        entry.at = entry.at - timedelta(seconds=TAKE_BACK_SECONDS + 1)
         store.db.session.commit()
     late = page(anna, f"/g/{game_id}/me")
     assert 'id="take-back"' not in late

@@ -8,6 +8,7 @@ the deed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,18 +127,35 @@ def sit_out(state: GameState, square: Square, player: PlayerState, dice: object,
     )
 
 
+@dataclass(frozen=True)
+class SquarePolicy:
+    """A square's policy: ``land`` works out the landing; the rest says what a phone can know
+    before it. ``dice``: the landing needs the dice total of a roll made there (the page asks
+    for it; nothing is known before). ``buys_deed``: the landing buys a free deed the player
+    chooses (each offered with its price). Neither: the landing's amount is known at once."""
+
+    land: Callable[..., Landing]
+    dice: bool = False
+    buys_deed: bool = False
+
+
 POLICIES = {
-    "pay_per_holding": pay_per_holding,
-    "collect_dice_times": collect_dice_times,
-    "buy_free_deed": buy_free_deed,
-    "pay_then_prize_on_dice": pay_then_prize_on_dice,
-    "collect_then_pay": collect_then_pay,
-    "jail_unless_dice": jail_unless_dice,
-    "sit_out": sit_out,
+    "pay_per_holding": SquarePolicy(pay_per_holding),
+    "collect_dice_times": SquarePolicy(collect_dice_times, dice=True),
+    "buy_free_deed": SquarePolicy(buy_free_deed, buys_deed=True),
+    "pay_then_prize_on_dice": SquarePolicy(pay_then_prize_on_dice, dice=True),
+    "collect_then_pay": SquarePolicy(collect_then_pay),
+    "jail_unless_dice": SquarePolicy(jail_unless_dice, dice=True),
+    "sit_out": SquarePolicy(sit_out),
 }
+
+
+def policy(square: Square) -> SquarePolicy:
+    """The square's policy: how it lands, and what a phone can know before."""
+    return pick(POLICIES, square.policy, "squares")
 
 
 def landing(
     state: GameState, square: Square, player: PlayerState, dice: object = None, deed: Deed | None = None
 ) -> Landing:
-    return pick(POLICIES, square.policy, "squares")(state, square, player, dice, deed)
+    return policy(square).land(state, square, player, dice, deed)
