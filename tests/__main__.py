@@ -4,11 +4,14 @@ First the build's checks (``checks``: ruff's lint and format check and mypy's ty
 configured in ``pyproject.toml``); a failing check fails the run, and the tests still run so that one
 sitting shows everything.
 
-Runs pytest once against SQLite and once against PostgreSQL. PostgreSQL is the server in
-``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432. Each run creates a database of
-its own there (``banco_test_<random>``) and drops it at the end, so two runs on the same
-server never touch each other's tables. Without a PostgreSQL server the second run is skipped
-with a notice, except in CI (``CI=true``), where it is required. Extra arguments go to pytest.
+Runs pytest on SQLite, every test; then on PostgreSQL the tests marked ``database``, those
+whose behaviour depends on the database (a ``pytestmark`` in the module says which, and why;
+the README says why the others need one run). PostgreSQL is the server in ``TEST_DATABASE_URL``, else one
+answering on 127.0.0.1:5432. Each run creates a database of its own there
+(``banco_test_<random>``) and drops it at the end, so two runs on the same server never touch
+each other's tables. Without a PostgreSQL server the second run is skipped with a notice,
+except in CI (``CI=true``), where it is required. Extra arguments go to pytest; a ``-m`` among
+them narrows the PostgreSQL run further.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import subprocess
 import sys
 
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+NONE_CHOSEN = 5  # pytest's exit code when no test was chosen
 
 
 def server_url() -> str | None:
@@ -83,6 +87,16 @@ def run(label: str, env: dict, args: list[str]) -> int:
     return subprocess.call([sys.executable, "-m", "pytest", *args], env=env)
 
 
+def on_postgresql(args: list[str]) -> list[str]:
+    """The PostgreSQL run's arguments: the tests marked ``database`` among those ``args`` pick."""
+    args, chosen = list(args), "database"
+    if "-m" in args[:-1]:
+        at = args.index("-m")
+        chosen = f"database and ({args[at + 1]})"
+        del args[at : at + 2]
+    return [*args, "-m", chosen]
+
+
 def main() -> int:
     args = sys.argv[1:] or ["-q"]
     base = {k: v for k, v in os.environ.items() if k != "TEST_DATABASE_URL"}
@@ -96,10 +110,10 @@ def main() -> int:
             return 1
         print("\nPostgreSQL not found: the PostgreSQL run is skipped (set TEST_DATABASE_URL to run it).")
     else:
-        # The printables and pure-rule tests touch no database: once is enough.
-        pg_args = [*args, "--ignore=tests/core", "--ignore=tests/printables"]
+        pg_args = on_postgresql(args)
         try:
-            failed |= run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url}, pg_args) != 0
+            code = run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url}, pg_args)
+            failed |= code not in (0, NONE_CHOSEN)  # paths with no database test among them: nothing to run
         finally:
             drop_run_database(admin, url)
     return 1 if failed else 0

@@ -1,7 +1,8 @@
 """Fixtures for the whole suite.
 
-The database is SQLite in a fresh file per test, or the PostgreSQL server named by
-``TEST_DATABASE_URL`` (emptied before each test). CI runs the suite once with each.
+The database is SQLite in a fresh file per test, or the PostgreSQL database named by
+``TEST_DATABASE_URL`` (made new before each test). ``python -m tests`` runs the suite on SQLite,
+then the tests marked ``database`` (their behaviour depends on the database) on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,9 +18,53 @@ import uuid
 import pytest
 
 from companion import create_app
+from companion.core.editions import loading
 from companion.store import db
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _parse_editions_once(load):
+    """``load_editions`` for the hundreds of apps the suite makes: each folder's files parsed
+    and checked once per content (half of what making an app costs), every app still handed
+    a catalog of its own. An edition is frozen, so sharing it between apps shares nothing a
+    test could change; a file changed, added or removed is a new content, read again."""
+    loaded: dict[tuple, loading.LoadedEditions] = {}
+
+    def load_editions(directory=loading.EDITIONS_DIR):
+        try:
+            content = tuple((path.name, path.read_bytes()) for path in loading.edition_files(directory))
+        except OSError:
+            return load(directory)  # unreadable: load reports it, every time
+        key = (str(directory), content)
+        if key not in loaded:
+            loaded[key] = load(directory)
+        found = loaded[key]
+        return loading.LoadedEditions(dict(found.editions), list(found.problems))
+
+    return load_editions
+
+
+def _install(replace, original) -> None:
+    """``replace(original)`` wherever the app's modules imported ``original`` under its name;
+    its own module keeps it, for the tests of it."""
+    replacement = replace(original)
+    held = [m for n, m in list(sys.modules.items()) if n.split(".")[0] == "companion" and n != original.__module__]
+    held = [m for m in held if m is not None and getattr(m, original.__name__, None) is original]
+    assert held, f"no module of the app holds {original.__qualname__} any more: see tests/conftest.py"
+    for module in held:
+        setattr(module, original.__name__, replacement)
+
+
+_install(_parse_editions_once, loading.load_editions)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "database: what the test checks depends on the database (locks, transactions, constraints, "
+        "types, order of reads, migrations, LISTEN/NOTIFY): python -m tests runs it on PostgreSQL too",
+    )
 
 
 def database_url(tmp_path) -> str:
@@ -30,23 +75,104 @@ def database_url(tmp_path) -> str:
     return url
 
 
+# Connections an earlier test's app left open would block a drop, and hold locks.
+_OTHER_SESSIONS = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+)
+
+# Everything of the schema ``public`` a test could change: relations, columns with their types
+# and defaults, constraints, indexes, functions, types, and the revision Alembic stamped.
+_SCHEMA_PRINT = """
+SELECT md5(coalesce(string_agg(line, E'\\n' ORDER BY line), '')) FROM (
+    SELECT 'rel ' || relname || ' ' || relkind::text FROM pg_class
+    WHERE relnamespace = 'public'::regnamespace
+  UNION ALL
+    SELECT 'col ' || c.relname || ' ' || a.attnum || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+        || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE c.relnamespace = 'public'::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+  UNION ALL
+    SELECT 'con ' || conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL
+    SELECT 'idx ' || pg_get_indexdef(indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relnamespace = 'public'::regnamespace
+  UNION ALL
+    SELECT 'fun ' || oid::regprocedure FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+  UNION ALL
+    SELECT 'typ ' || typname FROM pg_type WHERE typnamespace = 'public'::regnamespace
+  UNION ALL
+    SELECT 'rev ' || version_num FROM alembic_version WHERE to_regclass('public.alembic_version') IS NOT NULL
+) AS schema(line)
+"""
+# The print of the tables a new app made from the models on an empty schema (this process's
+# first), once it has been taken: a schema that still matches it only needs its rows deleted.
+_built: dict[str, str] = {}
+
+
+def _schema_print(conn) -> str:
+    from sqlalchemy import text
+
+    # alembic_version is named in the query, so it must exist for the query to be planned.
+    if conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar() is None:
+        return "no alembic_version"
+    return conn.execute(text(_SCHEMA_PRINT)).scalar()
+
+
 def empty_database(url: str) -> None:
-    """PostgreSQL: drops whatever an earlier test left (a SQLite file is new in each tmp_path)."""
+    """PostgreSQL: drops whatever an earlier test left, tables included (a SQLite file is new in
+    each tmp_path)."""
     if not url.startswith("postgresql"):
         return
     from sqlalchemy import create_engine, text
 
     engine = create_engine(url)
     with engine.begin() as conn:
-        # Connections an earlier test's app left open would block the drop.
-        conn.execute(
-            text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        )
+        conn.execute(text(_OTHER_SESSIONS))
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def _new_database(url: str) -> bool:
+    """PostgreSQL: the database as a new app would leave it on an empty one. When its schema is
+    still exactly the one an app made from the models, only the rows go (and the sequences
+    start again): an app starting on it finds its tables at the head revision, as one
+    restarting would, for a fraction of the cost of making them again. Anything else (a test
+    that changed the schema, an older revision) is dropped whole. True when it was dropped."""
+    if not url.startswith("postgresql"):
+        return False
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(_OTHER_SESSIONS))
+            if _built.get(url) is None or _schema_print(conn) != _built[url]:
+                conn.execute(text("DROP SCHEMA public CASCADE"))
+                conn.execute(text("CREATE SCHEMA public"))
+                return True
+            for table in reversed(db.metadata.sorted_tables):
+                conn.execute(table.delete())
+            for (sequence,) in conn.execute(
+                text(
+                    "SELECT oid::regclass::text FROM pg_class WHERE relkind = 'S' AND relnamespace = 'public'::regnamespace"
+                )
+            ):
+                conn.execute(text(f"ALTER SEQUENCE {sequence} RESTART"))
+            return False
+    finally:
+        engine.dispose()
+
+
+def _take_print(url: str) -> None:
+    from sqlalchemy import create_engine
+
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        _built[url] = _schema_print(conn)
     engine.dispose()
 
 
@@ -62,9 +188,11 @@ def make_app(tmp_path, fresh=True, **overrides):
         "THREADS": 64,
     }
     config.update(overrides)
-    if fresh:
-        empty_database(url)
-    return create_app(config)
+    dropped = fresh and _new_database(url)
+    app = create_app(config)
+    if dropped:
+        _take_print(url)
+    return app
 
 
 @pytest.fixture

@@ -8,6 +8,9 @@ import pytest
 from companion import services, store
 from companion.store import db
 
+# On PostgreSQL too (python -m tests): the contract over what each database stores: lengths, characters, keys, order.
+pytestmark = pytest.mark.database
+
 
 def journal_matches(app, game) -> None:
     """Every player's cash equals the journal, and the journal sums to zero."""

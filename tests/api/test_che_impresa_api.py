@@ -4,8 +4,13 @@ every face of both dice, jail and a bankruptcy; the journal balances all along."
 
 from __future__ import annotations
 
+import pytest
+
 from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
+
+# On PostgreSQL too (python -m tests): every kind of state this edition stores (JSON documents, entry kinds).
+pytestmark = pytest.mark.database
 
 CI = load_editions().editions["che-impresa"]
 NAMES = ("Anna", "Bruno", "Carla")

@@ -9,7 +9,12 @@ import threading
 import urllib.request
 from collections import Counter
 
+import pytest
+
 from companion import services
+
+# On PostgreSQL too (python -m tests): simultaneous writes serialised by each database's lock.
+pytestmark = pytest.mark.database
 
 
 def call(url, method="GET", body=None, token=None):

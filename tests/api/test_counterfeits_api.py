@@ -7,8 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+import pytest
+
 from companion import services
 from companion.store import now_utc
+
+# On PostgreSQL too (python -m tests): checks open until a time stored in JSON, and the fake money's documents.
+pytestmark = pytest.mark.database
 
 NAMES = ("Anna", "Bruno", "Carla")
 

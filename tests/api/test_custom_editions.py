@@ -13,6 +13,9 @@ from companion.core.editions.loading import EDITIONS_DIR, edition_files
 from companion.store import CustomEdition, EditionContent, db
 from tests.conftest import Api, make_app
 
+# On PostgreSQL too (python -m tests): edition files stored as JSON, under ids with a length, imported at once.
+pytestmark = pytest.mark.database
+
 BUILT_IN = [p.stem for p in edition_files()]
 
 

@@ -31,6 +31,9 @@ from companion.store import db
 from tests.api.test_concurrency import call
 from tests.conftest import LiveServer, make_app, new_key
 
+# On PostgreSQL too (python -m tests): the writer's batches, committed in savepoints, answered after the commit.
+pytestmark = pytest.mark.database
+
 
 def raw(port: int, request: bytes) -> tuple[int, dict, bytes]:
     """One request on a connection of its own; the status, the headers (lower-case) and the body."""

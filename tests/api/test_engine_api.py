@@ -11,6 +11,9 @@ import pytest
 from companion import services
 from companion.store import Game, db, now_utc
 
+# On PostgreSQL too (python -m tests): idempotency keys (unique rows), integer amounts, and documents stored as JSON.
+pytestmark = pytest.mark.database
+
 POT = "free_parking"
 
 

@@ -40,6 +40,9 @@ from tests.conftest import (
     wait_for_app_py,
 )
 
+# On PostgreSQL too (python -m tests): LISTEN/NOTIFY is PostgreSQL's; SQLite's refusal of several workers.
+pytestmark = pytest.mark.database
+
 needs_postgresql = pytest.mark.skipif(not PG_URL, reason="fan-out across processes needs PostgreSQL")
 
 

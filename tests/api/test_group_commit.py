@@ -25,6 +25,9 @@ from companion.services.writer import Waiting, Writer
 from companion.store import db
 from tests.conftest import database_url, free_port, wait_for_app_py
 
+# On PostgreSQL too (python -m tests): batches in savepoints, unique keys, and a commit surviving kill -9.
+pytestmark = pytest.mark.database
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 

@@ -24,6 +24,9 @@ from companion.store import Game, Player, db
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
 from tests.conftest import app_py, free_port, make_app, wait_for_app_py
 
+# On PostgreSQL too (python -m tests): numbers past 64 bits and odd characters sent at the database.
+pytestmark = pytest.mark.database
+
 LIMIT = config.MAX_BODY_BYTES
 
 

@@ -17,6 +17,9 @@ from companion import services
 from companion.services import door
 from companion.store import db
 
+# On PostgreSQL too (python -m tests): what the writer keeps against what each database's transactions show it.
+pytestmark = pytest.mark.database
+
 
 @pytest.fixture
 def writer(app):

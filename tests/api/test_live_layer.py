@@ -26,6 +26,9 @@ from companion.store import db
 from tests.api.test_concurrency import call, new_game
 from tests.conftest import LiveServer, app_py, free_port, make_app, wait_for_app_py
 
+# On PostgreSQL too (python -m tests): catching up from the journal after a restart on the same database.
+pytestmark = pytest.mark.database
+
 
 class Stream:
     """A raw HTTP connection reading one answer as it comes (an event stream, or a refusal)."""

@@ -13,6 +13,9 @@ from companion.core.editions.loading import load_editions
 from companion.core.errors import BancoError
 from tests.api.gamekit import ok, owners, refusal
 
+# On PostgreSQL too (python -m tests): every kind of state this edition stores (JSON documents, entry kinds).
+pytestmark = pytest.mark.database
+
 MP = load_editions().editions["motopolis"]
 NAMES = ("Anna", "Bruno", "Carla")
 BROWN = ["garelli", "benelli"]

@@ -6,8 +6,13 @@ worked out by hand; the journal balances all along."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
+
+# On PostgreSQL too (python -m tests): every kind of state this edition stores (JSON documents, entry kinds).
+pytestmark = pytest.mark.database
 
 NE = load_editions().editions["niente-e-come-sembra"]
 NAMES = ("Anna", "Bruno", "Carla")

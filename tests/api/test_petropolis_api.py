@@ -6,8 +6,13 @@ balances all along."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.core.editions.loading import load_editions
 from tests.api.gamekit import balanced, ok, owners, refusal
+
+# On PostgreSQL too (python -m tests): every kind of state this edition stores (JSON documents, entry kinds, big amounts).
+pytestmark = pytest.mark.database
 
 PP = load_editions().editions["petropolis"]
 NAMES = ("Anna", "Bruno", "Carla")

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from companion import services
 from companion.core.editions.loading import parse_edition
+
+# On PostgreSQL too (python -m tests): edition content stored once by hash (a unique row).
+pytestmark = pytest.mark.database
 
 
 def _edited(edition, **deed_changes):

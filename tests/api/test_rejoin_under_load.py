@@ -15,10 +15,14 @@ import re
 import threading
 from collections import Counter
 
+import pytest
 import requests
 
 from companion import services
 from companion.web.ratelimit import RateLimiter
+
+# On PostgreSQL too (python -m tests): the order rows are locked in (PostgreSQL's deadlocks).
+pytestmark = pytest.mark.database
 
 PAYERS = 4  # players 0-3 keep their phones and pay
 REJOINED = 4  # players 4-7 move to a new phone again and again

@@ -38,6 +38,9 @@ from companion.store import db
 from companion.web.ratelimit import RateLimiter
 from tests.conftest import make_app
 
+# On PostgreSQL too (python -m tests): any input a client may send, stored by each database (NUL, lengths, big numbers).
+pytestmark = pytest.mark.database
+
 OPERATIONS = [
     ("GET", "/api/v1/editions"),
     ("GET", "/api/v1/editions/{edition}"),

@@ -5,11 +5,16 @@ write never gets it, and rendering every live page leaves it as a fresh read of 
 
 from __future__ import annotations
 
+import pytest
+
 from companion import services
 from companion.services import journal
 from companion.store.mapping import load_state
 from tests.web.test_live_regions import _act, _pages
 from tests.web.test_live_regions import rich as rich  # a fixture, used by name
+
+# On PostgreSQL too (python -m tests): the view shared per version, read inside each database's snapshots.
+pytestmark = pytest.mark.database
 
 
 def _shared_view(app, game_id):

@@ -14,10 +14,14 @@ import threading
 import time
 from collections import defaultdict
 
+import pytest
 import requests
 from sqlalchemy import select
 
 from companion.store import Entry, Posting, db
+
+# On PostgreSQL too (python -m tests): each database's isolation: one snapshot per read.
+pytestmark = pytest.mark.database
 
 WRITERS = 3
 PAYMENTS_EACH = 40

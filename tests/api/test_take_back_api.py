@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from companion import services, store
 from companion.core.take_back import TAKE_BACK_SECONDS
 from companion.store import now_utc
 
 from .gamekit import balanced, ok, refusal
+
+# On PostgreSQL too (python -m tests): the seconds to take back, read from each database's stored times.
+pytestmark = pytest.mark.database
 
 
 def _events(game):

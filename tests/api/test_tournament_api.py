@@ -3,6 +3,11 @@ rounds of two tables, the standings from the tables' tournament points."""
 
 from __future__ import annotations
 
+import pytest
+
+# On PostgreSQL too (python -m tests): tournaments, tables and standings as each database orders and stores them.
+pytestmark = pytest.mark.database
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
 POINTS_4_LEFT = [19, 10, 5, 3]  # the rulebook's row for 4 players left
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 
 from companion.store import db
+
+# On PostgreSQL too (python -m tests): what each database has on the disk when a commit returns, and its pool.
+pytestmark = pytest.mark.database
 
 # SQLite's codes for PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
 FULL = 2

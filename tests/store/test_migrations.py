@@ -28,6 +28,9 @@ from tests.conftest import Game as ApiGame
 from . import released
 from .released import ANNA, ANNA_TOKEN, BANKER_TOKEN, BRUNO, BRUNO_TOKEN, GAME, PAID, REQUEST
 
+# On PostgreSQL too (python -m tests): migrations are DDL each database runs its own way, under its own lock.
+pytestmark = pytest.mark.database
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -179,7 +182,8 @@ def test_the_migrations_build_the_models_tables(tmp_path, url, source):
     if source == "migrations":
         released.at_revision(url, "head")
     else:
-        app = make_app(tmp_path)
+        released.empty_database(url)  # nothing there, whatever an earlier test of this run left
+        app = make_app(tmp_path, fresh=False)
         with app.app_context():
             db.engine.dispose()
     engine = create_engine(url)

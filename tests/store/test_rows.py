@@ -16,6 +16,9 @@ from companion import services
 from companion.store import Game, Holding, Player, db
 from companion.store.rows import GameRow, HoldingRow, PlayerRow
 
+# On PostgreSQL too (python -m tests): each database's types, read as the ORM reads them, in its snapshots.
+pytestmark = pytest.mark.database
+
 
 @pytest.fixture
 def game(api):

@@ -16,6 +16,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from companion.store import Entry, Game, Player, Posting, db
 from companion.store.statements import Prepared
 
+# On PostgreSQL too (python -m tests): each database's driver, types, generated keys and errors.
+pytestmark = pytest.mark.database
+
 _GAME = Game.__table__
 _ROW = select(*_GAME.c).where(_GAME.c.id == bindparam("game_id")).with_for_update()
 

@@ -18,6 +18,9 @@ from companion.web.ratelimit import RateLimiter
 from tests.conftest import make_app
 from tests.web.test_pages import cash, csrf, keyed, open_table, sit_down, start
 
+# On PostgreSQL too (python -m tests): odd characters and numbers sent at the database through the forms.
+pytestmark = pytest.mark.database
+
 ODD_NUMBERS = ["²", "١٢٠", "٣", "1²", "9" * 5000, "１２", "-1", "1.5", "1 2"]
 
 

@@ -3,7 +3,12 @@ the deed cards were printed, the table says so and what to do."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.web.test_pages import open_table
+
+# On PostgreSQL too (python -m tests): the printed address row, locked and inserted once.
+pytestmark = pytest.mark.database
 
 WARNING = "The printed deed cards point to an old address"
 
