@@ -244,3 +244,97 @@ def test_the_services_re_export_nothing_of_the_core():
         m for m in imports(path) if m != "__future__" and not m.startswith(("__future__.", "companion.services."))
     )
     assert not foreign, f"companion/services/__init__.py re-exports {foreign}"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runs(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` that may run: all but the bodies of ``if TYPE_CHECKING:``, which
+    name types for the checker and are never imported."""
+    unseen = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            unseen |= {id(inner) for child in node.body for inner in ast.walk(child)}
+    return [node for node in ast.walk(tree) if id(node) not in unseen]
+
+
+def module_imports(path: Path, source: str, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``path`` imports, at its top or inside a function: for
+    ``from package import name`` the module ``package.name`` when there is one, else ``package``."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in _runs(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name in modules}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                if f"{module}.{alias.name}" in modules:
+                    found.add(f"{module}.{alias.name}")
+                elif module in modules:
+                    found.add(module)
+    return found - {name}
+
+
+def import_circles(paths: list[Path], read=lambda path: path.read_text(encoding="utf-8")) -> list[list[str]]:
+    """The circles among the modules of ``paths``: each group of modules that import one
+    another, directly or through others (Tarjan's strongly connected components)."""
+    modules = {_module_name(path): path for path in paths}
+    graph = {name: module_imports(path, read(path), set(modules)) for name, path in modules.items()}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in graph[module]:
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in graph:
+        if module not in order:
+            visit(module)
+    return circles
+
+
+def test_no_module_of_banco_imports_itself_round_a_circle():
+    """A circle of imports (hidden by an import inside a function, or not) says two modules
+    each need part of the other: that part belongs to a third, which both import."""
+    assert import_circles(files("companion")) == []
+
+
+def test_a_circle_hidden_inside_a_function_is_found():
+    package = ROOT / "companion"
+    first, second = package / "core" / "first.py", package / "core" / "second.py"
+    sources = {
+        first: "from .second import b\n",
+        second: "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import first\n"
+        "def late():\n    from .first import a\n",
+    }
+    assert import_circles([first, second], sources.get) == [["companion.core.first", "companion.core.second"]]
+
+
+def test_an_import_for_the_type_checker_alone_is_no_circle():
+    package = ROOT / "companion" / "core"
+    first, second = package / "first.py", package / "second.py"
+    sources = {first: "from .second import b\n", second: "if TYPE_CHECKING:\n    from .first import a\n"}
+    assert import_circles([first, second], sources.get) == []

@@ -12,61 +12,15 @@ from typing import Any
 from .changes import read
 from .counterfeits.chips import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
+from .guards import clean_reason, require_cash, require_player, require_running
 from .ledger import BANK, Posting, balanced, move, reverse
 from .money import parse_amount
 from .policies import mortgage
 from .policies.salary import salary
 from .policies.start import dealt
 from .settings import FREE_PARKING
-from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, PlayerState, document_change
-
-MAX_REASON = 80
-
-
-def require_running(state: GameState) -> None:
-    """Refuses any move of money unless the game is running."""
-    if state.status == SETUP:
-        raise RuleViolation("game_not_started", N_("The game has not started yet."))
-    if state.status == FINISHED:
-        raise RuleViolation("game_finished", N_("The game is over."))
-
-
-def require_player(state: GameState, player_id: object) -> PlayerState:
-    """The player with this id; refuses an unknown id or one who is out of the game."""
-    player = state.player(player_id) if isinstance(player_id, str) else None
-    if player is None:
-        raise NotFound("unknown_player", N_("There is no such player in this game."))
-    if player.bankrupt:
-        raise RuleViolation("player_bankrupt", N_("%(name)s is out of the game."), name=player.name)
-    return player
-
-
-def require_cash(player: PlayerState, amount: int) -> None:
-    """Refuses a payment larger than the payer's cash, saying how much is missing."""
-    if player.cash < amount:
-        raise RuleViolation(
-            "insufficient_cash",
-            N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
-            name=player.name,
-            cash=player.cash,
-            missing=amount - player.cash,
-            amount=amount,
-        )
-
-
-def clean_reason(reason: object) -> str:
-    """A free-text reason, trimmed; refuses non-text, control characters and text longer than
-    80 characters."""
-    if reason is None:
-        return ""
-    if not isinstance(reason, str):
-        raise BadInput("invalid_reason", N_("The reason must be text."))
-    reason = " ".join(reason.split())
-    if not reason.isprintable():
-        raise BadInput("invalid_reason", N_("The reason cannot hold control characters."))
-    if len(reason) > MAX_REASON:
-        raise BadInput("invalid_reason", N_("The reason can be at most %(max)s characters."), max=MAX_REASON)
-    return reason
+from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, document_change
+from .turns import first_turn_changes
 
 
 def start(state: GameState) -> Outcome:
@@ -97,8 +51,6 @@ def start(state: GameState) -> Outcome:
         deed = edition.deed(deed_key)
         assert deed is not None  # dealt from the edition's own deeds
         postings += move(player_id, BANK, deed.price)
-    from .turns import first_turn_changes  # turns builds on these commands
-
     changes += first_turn_changes(state, players[0].id)
     changes += starting_chips(state)
     params: dict[str, Any] = {"cash": cash, "players": len(players)}

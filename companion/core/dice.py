@@ -19,9 +19,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .commands import require_player, require_running
 from .editions.edition import Edition, Expropriation
 from .errors import N_, BadInput, RuleViolation
+from .guards import require_player, require_running
 from .state import Change, GameState, Outcome
 
 TWO_DICE, SPEED, EXPROPRIATION = "2d6", "speed", "expropriation"

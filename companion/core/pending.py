@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .commands import clean_reason, require_cash, require_player, require_running
 from .errors import N_, BadInput, Forbidden, NotFound, RuleViolation
+from .guards import clean_reason, require_cash, require_player, require_running
 from .ledger import BANK, move
 from .money import parse_amount
 from .rules.common import clean_id, is_past, stamp

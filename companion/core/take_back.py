@@ -19,6 +19,7 @@ from typing import Any
 
 from . import commands
 from .errors import N_, RuleViolation
+from .guards import require_player
 from .ledger import Posting
 from .state import Change, GameState, Outcome
 
@@ -58,7 +59,7 @@ def take_back(state: GameState, player_id: str, mine: MyEntry | None, latest_ver
     entry at ``latest_version`` (``changed_since``), one older than ``TAKE_BACK_SECONDS``
     (``too_late``), and whatever ``commands.undo`` refuses (a game that is over).
     """
-    player = commands.require_player(state, player_id)
+    player = require_player(state, player_id)
     if mine is None or mine.kind not in TAKE_BACK_KINDS:
         raise RuleViolation(
             "not_taken_back", N_("Only a one-tap GO or tax can be taken back by the player: ask the banker.")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .commands import require_player, require_running
 from .errors import N_, RuleViolation
+from .guards import require_player, require_running
 from .state import FINISHED, Change, GameState, Outcome, document_change
 
 

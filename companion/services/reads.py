@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..core import dice, rules, turns
-from ..core.counterfeits import chance, notes
+from ..core.counterfeits import chance, notes, terms
 from ..core.pending import is_expired
 from ..core.rules.rent import rent_requests
 from ..core.settings import SETTINGS
@@ -84,8 +84,8 @@ def counterfeits_view(state: GameState, player_id: str | None) -> dict | None:
         "notes": (
             {str(face): count for face, count in notes.hand_counts(state, player_id).items()} if player_id else None
         ),
-        "check_seconds": notes.check_seconds(state),
-        "receiver_checks": notes.receiver_checks(state),
+        "check_seconds": terms.check_seconds(state),
+        "receiver_checks": terms.receiver_checks(state),
         "chance_board": len(deck.board) if deck else min(chance.BOARD, counterfeits.chance_cards),
         "chance_pile": len(deck.pile) if deck else None,
         "chance_hands": {pid: chance.hand_size(state, pid) for pid in state.players},

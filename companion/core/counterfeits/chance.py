@@ -18,13 +18,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ..commands import require_player, require_running
 from ..errors import N_, BadInput, NotFound, RuleViolation
+from ..guards import require_player, require_running
 from ..ledger import BANK, move
 from ..rules.common import is_past, stamp
 from ..state import ChanceState, Change, CheckableState, GameState, Outcome, PlayerState, document_change
 from .chips import spent_chip
-from .notes import check_seconds
+from .terms import check_seconds
 
 BOARD = 3
 

@@ -44,13 +44,14 @@ from datetime import datetime
 from typing import Any
 
 from ..changes import check_postings
-from ..commands import require_player, require_running
-from ..editions.edition import Counterfeits
 from ..errors import N_, Forbidden, NotFound, RuleViolation
+from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..rules.common import is_past, stamp
 from ..state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
+from .chance import check_card
 from .chips import require_chip, spent_chip
+from .terms import check_seconds, fake_share, receiver_checks
 
 # The smaller faces the bank changes a note into.
 CHANGE_INTO = {500: (100, 100, 100, 100, 100), 100: (50, 50), 50: (20, 20, 10), 20: (10, 10)}
@@ -58,28 +59,6 @@ CHANGE_INTO = {500: (100, 100, 100, 100, 100), 100: (50, 50), 50: (20, 20, 10), 
 
 def active(state: GameState) -> bool:
     return state.edition.counterfeits is not None
-
-
-def terms(state: GameState) -> Counterfeits:
-    """The edition's fake money, read only in a game that has it (``active``)."""
-    counterfeits = state.edition.counterfeits
-    assert counterfeits is not None, "a rule of the fake money in a game without it"
-    return counterfeits
-
-
-def fake_share(state: GameState) -> float:
-    chosen = state.setting("fake_note_share")
-    return terms(state).fake_note_share if chosen is None else chosen
-
-
-def check_seconds(state: GameState) -> int:
-    chosen = state.setting("check_seconds")
-    return terms(state).check_seconds if chosen is None else chosen
-
-
-def receiver_checks(state: GameState) -> bool:
-    chosen = state.setting("receiver_checks")
-    return terms(state).receiver_checks if chosen is None else chosen
 
 
 class _Bank:
@@ -295,8 +274,6 @@ def check(state: GameState, checker_id: str, payment_id: object, now: datetime, 
         raise Forbidden("receiver_cannot_check", N_("Only the players outside this payment can check it."))
     require_chip(state, checker)
     if payment.card is not None:
-        from .chance import check_card
-
         return check_card(state, checker, payment)
     rng = random.Random(f"{state.seed}:check:{payment.id}") if state.seed is not None else random.SystemRandom()
     note = rng.choice(payment.notes)

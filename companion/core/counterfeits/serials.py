@@ -17,8 +17,8 @@ import hmac
 import random
 from dataclasses import dataclass
 
-from ..commands import require_player, require_running
 from ..errors import N_, BadInput, NotFound
+from ..guards import require_player, require_running
 from ..state import GameState, Outcome
 from .chips import require_chip, spent_chip
 

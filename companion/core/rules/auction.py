@@ -6,8 +6,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..money import parse_amount
 from ..policies.auction import building_opening_bid, buyer_without_bids, decliner_barred, opening_bid, waits_for_winner

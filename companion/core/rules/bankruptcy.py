@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import pending
-from ..commands import require_player, require_running
 from ..errors import N_, BadInput
+from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..money import parse_amount
 from ..policies.bankruptcy import handover

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..commands import require_cash, require_player, require_running
 from ..editions.edition import Deed
 from ..errors import N_, BadInput, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..policies.buildings import big_building, sold_with
 from ..state import Change, DeedState, GameState, Outcome, PlayerState

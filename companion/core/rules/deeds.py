@@ -3,9 +3,9 @@ bank where the edition lets owners do so."""
 
 from __future__ import annotations
 
-from ..commands import require_cash, require_player, require_running
 from ..editions.edition import Deed, DeedSale, Edition
 from ..errors import N_, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..money import percent_up
 from ..policies import mortgage as policy

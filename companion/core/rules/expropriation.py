@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..commands import require_cash, require_player, require_running
 from ..dice import special_faces
 from ..editions.edition import Expropriation
 from ..errors import N_, BadInput, Forbidden, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import move
 from ..money import percent_up
 from ..state import Change, ExpropriationState, GameState, Outcome, document_change

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..commands import fines_account, require_cash, require_player, require_running
+from ..commands import fines_account
 from ..errors import N_, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import move
 from ..policies.jail import failed_roll_fine
 from ..policies.jail import fine as jail_fine

@@ -15,9 +15,9 @@ taken over this turn takes any. The app cannot see the pawns: the player says wh
 
 from __future__ import annotations
 
-from ..commands import require_cash, require_player, require_running
 from ..editions.edition import Deed
 from ..errors import N_, BadInput, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..state import Change, DeedState, GameState, Outcome
 from ..turns import counted, require_turn

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from .. import pending
-from ..commands import require_cash, require_player, require_running
 from ..editions.edition import Deed
 from ..errors import N_, Forbidden, NotFound, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..money import percent_up
 from ..policies.mortgaged_rent import bank_share_percent

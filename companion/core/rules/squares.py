@@ -4,8 +4,9 @@ otherwise, a turn to sit out): one tap on the phone, the amount worked out here.
 
 from __future__ import annotations
 
-from ..commands import fines_account, require_cash, require_player, require_running
+from ..commands import fines_account
 from ..errors import N_, NotFound, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..policies.squares import landing
 from ..state import GameState, Outcome

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..commands import require_cash, require_player, require_running
 from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
+from ..guards import require_cash, require_player, require_running
 from ..ledger import Posting, move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
