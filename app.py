@@ -16,7 +16,8 @@ import contextlib
 import logging
 import sys
 
-from companion import SchemaMismatch, config, create_app
+from companion import config, create_app
+from companion.database import SchemaMismatch
 
 try:
     app = create_app()

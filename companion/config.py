@@ -6,10 +6,15 @@ set it, so signed-in phones stay signed in across restarts of the server.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +39,18 @@ DATABASE_CONNECTIONS = 15
 # Live streams one client address may hold: each phone on a LAN has its own address, and a
 # phone holds one per open page; past this, that address is refused (429) and the others still served.
 STREAMS_PER_ADDRESS = 64
+
+# On every answer, the app's (``web.site``) and those the server writes itself (``serve.gate``).
+SECURITY_HEADERS = (
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        "style-src-attr 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; "
+        "form-action 'self'",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+)
 
 
 def lan_address() -> str:
@@ -111,3 +128,33 @@ def engine_options(database: str) -> dict:
     if database.startswith("sqlite") and (":memory:" in database or database.rstrip("/") in ("sqlite:", "sqlite:/")):
         return {}
     return {"pool_size": DATABASE_CONNECTIONS, "max_overflow": 0}
+
+
+def init_app(app: Flask, test_config: dict | None = None) -> None:
+    """``app``'s settings: the environment's (``from_environment``), or a test's over the
+    defaults a test runs with; then what no setting may change (cookies, every body bounded)."""
+    if test_config is None:
+        app.config.update(from_environment(Path(app.instance_path)))
+    else:
+        app.config.update(
+            {
+                "PUBLIC_URL": "http://localhost:5000",
+                "THREADS": 16,
+                "CONNECTION_LIMIT": CONNECTION_LIMIT,
+                "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
+            }
+        )
+        app.config.update(test_config)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # every body is bounded, in tests too
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config.update(
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SECURE=bool(app.config.get("SECURE_COOKIES")),  # BANCO_SECURE_COOKIES: behind HTTPS
+        PERMANENT_SESSION_LIFETIME=dt.timedelta(days=30),
+        WTF_CSRF_TIME_LIMIT=None,  # a wallet page stays open all evening
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        JSON_SORT_KEYS=False,
+    )
+    app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))

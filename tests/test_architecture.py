@@ -1,6 +1,8 @@
 """One direction of dependencies: web -> services -> core and store; store -> core; printables <- web;
 the server (serve) -> the app's WSGI callable, its live layer's words, and the actions' door
-(``services.door``, the same the app's routes and pages call) only.
+(``services.door``, the same the app's routes and pages call) only. ``create_app``
+(``companion/__init__.py``) puts the layers together; ``companion.extension`` types what they
+share (the door among them), and imports none of them.
 The web layer reads of the core only what ``WEB_READS_OF_CORE`` names, each with its reason (the
 core's refusals, and a few words of the game that change nothing); everything else of the core
 reaches it through a service function, and the services re-export nothing of the core.
@@ -72,9 +74,18 @@ FORBIDDEN = {
         "companion.services",
         "companion.web",
         "companion.live",
+        "companion.extension",
+        "companion.database",
         "printables",
     ),
-    "companion/store": ("companion.services", "companion.web", "companion.live", "flask_babel", "printables"),
+    "companion/store": (
+        "companion.services",
+        "companion.web",
+        "companion.live",
+        "companion.extension",
+        "flask_babel",
+        "printables",
+    ),
     "companion/services": (
         "companion.web",
         "companion.live.routes",
@@ -338,3 +349,11 @@ def test_an_import_for_the_type_checker_alone_is_no_circle():
     first, second = package / "first.py", package / "second.py"
     sources = {first: "from .second import b\n", second: "if TYPE_CHECKING:\n    from .first import a\n"}
     assert import_circles([first, second], sources.get) == []
+
+
+def test_the_shared_parts_import_no_layer():
+    """``companion.extension`` names the layers' types for the checker only: every layer reads
+    it, so an import of a layer there would be a circle."""
+    path = ROOT / "companion" / "extension.py"
+    modules = {_module_name(p) for p in files("companion")}
+    assert module_imports(path, path.read_text(encoding="utf-8"), modules) == set()

@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from companion import SchemaMismatch, create_app
+from companion import create_app
+from companion.database import SchemaMismatch
 
 
 def config(path):

@@ -20,6 +20,7 @@ import logging
 import threading
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 CHANNEL = "banco_versions"
 APPLICATION_NAME = "banco-listener"  # how the listener's session is named in pg_stat_activity
@@ -64,6 +65,14 @@ def notify(session, versions: dict[str, dict[int, frozenset[str]]]) -> None:
             ],
         },
     )
+
+
+def listener(database_url: str, broker) -> Listener | None:
+    """On PostgreSQL, the ear on the other server processes' new versions; none on SQLite."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "postgresql":
+        return None
+    return Listener(url.set(drivername="postgresql").render_as_string(hide_password=False), broker)
 
 
 class Listener:

@@ -14,10 +14,11 @@ seconds: slower, never refused.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, jsonify, request
 
 from .. import services
 from ..core.errors import N_, BadInput, Unauthorized
+from ..extension import banco
 from ..web import seats
 from ..web.ratelimit import TooManyAttempts
 from .events import LIVE, event
@@ -38,7 +39,7 @@ def _since(raw) -> int | None:
 def parts_since(game_id: str, since: int, current: int) -> frozenset[str] | None:
     """What ``game_id`` changed after ``since`` up to ``current``: from this process's broker
     when it heard every version, else from the journal; ``None`` when neither can tell."""
-    parts = current_app.extensions["banco"]["broker"].parts_since(game_id, since, current)
+    parts = banco().broker.parts_since(game_id, since, current)
     if parts is None:
         with services.reading():
             parts = services.parts_since(game_id, since, current)
@@ -46,7 +47,7 @@ def parts_since(game_id: str, since: int, current: int) -> frozenset[str] | None
 
 
 def _current(game_id: str) -> int:
-    broker = current_app.extensions["banco"]["broker"]
+    broker = banco().broker
     current = broker.latest(game_id)
     if current is None:
         current = services.current_version(game_id) or 0
@@ -107,3 +108,7 @@ def page_changes(game_id):
     """What changed since a version, for the game's own pages (signed in as for the stream)."""
     _signed_in(game_id)
     return changes_response(game_id, request.args.get("since"))
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

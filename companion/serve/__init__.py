@@ -16,6 +16,7 @@ import sys
 
 import uvicorn
 
+from ..extension import banco
 from .gate import Gate
 from .protocol import protocol_class
 
@@ -32,7 +33,7 @@ class Server(uvicorn.Server):
         super().__init__(config)
         self.gate = gate
         self.broker = gate.streams.broker
-        self.fanout = gate.app.extensions["banco"].get("fanout")
+        self.fanout = banco(gate.app).fanout
         self.on_started = on_started
 
     async def startup(self, sockets=None) -> None:

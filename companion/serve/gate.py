@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 
-from .. import SECURITY_HEADERS
+from ..config import SECURITY_HEADERS
+from ..extension import banco
 from ..live.events import LIVE
 from ..live.streams import Streams
 from ..services.door import bearer, reader, reply
@@ -57,7 +58,8 @@ class Gate:
     def __init__(self, app) -> None:
         self.app = app
         self.limit = app.config["MAX_CONTENT_LENGTH"]
-        self.streams = Streams(app.extensions["banco"]["broker"], app.config["STREAMS_PER_ADDRESS"])
+        parts = banco(app)
+        self.streams = Streams(parts.broker, app.config["STREAMS_PER_ADDRESS"])
         self.mount = Mount(app, app.config["THREADS"])
         self.door = door_of(app)
         self.writer = Handover(self.door.writer)

@@ -17,13 +17,14 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.editions.edition import Edition, EditionError
 from ..core.editions.loading import parse_edition
+from ..extension import banco
 from ..store import CustomEdition, EditionContent, GameRecord, db
 
 
 def editions() -> dict[str, Edition]:
     """The editions new games can use, by id: the built-in files, then the editions imported
     on this server (``custom_edition``; never under a built-in id)."""
-    built_in = current_app.extensions["banco"]["editions"]
+    built_in = banco().editions
     imported = imported_editions()
     if not imported:
         return built_in
@@ -32,7 +33,7 @@ def editions() -> dict[str, Edition]:
 
 def built_in_editions() -> dict[str, Edition]:
     """The editions of the files shipped with Banco, by id."""
-    return current_app.extensions["banco"]["editions"]
+    return banco().editions
 
 
 def imported_editions() -> dict[str, Edition]:
@@ -52,7 +53,7 @@ def imported_editions() -> dict[str, Edition]:
 
 def _content(digest: str) -> Edition:
     """The edition stored under ``digest`` in ``edition_content``, parsed once per process."""
-    cache = current_app.extensions["banco"].setdefault("pinned", {})
+    cache = banco().pinned
     edition = cache.get(digest)
     if edition is None:
         row = db.session.get(EditionContent, digest)

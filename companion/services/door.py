@@ -20,6 +20,7 @@ from flask import current_app
 from werkzeug.http import parse_cookie
 
 from ..core.errors import N_, BancoError
+from ..extension import banco
 from .actions import prepare, run_batch, unsigned
 from .bodies import parse_json
 from .seats import Caller
@@ -141,7 +142,7 @@ def reader(cookie: str | None, accept_language: str | None) -> str:
 
 def of(app) -> Door:
     """The door of ``app`` (``companion.create_app`` makes one)."""
-    return app.extensions["banco"]["door"]
+    return banco(app).door
 
 
 def act(game_id, caller: Caller | None, payload: dict, token: str | None = None) -> dict:

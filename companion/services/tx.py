@@ -32,11 +32,11 @@ import uuid
 from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 
-from flask import current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
+from ..extension import banco
 from ..live import fanout
 from ..store import Game, db
 from ..store.rows import GameRecord, attributes, read_game, row_select
@@ -90,7 +90,7 @@ def writing():
             WRITE_INTENT.reset(token)
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
     # process's streams hear it at once, the other processes' through the NOTIFY above.
-    broker = current_app.extensions["banco"]["broker"]
+    broker = banco().broker
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
         broker.publish_all(game_id, versions)
 

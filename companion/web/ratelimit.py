@@ -8,6 +8,7 @@ import time
 from collections import defaultdict, deque
 
 from ..core.errors import N_, BancoError
+from ..extension import banco
 
 
 class TooManyAttempts(BancoError):
@@ -51,6 +52,6 @@ class RateLimiter:
 def count_attempt() -> None:
     """Counts one guess of a secret (a join or rejoin code) from this request's address;
     refuses (429) past the app's limit."""
-    from flask import current_app, request
+    from flask import request
 
-    current_app.extensions["banco"]["limiter"].hit(request.remote_addr or "?")
+    banco().limiter.hit(request.remote_addr or "?")

@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, text
 
 from companion import config
 from companion.core import parts
+from companion.extension import banco
 from companion.live import broker as live
 from companion.live import fanout
 from companion.live.broker import Broker
@@ -324,7 +325,7 @@ def test_the_listener_comes_back_after_its_session_is_killed_and_catches_up(tmp_
     app = make_app(tmp_path)
     server = LiveServer(app).start()
     elsewhere = make_app(tmp_path, fresh=False)  # another process's app: its own broker
-    listener = app.extensions["banco"]["fanout"]
+    listener = banco(app).fanout
     stream = None
     try:
         assert listener.connected.wait(10)

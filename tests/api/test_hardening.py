@@ -13,12 +13,13 @@ import select
 import socket
 import subprocess
 import time
+from dataclasses import replace
 
 import pytest
 from sqlalchemy import func
 from sqlalchemy import select as sql_select
 
-from companion import config, services
+from companion import config, extension, services
 from companion.services import bodies
 from companion.store import Game, Player, db
 from companion.web.ratelimit import RateLimiter, TooManyAttempts
@@ -603,7 +604,7 @@ def _odd_body(rng: random.Random, fields: dict) -> bytes:
 
 def test_a_few_hundred_odd_requests_never_get_a_5xx(app, api):
     rng = random.Random(20261130)
-    app.extensions["banco"]["limiter"] = RateLimiter(limit=10**6, window_seconds=60)
+    extension.init_app(app, replace(extension.banco(app), limiter=RateLimiter(limit=10**6, window_seconds=60)))
     game = api.new_game().start()
     client = game.api.client
     tokens = [game.banker, game.tokens["Anna"], "", "x" * 300, "é", game.banker + "x"]

@@ -20,6 +20,7 @@ import types
 
 import pytest
 
+from companion.extension import banco
 from companion.live import streams
 from companion.serve import gate, protocol, raise_file_limit
 from companion.store import db
@@ -148,7 +149,7 @@ def test_a_late_older_version_neither_ends_nor_repeats_a_held_stream(live_server
         pay(live_server, game)
         pay(live_server, game)
         stream.until(event(now + 2, paid(game)))
-        live_server.app.extensions["banco"]["broker"].publish(game["id"], now + 1)
+        banco(live_server.app).broker.publish(game["id"], now + 1)
         pay(live_server, game)
         data = stream.until(event(now + 3, paid(game)))
         assert data.count(b"id: %d\n" % (now + 1)) <= 1 and data.count(b"retry:") == 1
@@ -180,7 +181,7 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
         assert time.monotonic() - opened < 4.5
     finally:
         stream.close()
-    broker = live_server.app.extensions["banco"]["broker"]
+    broker = banco(live_server.app).broker
     assert game["id"] not in broker._waiters  # the ended stream waits on nothing
 
 
@@ -188,7 +189,7 @@ def test_a_stream_whose_phone_left_waits_on_nothing(live_server):
     game = new_game(live_server, ["Anna", "Bruno"])
     stream = Stream(live_server.port, stream_path(game), bearer(game))
     stream.until(b"retry: 1000\n")
-    broker = live_server.app.extensions["banco"]["broker"]
+    broker = banco(live_server.app).broker
     stream.close()
     deadline = time.monotonic() + 10
     while (game["id"] in broker._waiters or live_server.server.gate.streams.open) and time.monotonic() < deadline:

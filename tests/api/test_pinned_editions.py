@@ -9,6 +9,7 @@ import pytest
 
 from companion import services
 from companion.core.editions.loading import parse_edition
+from companion.extension import banco
 
 # On PostgreSQL too (python -m tests): edition content stored once by hash (a unique row).
 pytestmark = pytest.mark.database
@@ -26,7 +27,7 @@ def _edited(edition, **deed_changes):
 def test_a_game_in_progress_keeps_its_rules_when_the_edition_file_changes(app, api):
     old_game = api.new_game(players=("Anna", "Bruno")).start()
     with app.app_context():
-        catalog = app.extensions["banco"]["editions"]
+        catalog = banco(app).editions
         original = catalog["classic-it"]
         first = original.deeds[0]
         catalog["classic-it"] = _edited(original, **{first.key: first.price * 10})

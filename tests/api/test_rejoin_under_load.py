@@ -14,11 +14,12 @@ import random
 import re
 import threading
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import requests
 
-from companion import services
+from companion import extension, services
 from companion.web.ratelimit import RateLimiter
 
 # On PostgreSQL too (python -m tests): the order rows are locked in (PostgreSQL's deadlocks).
@@ -39,7 +40,7 @@ def test_rejoins_and_payments_at_once(live_server):
     server = live_server
     app = server.app
     # The limiter on guessed codes counts by address, and every phone here is 127.0.0.1.
-    app.extensions["banco"]["limiter"] = RateLimiter(limit=10**6, window_seconds=60)
+    extension.init_app(app, replace(extension.banco(app), limiter=RateLimiter(limit=10**6, window_seconds=60)))
     names = [f"P{i}" for i in range(PAYERS + REJOINED)]
     created = requests.post(f"{server.url}/api/v1/games", json={"edition": "classic-it", "players": names}).json()
     game_id, banker = created["id"], created["banker_token"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 
 import pytest
 import schemathesis
@@ -33,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from companion import services
+from companion import extension, services
 from companion.store import db
 from companion.web.ratelimit import RateLimiter
 from tests.conftest import make_app
@@ -147,7 +148,7 @@ def fuzz(tmp_path_factory):
     app = make_app(tmp_path_factory.mktemp("fuzz"), WTF_CSRF_ENABLED=False)
     # Every case comes from one address: the limiter on guessed join codes would answer most
     # of them 429 and hide what the join does.
-    app.extensions["banco"]["limiter"] = RateLimiter(limit=10**9, window_seconds=60)
+    extension.init_app(app, replace(extension.banco(app), limiter=RateLimiter(limit=10**9, window_seconds=60)))
     yield Fuzz(app)  # under the test client a stream is its opening alone: it ends at once
     with app.app_context():
         db.session.remove()

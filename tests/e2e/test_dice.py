@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.core.editions.loading import EDITIONS_DIR
+from companion.extension import banco
 from companion.store import db
 from tests.conftest import LiveServer, make_app
 from tests.e2e.test_table import open_table, sit_down, started
@@ -119,7 +120,7 @@ def dice_salary_server(tmp_path):
     )
     (folder / "classic-dice-go.json").write_text(json.dumps(data), encoding="utf-8")
     app = make_app(tmp_path, EDITIONS_DIR=str(folder), DEFAULT_EDITION="classic-dice-go")
-    assert "classic-dice-go" in app.extensions["banco"]["editions"]
+    assert "classic-dice-go" in banco(app).editions
     server = LiveServer(app).start()
     yield server
     server.stop()

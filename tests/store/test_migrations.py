@@ -18,8 +18,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, select, text
 
-from companion import SchemaMismatch
 from companion.core.settings import SETTINGS
+from companion.database import SchemaMismatch
 from companion.services import catalog, journal_balances, verify_all
 from companion.store import EditionContent, Entry, Game, Holding, Player, db, migrations
 from tests.conftest import Api, database_url, make_app

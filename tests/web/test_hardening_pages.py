@@ -8,11 +8,12 @@ test, whose forms must get past it to reach the handlers.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from sqlalchemy import func, select
 
-from companion import config, services
+from companion import config, extension, services
 from companion.store import Game, db
 from companion.web.ratelimit import RateLimiter
 from tests.conftest import make_app
@@ -175,7 +176,7 @@ def test_a_form_for_8_long_names_fits_easily(client, app):
 def open_app(tmp_path):
     """CSRF off, so that random forms reach the handlers; no rate limit to hit."""
     app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
-    app.extensions["banco"]["limiter"] = RateLimiter(limit=10**6, window_seconds=60)
+    extension.init_app(app, replace(extension.banco(app), limiter=RateLimiter(limit=10**6, window_seconds=60)))
     yield app
     with app.app_context():
         db.session.remove()

@@ -5,11 +5,13 @@ authorised as the page is; and every region a live page marks names parts an ent
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
-from companion import services
+from companion import extension, services
 from companion.core import parts as entry_parts
+from companion.live.broker import Broker
 from companion.services import Caller
 from tests.web.test_pages import open_table, sit_down, start
 
@@ -185,12 +187,12 @@ def test_what_changed_since_a_version(client, app):
         assert device.get(f"{path}?since=soon").status_code == 400
     assert app.test_client().get(f"/g/{game_id}/changes?since=1").status_code == 401  # the pages' own: signed in
     # A server that started after those versions reads them from the journal.
-    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    extension.init_app(app, replace(extension.banco(app), broker=Broker()))
     assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] == paid
     # Further behind than the journal is read for: the page fetches itself whole.
     for _ in range(65):
         _act(app, game_id, "banker", {"type": "transfer", "from": "bank", "to": "Anna", "amount": 1})
-    app.extensions["banco"]["broker"] = type(app.extensions["banco"]["broker"])()
+    extension.init_app(app, replace(extension.banco(app), broker=Broker()))
     assert anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"] is None
     assert anna.get(f"/g/{game_id}/changes?since={version + 3}").get_json()["parts"] == sorted(
         ["cash", "cash:bank", f"cash:{ids['Anna']}", "feed"]

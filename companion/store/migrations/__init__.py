@@ -2,7 +2,7 @@
 connection the caller holds in a transaction.
 
 ``flask --app app db ...`` (Flask-Migrate) drives the same files for developers; the server
-itself upgrades at start through ``companion.prepare_schema``, which uses ``schema_transaction``
+itself upgrades at start through ``companion.database.prepare_schema``, which uses ``schema_transaction``
 and the functions below.
 """
 

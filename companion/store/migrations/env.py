@@ -1,6 +1,6 @@
 """Alembic's environment for Banco's tables.
 
-Two callers: the server's start-up (``companion.prepare_schema``) and the tests hand over a
+Two callers: the server's start-up (``companion.database.prepare_schema``) and the tests hand over a
 connection already in a locked transaction (``config.attributes["connection"]``), and
 everything runs inside it; ``flask --app app db ...`` gives none, and this opens its own on the
 app's database. Logging is left as the caller set it (no ``fileConfig``): the server's start

@@ -1,0 +1,46 @@
+"""What the layers of one app share, typed: the built-in editions, the live broker and its ear on
+the other processes, the guard on guessed secrets, and the actions' one door. Made once by ``create_app``, stored once in
+``app.extensions`` and read by ``banco()``: a link between layers that the imports show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+if TYPE_CHECKING:  # the types only: each layer imports this module, and this one none of them
+    from .core.editions.edition import Edition
+    from .live.broker import Broker
+    from .live.fanout import Listener
+    from .services.door import Door
+    from .web.ratelimit import RateLimiter
+
+KEY = "banco"
+
+
+@dataclass(frozen=True)
+class Banco:
+    # The editions of the files shipped with Banco, by id (a bad file is left out).
+    editions: dict[str, Edition]
+    # This process's latest version of each game, and the live streams waiting on it.
+    broker: Broker
+    # On PostgreSQL, the other server processes' versions heard (started by the server); else None.
+    fanout: Listener | None
+    # Guesses of a secret (a join or rejoin code) from one address.
+    limiter: RateLimiter
+    # Every action, the API's and the pages', goes through it: one writer (``services.door``).
+    door: Door
+    # Imported editions' contents, parsed once per process, by hash (``services.catalog``).
+    pinned: dict[str, Edition] = field(default_factory=dict)
+
+
+def init_app(app: Flask, parts: Banco) -> None:
+    """Stores ``parts`` as ``app``'s, in place of any before (a test gives its own broker or limiter)."""
+    app.extensions[KEY] = parts
+
+
+def banco(app: Flask | None = None) -> Banco:
+    """The shared parts of ``app``, else of the app of the current request or context."""
+    return (app if app is not None else current_app).extensions[KEY]
