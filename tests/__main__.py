@@ -4,14 +4,16 @@ First the build's checks (``checks``: ruff's lint and format check and mypy's ty
 configured in ``pyproject.toml``); a failing check fails the run, and the tests still run so that one
 sitting shows everything.
 
-Runs pytest on SQLite, every test; then on PostgreSQL the tests marked ``database``, those
-whose behaviour depends on the database (a ``pytestmark`` in the module says which, and why;
-the README says why the others need one run). PostgreSQL is the server in ``TEST_DATABASE_URL``, else one
-answering on 127.0.0.1:5432. Each run creates a database of its own there
-(``banco_test_<random>``) and drops it at the end, so two runs on the same server never touch
-each other's tables. Without a PostgreSQL server the second run is skipped with a notice,
-except in CI (``CI=true``), where it is required. Extra arguments go to pytest; a ``-m`` among
-them narrows the PostgreSQL run further.
+Runs pytest on SQLite, every test, and beside it on PostgreSQL the tests marked ``database``,
+those whose behaviour depends on the database (a ``pytestmark`` in the module says which, and
+why; the README says why the others need one run). The two runs share nothing but the
+machine, and each is one process: the PostgreSQL run starts first and goes on beside the
+checks and the SQLite run (the machine has two cores); its report follows theirs.
+PostgreSQL is the server in ``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432. Each
+run creates a database of its own there (``banco_test_<random>``) and drops it at the end, so
+two runs on the same server never touch each other's tables. Without a PostgreSQL server the
+second run is skipped with a notice, except in CI (``CI=true``), where it is required. Extra
+arguments go to both pytest runs; a ``-m`` among them narrows the PostgreSQL run further.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 
 LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 NONE_CHOSEN = 5  # pytest's exit code when no test was chosen
@@ -100,22 +103,40 @@ def on_postgresql(args: list[str]) -> list[str]:
 def main() -> int:
     args = sys.argv[1:] or ["-q"]
     base = {k: v for k, v in os.environ.items() if k != "TEST_DATABASE_URL"}
-    failed = not checks()
-    failed |= run("SQLite", base, args) != 0
     admin = server_url()
     url = create_run_database(admin) if admin else None
+    beside = None
+    try:
+        with tempfile.TemporaryFile() as report:
+            if url is not None:
+                label = f"PostgreSQL ({url.rpartition('/')[2]})"
+                print(
+                    f"=== Banco tests on {label}: going beside the checks and the SQLite run, reported after them",
+                    flush=True,
+                )
+                env = {**base, "TEST_DATABASE_URL": url}
+                command = [sys.executable, "-m", "pytest", *on_postgresql(args)]
+                beside = subprocess.Popen(command, env=env, stdout=report, stderr=subprocess.STDOUT)
+            failed = not checks()
+            failed |= run("SQLite", base, args) != 0
+            if beside is not None:
+                code = beside.wait()
+                print(f"\n=== Banco tests on {label} ===", flush=True)
+                report.seek(0)
+                sys.stdout.buffer.write(report.read())
+                sys.stdout.flush()
+                failed |= code not in (0, NONE_CHOSEN)  # paths with no database test among them: nothing to run
+    finally:
+        if beside is not None and beside.poll() is None:  # the SQLite run was interrupted
+            beside.kill()
+            beside.wait()
+        if url is not None:
+            drop_run_database(admin, url)
     if url is None:
         if os.environ.get("CI") == "true":
             print("CI needs PostgreSQL and none answers on 127.0.0.1:5432", flush=True)
             return 1
         print("\nPostgreSQL not found: the PostgreSQL run is skipped (set TEST_DATABASE_URL to run it).")
-    else:
-        pg_args = on_postgresql(args)
-        try:
-            code = run(f"PostgreSQL ({url.rpartition('/')[2]})", {**base, "TEST_DATABASE_URL": url}, pg_args)
-            failed |= code not in (0, NONE_CHOSEN)  # paths with no database test among them: nothing to run
-        finally:
-            drop_run_database(admin, url)
     return 1 if failed else 0
 
 

@@ -7,14 +7,28 @@ import pytest
 
 import printables
 from companion.core.editions.loading import load_editions
+from companion.store import db
+from tests.conftest import make_app
 from tests.web.test_pages import open_table, sit_down
 
 EDITIONS = load_editions().editions
 DEEDS = [(e.id, d.key, d.name) for e in EDITIONS.values() for d in e.deeds]
 
 
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory):
+    """One app for every deed's card opened by a phone in no game: those only read, and find
+    no game whichever opened before; each phone is a new client, without cookies."""
+    app = make_app(tmp_path_factory.mktemp("cards"))
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 @pytest.mark.parametrize("edition_id, key, name", DEEDS)
-def test_a_card_opens_its_deed_for_a_phone_in_no_game(client, edition_id, key, name):
+def test_a_card_opens_its_deed_for_a_phone_in_no_game(cards, edition_id, key, name):
+    client = cards.test_client()
     response = client.get(f"/card/{edition_id}/{key}", headers={"Accept-Language": "en"})
     html = response.get_data(as_text=True)
     assert response.status_code == 200
