@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .errors import N_, NotFound, RuleViolation
-from .frozen import FrozenDict, freeze
+from .frozen import FrozenDict, build, freeze
 from .ledger import BANK, Posting, balanced
 from .state import (
     DOCUMENT_FIELDS,
@@ -192,12 +192,7 @@ def _evolve(obj: _Frozen, values: dict[str, Any]) -> _Frozen:
     """A copy of the frozen dataclass ``obj`` with ``values`` (frozen already) in place of its
     own. Not ``dataclasses.replace``: that runs ``__init__`` over every field again, and an
     action changes two or three of a game's thirty."""
-    if not values:
-        return obj
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(values)
-    return new
+    return build(type(obj), {**obj.__dict__, **values}) if values else obj
 
 
 def _validate(state: GameState, change: Change) -> None:

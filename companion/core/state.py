@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn, Self
 
 from .editions.edition import Edition
-from .frozen import freeze, thaw
+from .frozen import THAWED, freeze, thaw
 from .ledger import Posting
 
 SETUP, RUNNING, FINISHED = "setup", "running", "finished"
@@ -32,8 +32,7 @@ def _freeze_fields(obj: object) -> None:
     ``__post_init__``): whoever built it keeps no way to change it."""
     held = obj.__dict__
     for name, value in held.items():
-        kind = type(value)
-        if kind is dict or kind is list or kind is tuple:
+        if type(value) in THAWED:
             held[name] = freeze(value)
 
 

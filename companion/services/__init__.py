@@ -81,6 +81,7 @@ from .seats import (
 )
 from .squares import deed_squares
 from .squares import offers as square_offers
+from .states import database_key
 from .tournaments import (
     create_tournament,
     draw_round,
@@ -93,7 +94,7 @@ from .tournaments import (
     tournament_view,
     withdraw,
 )
-from .tx import WRITE_INTENT, database_key, find_game, get_game, keep_games, reading, rollback, writing
+from .tx import WRITE_INTENT, find_game, get_game, keep_games, reading, rollback, writing
 
 # The web layer reads the core only through here, but for the few words and refusals
 # tests/test_architecture.py names (WEB_READS_OF_CORE), each with its reason.

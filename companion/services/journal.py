@@ -4,8 +4,6 @@ the journal and checking it against the balances live here too."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +18,11 @@ from ..core.changes import advance
 from ..core.errors import N_, BadInput, BancoError, RuleViolation
 from ..core.ledger import BANK
 from ..core.ledger import Posting as CorePosting
-from ..core.state import Change, GameState, NotLoaded, Outcome
+from ..core.state import Change, GameState, Outcome
 from ..store import Entry, Game, GameRecord, Posting, db, now_utc
-from ..store.mapping import load_state, save
 from ..store.statements import Prepared
-from .catalog import edition_of
-from .tx import announce, database_key, in_snapshot, keep_state, kept_state
+from .states import STATES
+from .tx import announce, in_snapshot
 
 BANKER = "banker"
 MAX_VERSION = 2**31 - 1  # the largest version the journal's column holds on every database
@@ -33,43 +30,11 @@ SINCE_LIMIT = 2**63 - 1  # the largest ``since`` taken: what a signed 64-bit int
 
 
 def state_of(game: GameRecord, deeds: bool = True) -> GameState:
-    """The core's view of ``game`` (without the board when ``deeds`` is false). A session that
-    keeps its games (``tx.keep_games``: the server's writer) gets the view it kept of the game's
-    current version, which ``record`` brings up to date as it writes. Inside a read snapshot
-    (``tx.reading``: the pages) every request of the process shares one view per version
-    (``_shared_state``)."""
-    if in_snapshot():
-        return _shared_state(game, deeds)
-    state = kept_state(game, deeds)
-    if state is None:
-        state = load_state(game, edition_of(game), deeds=deeds)
-        keep_state(game, state, deeds)
-    return state
-
-
-# The views read in snapshots, by (database, game, version) (``tx.database_key``): after an event every open page of
-# the game reads the same new version, and mapping its rows was a sixth of a wallet's fetch.
-# Shared between threads and never changed: rules never change the state they read, and the
-# only code that does (``record``) gets its state outside a snapshot.
-_SHARED_KEPT = 256
-_shared: OrderedDict[tuple, tuple[bool, GameState]] = OrderedDict()
-_shared_lock = threading.Lock()
-
-
-def _shared_state(game: GameRecord, deeds: bool) -> GameState:
-    key = (database_key(), game.id, game.version)
-    with _shared_lock:
-        held = _shared.get(key)
-        if held is not None and (held[0] or not deeds):
-            _shared.move_to_end(key)
-            return held[1]
-    state = load_state(game, edition_of(game), deeds=deeds)
-    with _shared_lock:
-        _shared[key] = (deeds, state)
-        _shared.move_to_end(key)
-        while len(_shared) > _SHARED_KEPT:
-            _shared.popitem(last=False)
-    return state
+    """The core's view of ``game`` (without the board when ``deeds`` is false), from the
+    process's repository of states (``states.STATES``): inside a read snapshot (``tx.reading``:
+    the pages) every request of the process shares one state per version; a session that keeps
+    its games (``tx.keep_games``: the server's writer) gets the state its last entry left."""
+    return STATES.load(game, deeds, shared=in_snapshot())
 
 
 def _parts_of(outcome: Outcome) -> frozenset[str]:
@@ -160,8 +125,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
                 for p in outcome.postings
             ],
         )
-    save(connection, game, state, touched, version=version)
-    keep_state(game, state, not isinstance(state.deeds, NotLoaded))  # the view of the rows just written
+    STATES.save(connection, game, state, touched, version)
     announce(game, _parts_of(outcome))
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo

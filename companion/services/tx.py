@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextvars
 import re
 import threading
-import uuid
 from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 
@@ -41,6 +40,7 @@ from ..live import fanout
 from ..store import Game, db
 from ..store.rows import GameRecord, attributes, read_game, row_select
 from ..store.statements import Prepared
+from .states import STATES
 
 _SQLITE_WRITERS = threading.Lock()
 _TO_PUBLISH = "banco_to_publish"
@@ -57,7 +57,6 @@ _GAME_ATTRIBUTES = attributes(Game)
 _LOCK_GAME_ROW = Prepared(row_select(Game).where(Game.__table__.c.id == bindparam("game_id")).with_for_update())
 _VERSION = _GAME_ATTRIBUTES.index("version")
 _UNLOADED = object()
-_DATABASE_KEY = "_banco_database_key"
 _READ = "banco.read_games"  # session.info: the games read as rows in this snapshot, by id
 _KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
@@ -84,7 +83,7 @@ def writing():
         except BaseException:
             db.session.info.pop(_TO_PUBLISH, None)
             db.session.rollback()
-            _forget_states()
+            STATES.forget()
             raise
         finally:
             WRITE_INTENT.reset(token)
@@ -116,18 +115,6 @@ def reading():
         _SNAPSHOT.reset(token)
         db.session.info.pop(_READ, None)
         db.session.rollback()
-
-
-def database_key() -> str:
-    """A name for this app's database, new with every engine: what process-wide memories of a
-    game's versions (``journal.state_of``, ``web.versioned``) are keyed by, with the game and its
-    version. Not the address: two apps of one process (as the tests make, each emptying the same
-    PostgreSQL database) may hold games of the same id and version that differ."""
-    engine = db.engine
-    key = engine.__dict__.get(_DATABASE_KEY)
-    if key is None:
-        key = engine.__dict__.setdefault(_DATABASE_KEY, uuid.uuid4().hex)
-    return key
 
 
 def in_snapshot() -> bool:
@@ -168,45 +155,19 @@ def keep_games(most: int) -> None:
     where those reads were a fifth of an action's work. Each lock still reads the game's row
     afresh; its players and deeds are read again only when its version moved meanwhile (a
     write elsewhere: another thread, another process). A rollback forgets them all, as it
-    always does."""
+    always does. The session keeps the games' states too (``states.GameStates.keep``)."""
     session = db.session()
     session.expire_on_commit = False  # _expire_all_but_kept does it, sparing the kept games
     session.info[_KEPT] = _Kept(most)
+    STATES.keep(most)
 
 
-class _Kept(OrderedDict):
-    """The kept games by id, the most recently locked last; ``states``: the core's view of
-    each, with the version it is of and whether it holds the board (``kept_state``)."""
+class _Kept(OrderedDict[str, Game]):
+    """The kept games by id, the most recently locked last."""
 
     def __init__(self, most: int) -> None:
         super().__init__()
         self.most = most
-        self.states: dict[str, tuple[int, bool, object]] = {}
-
-
-def kept_state(game: GameRecord, deeds: bool):
-    """The core's view of ``game`` this session kept (``keep_state``), when it is of the game's
-    current version and holds the board if ``deeds``; else ``None``."""
-    kept = db.session.info.get(_KEPT)
-    held = kept.states.get(game.id) if kept is not None else None
-    if held is None or held[0] != game.version or (deeds and not held[1]):
-        return None
-    return held[2]
-
-
-def keep_state(game: GameRecord, state, deeds: bool) -> None:
-    """Keeps ``state``, the core's view of ``game`` as its rows now stand, for the session's next
-    reads of it (a session that keeps its games only). Any rollback forgets it: the state may
-    have been changed by what was rolled back."""
-    kept = db.session.info.get(_KEPT)
-    if kept is not None and game.id in kept:
-        kept.states[game.id] = (game.version, deeds, state)
-
-
-def _forget_states() -> None:
-    kept = db.session.info.get(_KEPT)
-    if kept is not None:
-        kept.states.clear()
 
 
 def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
@@ -214,7 +175,6 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
     # The version this session last saw, if the game is still loaded (a rollback expires it).
     seen = known.__dict__.get("version") if known is not None and known in db.session else None
     if seen is None:
-        kept.states.pop(game_id, None)
         game = db.session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
     else:
         # The row through a Core statement, put into the loaded game: an ORM load of it would
@@ -223,24 +183,19 @@ def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
         game = known if row is not None else None
         if row is not None:
             if row[_VERSION] != seen:  # written elsewhere meanwhile
-                kept.states.pop(game_id, None)
                 for child in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
                     db.session.expire(child)
                 db.session.expire(known, ["players", "holdings"])
             for name, value in zip(_GAME_ATTRIBUTES, row):
-                if known.__dict__.get(name, _UNLOADED) != value:
-                    # Changed without a new version (a hand-off secret): the game's view is
-                    # made again from its rows.
-                    kept.states.pop(game_id, None)
+                if known.__dict__.get(name, _UNLOADED) != value:  # changed without a new version: a hand-off secret
                     set_committed_value(known, name, value)
     if game is None:
         kept.pop(game_id, None)
-        kept.states.pop(game_id, None)
         return None
     kept[game_id] = game
     kept.move_to_end(game_id)
     if len(kept) > kept.most:
-        kept.states.pop(kept.popitem(last=False)[0], None)
+        kept.popitem(last=False)
     return game
 
 
@@ -308,5 +263,5 @@ def savepoint():
             part.rollback()
         db.session.info[_TO_PUBLISH] = announced
         db.session.expire_all()
-        _forget_states()
+        STATES.forget()
         raise

@@ -14,7 +14,7 @@ so the rest of the transaction reads what was written and the ORM has nothing le
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Connection
@@ -22,11 +22,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.changes import Touched
 from ..core.editions.edition import Edition
+from ..core.frozen import build
 from ..core.state import DOCUMENT_FIELDS, DeedState, GameState, NotLoaded, PlayerState
 from .models import Game, Holding, Player
 from .rows import GameRecord
 from .statements import Prepared
 
+T = TypeVar("T")
 _GAME, _PLAYER, _HOLDING = Game.__table__, Player.__table__, Holding.__table__
 # Built once: the columns to set come from each execution's parameters, and the compiled form
 # of each combination is kept, so an action builds and compiles no statement.
@@ -49,6 +51,14 @@ _DOCUMENTS = {spec.attr: spec for spec in DOCUMENT_FIELDS.values()}
 _GAME_FIELDS = [f for f in fields(GameState) if f.name not in ("edition", "players", "deeds")]
 _PLAYER_EXTRA = [f for f in fields(PlayerState) if f.name not in ("id", "name", *PLAYER_COLUMNS)]
 _DEED_EXTRA = [f for f in fields(DeedState) if f.name not in ("key", *DEED_COLUMNS)]
+# Where each field of a player's and of a deed's state is read: (field, its column or None for
+# the row's extra, its default).
+_PLAYER_FIELDS = [
+    (f.name, f.name if f.name in ("id", "name", *PLAYER_COLUMNS) else None, f.default) for f in fields(PlayerState)
+]
+_DEED_FIELDS = [
+    (f.name, "deed_key" if f.name == "key" else DEED_COLUMNS.get(f.name), f.default) for f in fields(DeedState)
+]
 
 
 def _default(f):
@@ -85,26 +95,22 @@ def load_state(game: GameRecord, edition: Edition, deeds: bool = True) -> GameSt
         else:
             raw = extra.get(f.name, MISSING)
         values[f.name] = _default(f) if raw is MISSING else _decode(f.name, raw)
-    players = {}
-    for p in game.players:
-        more = p.extra or {}
-        players[p.id] = PlayerState(
-            p.id,
-            p.name,
-            **{c: getattr(p, c) for c in PLAYER_COLUMNS},
-            **{f.name: more.get(f.name, _default(f)) for f in _PLAYER_EXTRA},
-        )
+    players = {p.id: _made(PlayerState, _PLAYER_FIELDS, p) for p in game.players}
     board: Any = NotLoaded("deeds")
     if deeds:
-        board = {}
-        for h in game.holdings:
-            more = h.extra or {}
-            board[h.deed_key] = DeedState(
-                h.deed_key,
-                **{name: getattr(h, column) for name, column in DEED_COLUMNS.items()},
-                **{f.name: more.get(f.name, _default(f)) for f in _DEED_EXTRA},
-            )
+        board = {h.deed_key: _made(DeedState, _DEED_FIELDS, h) for h in game.holdings}
     return GameState(edition=edition, players=players, deeds=board, **values)
+
+
+def _made(kind: type[T], sources: list[tuple[str, str | None, Any]], row: Any) -> T:
+    """A player's or a deed's state from its row: each field from its column, or from the
+    row's ``extra`` (its default when not there). Made at once (``core.frozen.build``): a board
+    is dozens of them, and their fields are plain values (numbers, strings), frozen as they are."""
+    more = row.extra or {}
+    return build(
+        kind,
+        {name: getattr(row, column) if column else more.get(name, default) for name, column, default in sources},
+    )
 
 
 def save(connection: Connection, game: Game, state: GameState, touched: Touched, version: int | None = None) -> None:

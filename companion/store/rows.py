@@ -12,7 +12,8 @@ read when first asked for, in the same snapshot), ``player.game``, ``player.clai
 They are read-only by contract: code that writes gets its game outside a snapshot, through the
 ORM (``services.tx``); a value set on one of these is written nowhere. Their JSON values (the
 game's ``extra``, a player's) are shared with every other reader of the same row (a row that
-did not change is not decoded again), so nothing may change them in place.
+did not change is not decoded again), so they are frozen (``core.frozen``): changing one in
+place fails.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
 
+from ..core.frozen import freeze
+
 
 class _Form:
     """A statement compiled for one dialect and one set of parameter names."""
@@ -106,6 +108,9 @@ class _Form:
             ]
         row = tuple(value if process is None else process(value) for value, process in zip(raw, results))
         if memo is not None:
+            # Shared with every later reader of the same row, in any thread: frozen, so none of
+            # them can change what the others read (its JSON above all).
+            row = tuple(freeze(value) for value in row)
             if len(memo) >= self.memo_size:
                 memo.clear()
             memo[raw] = row
@@ -123,8 +128,9 @@ class Prepared:
         # A SELECT whose rows are read again and again unchanged (a game's, at every page's
         # request) keeps the last ``memo`` rows it processed, by the driver's row: the same
         # row is not decoded twice (its JSON above all). The values are then shared between
-        # readers, which must not change them. Where the driver hands out rows that cannot be
-        # keys (psycopg decodes JSON itself), nothing is kept.
+        # readers, and frozen (``core.frozen``): a reader that writes to one fails. Where the
+        # driver hands out rows that cannot be keys (psycopg decodes JSON itself), nothing is
+        # kept.
         self.memo = memo
         self._forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 

@@ -180,13 +180,14 @@ def test_the_view_kept_between_actions_is_the_one_the_rows_give(app, api, writer
             payload = {**payload, "trade": game.state()["trades"][0]["id"]}
         work = writer(game, who, payload)
         stood += work.error is None
-        writer.inside(_kept_view_is_the_rows_view)
+        # The writer keeps the state each action left; a refusal drops it.
+        assert writer.inside(_kept_view_is_the_rows_view) == (work.error is None)
     assert stood == len(evening) - 1  # all but the payment of more than Anna has
     with app.app_context():
         assert services.verify_game(services.get_game(game.id)) == []
 
 
-def _kept_view_is_the_rows_view() -> None:
+def _kept_view_is_the_rows_view() -> int:
     from dataclasses import fields
 
     from sqlalchemy.orm import Session
@@ -196,7 +197,8 @@ def _kept_view_is_the_rows_view() -> None:
     from companion.store import Game
     from companion.store.mapping import load_state
 
-    for game_id, (version, deeds, kept) in db.session.info["banco_kept_games"].states.items():
+    states = db.session.info["banco.kept_states"]
+    for game_id, (version, deeds, kept) in states.items():
         with Session(db.engine) as fresh_session:
             row = fresh_session.get(Game, game_id)
             assert row.version == version
@@ -204,3 +206,4 @@ def _kept_view_is_the_rows_view() -> None:
         for f in fields(kept):
             if not isinstance(getattr(kept, f.name), NotLoaded):
                 assert getattr(kept, f.name) == getattr(fresh, f.name), f.name
+    return len(states)

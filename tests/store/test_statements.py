@@ -176,6 +176,10 @@ def test_a_memo_decodes_a_row_once_and_a_changed_row_again(app, game):
         assert first == again == (game.id, {"pots": {"centre": 5}})
         kept = db.engine.dialect.name == "sqlite"
         assert (again[1] is first[1]) is kept
+        if kept:  # shared with every later reader, so none of them may change it
+            with pytest.raises(TypeError):
+                again[1]["pots"]["centre"] = 6
+            assert read.first(connection, {"game_id": game.id}) == (game.id, {"pots": {"centre": 5}})
         connection.execute(update(_GAME).where(_GAME.c.id == game.id).values(extra={"pots": {"centre": 7}}))
         assert read.first(connection, {"game_id": game.id}) == (game.id, {"pots": {"centre": 7}})
         for number in range(6):
