@@ -130,8 +130,10 @@ def announce(game: Game, parts: frozenset[str]) -> None:
 
 
 def rollback() -> None:
-    """Drops whatever the request's session holds (the error handlers' way out)."""
+    """Drops whatever the request's session holds (the error handlers' way out), the states it
+    keeps included (``states.GameStates.forget``)."""
     db.session.rollback()
+    STATES.forget()
 
 
 def lock_game(game_id) -> Game:
