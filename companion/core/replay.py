@@ -4,7 +4,7 @@ this, so the chart is the journal's own account, not a log kept on the side."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ class Step:
 
 
 def starting_state(
-    edition: Edition, players: Sequence[tuple[str, str]], settings: dict[str, Any], pots: Iterable[str]
+    edition: Edition, players: Sequence[tuple[str, str]], settings: Mapping[str, Any], pots: Iterable[str]
 ) -> GameState:
     """A game as it stood when it was opened: ``players`` as (id, name) with no cash, the bank
     holding every deed and every building, the ``pots`` empty."""

@@ -16,7 +16,7 @@ trade, money waiting for a yes) is a field made with ``document`` or ``documents
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn, Self
 
@@ -106,7 +106,7 @@ class AuctionState(Document):
     id: str
     lot: str
     deed: str | None
-    deeds: list[str]
+    deeds: Sequence[str]
     opening_bid: int
     min_raise: int
     countdown_seconds: int
@@ -114,7 +114,7 @@ class AuctionState(Document):
     high_bid: int | None = None
     high_bidder: str | None = None
     high_deed: str | None = None
-    excluded: list[str] = field(default_factory=list)
+    excluded: Sequence[str] = field(default_factory=list)
     decliner: str | None = None
 
     @classmethod
@@ -131,8 +131,8 @@ class TradeState(Document):
     id: str
     proposer: str
     recipient: str
-    give: dict[str, Any]
-    get: dict[str, Any]
+    give: Mapping[str, Any]
+    get: Mapping[str, Any]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TradeState:
@@ -165,7 +165,7 @@ class PendingState(Document):
     needs: str
     asked_by: str
     kind: str
-    params: dict[str, Any]
+    params: Mapping[str, Any]
     at: str
     expires_at: str | None = None
 
@@ -187,14 +187,14 @@ class ExpropriationState(Document):
     buyer: str
     owner: str
     deed: str
-    deeds: list[str]
+    deeds: Sequence[str]
     whole_lot: bool
     value: int
     penalty: int
     via: str
     stage: str
-    rolls: list[dict[str, Any]] = field(default_factory=list)
-    owed: dict[str, Any] | None = None
+    rolls: Sequence[Mapping[str, Any]] = field(default_factory=list)
+    owed: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExpropriationState:
@@ -217,7 +217,7 @@ class NotesState(Document):
     read model shows a player only their own counts by face."""
 
     drawn: int = 0
-    hands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    hands: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NotesState:
@@ -235,14 +235,14 @@ class CheckableState(Document):
     id: str
     payer: str
     payee: str
-    parties: list[str]
+    parties: Sequence[str]
     amount: int
-    notes: list[dict[str, Any]]
+    notes: Sequence[Mapping[str, Any]]
     kind: str
     at: str
     check_until: str
     card: str | None = None
-    checked: dict[str, Any] | None = None
+    checked: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CheckableState:
@@ -262,9 +262,9 @@ class ChanceState(Document):
     ``board`` the three face up; ``hands[player]`` the cards a player drew and keeps until
     played. A card is ``{"id", "fake"}``: never shown whether it is fake."""
 
-    pile: list[dict[str, Any]] = field(default_factory=list)
-    board: list[dict[str, Any]] = field(default_factory=list)
-    hands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    pile: Sequence[Mapping[str, Any]] = field(default_factory=list)
+    board: Sequence[Mapping[str, Any]] = field(default_factory=list)
+    hands: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChanceState:
@@ -322,13 +322,13 @@ class GameState:
 
     edition: Edition
     status: str
-    players: dict[str, PlayerState]  # in seat order
-    deeds: dict[str, DeedState] = field(default_factory=dict)
+    players: Mapping[str, PlayerState]  # in seat order
+    deeds: Mapping[str, DeedState] = field(default_factory=dict)
     bank_small: int | None = None
     bank_big: int | None = None
     auctions_held: int = 0
-    settings: dict[str, Any] = field(default_factory=dict)
-    pots: dict[str, int] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    pots: Mapping[str, int] = field(default_factory=dict)
     # Fixed at creation: every random part of the game (dealt deeds, the server's dice) is
     # drawn from it, so the same seed plays out the same.
     seed: int | None = None
@@ -337,27 +337,27 @@ class GameState:
     turn_round: int = 0
     turn_seq: int = 0
     # The last rent paid, where a rule needs it (an expropriation follows the rent of that turn).
-    last_rent: dict[str, Any] | None = None
+    last_rent: Mapping[str, Any] | None = None
     # The deeds the player in turn had mortgaged when the turn began: a bankruptcy in that turn
     # hands deeds over as they were then (the championship's FAQ 32).
-    turn_start_mortgaged: list[str] | None = None
+    turn_start_mortgaged: Sequence[str] | None = None
     # Deeds that came back to the bank from a bankruptcy, auctioned one after another.
-    auction_queue: list[str] = field(default_factory=list)
+    auction_queue: Sequence[str] = field(default_factory=list)
     # The play-offs of a tie for first place (``core.play_off``), each the ids of the players
     # who played it, in order: they go before the others in the final count.
-    play_offs: list[list[str]] = field(default_factory=list)
+    play_offs: Sequence[Sequence[str]] = field(default_factory=list)
     # The dice the server rolled (``core.dice``): how many rolls so far (roll n draws from the
     # seed and n), and the last one, ``{"player", "dice", "faces", "total", "doubles"}``.
     rolls: int = 0
-    last_roll: dict[str, Any] | None = None
+    last_roll: Mapping[str, Any] | None = None
     auction: AuctionState | None = document("auction", AuctionState)
-    trades: dict[str, TradeState] = documents("trade", TradeState)
-    pending: dict[str, PendingState] = documents("pending", PendingState)
+    trades: Mapping[str, TradeState] = documents("trade", TradeState)
+    pending: Mapping[str, PendingState] = documents("pending", PendingState)
     expropriation: ExpropriationState | None = document("expropriation", ExpropriationState)
     # Niente è come sembra's fake money (``core.counterfeits.notes``): the notes in hand, the payments open
     # to a check, the Imprevisti deck.
     notes: NotesState | None = document("notes", NotesState)
-    checkable: dict[str, CheckableState] = documents("checkable", CheckableState)
+    checkable: Mapping[str, CheckableState] = documents("checkable", CheckableState)
     chance: ChanceState | None = document("chance", ChanceState)
 
     def __post_init__(self) -> None:

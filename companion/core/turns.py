@@ -76,7 +76,7 @@ def _next_to_play(state: GameState, after: str | None) -> tuple[str, bool, list[
     whether play went round the table to get there, and the players passed over (each sits out
     one turn)."""
     seats = list(state.players)
-    start = seats.index(after) if after in state.players else -1
+    start = seats.index(after) if after is not None and after in state.players else -1
     skipped: list[str] = []
     for step in range(1, 2 * len(seats) + 1):
         player = state.players[seats[(start + step) % len(seats)]]

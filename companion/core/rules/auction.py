@@ -350,7 +350,7 @@ def _rerun(state: GameState, auction: AuctionState, winner: PlayerState, now: da
         high_bidder=None,
         high_deed=None,
         ends_at=stamp(now, auction.countdown_seconds),
-        excluded=auction.excluded + [winner.id],
+        excluded=[*auction.excluded, winner.id],
     )
     outcome = _opened(
         state, again, "auction_rerun", {"excluded": winner.id, "deed": auction.deed, "building": _building(auction)}

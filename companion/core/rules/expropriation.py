@@ -13,6 +13,7 @@ journal entry, so every step shows on both phones and can be undone.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..dice import special_faces
@@ -155,7 +156,7 @@ def expropriation_roll(state: GameState, player_id: str, face: object = None) ->
         face = virtual_face(state, doc, doc.stage)
     elif face not in allowed:
         raise BadInput("invalid_face", N_("That face is not on this die."))
-    rolls = doc.rolls + [{"by": doc.stage, "face": face, "virtual": virtual}]
+    rolls = [*doc.rolls, {"by": doc.stage, "face": face, "virtual": virtual}]
     params = {
         "player": player_id,
         "die": doc.stage,
@@ -226,7 +227,7 @@ def _step(
     )
 
 
-def _settled(state: GameState, doc: ExpropriationState, owed: dict[str, Any], params: dict[str, Any]) -> Outcome:
+def _settled(state: GameState, doc: ExpropriationState, owed: Mapping[str, Any], params: dict[str, Any]) -> Outcome:
     buyer = state.players[doc.buyer]
     require_cash(buyer, owed["amount"])
     changes = [document_change("expropriation", None, doc, None)]

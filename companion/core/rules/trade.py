@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
@@ -49,7 +50,7 @@ def _empty(side: dict[str, Any]) -> bool:
     return not (side["cash"] or side["deeds"] or side["jail_cards"])
 
 
-def _require_can_give(state: GameState, giver: PlayerState, side: dict[str, Any]) -> None:
+def _require_can_give(state: GameState, giver: PlayerState, side: Mapping[str, Any]) -> None:
     """Refuses a side its giver cannot hand over now, and a giver who may not trade now (sitting
     out a turn where the square that did it says no trades)."""
     if giver.no_trades:
@@ -110,7 +111,9 @@ def _require_card_price(state: GameState, cards_side: dict[str, Any], other_side
         raise RuleViolation("jail_card_too_dear", N_("A get-out-of-jail card sells for at most %(max)s."), max=cap)
 
 
-def _require_fees_payable(state: GameState, player: PlayerState, gives: dict[str, Any], gets: dict[str, Any]) -> None:
+def _require_fees_payable(
+    state: GameState, player: PlayerState, gives: Mapping[str, Any], gets: Mapping[str, Any]
+) -> None:
     """Refuses a trade after which a player could not pay the fee on the mortgaged deeds they
     receive."""
     fees = sum(transfer_fee(state, require_deed(state, k)[0]) for k in gets["deeds"] if deed_state(state, k).mortgaged)
