@@ -172,9 +172,13 @@ def test_editions_stand_below_the_engine():
 
 def test_the_engine_knows_the_counterfeit_variant_by_its_chips_only():
     """Niente è come sembra's fake money (``core/counterfeits``) builds on the engine; the engine
-    hands the decoder chips back at the start and at GO, and knows nothing else of it."""
+    hands the decoder chips back at the start and at GO, and knows nothing else of it. The table
+    of every action (``core/actions``) declares the variant's too (a scan, a check, a card) and
+    that a bid is paid in notes where the edition has them, as the services did before it."""
     for path in files("companion/core"):
-        if path.is_relative_to(ROOT / "companion/core/counterfeits"):
+        if path.is_relative_to(ROOT / "companion/core/counterfeits") or path.is_relative_to(
+            ROOT / "companion/core/actions"
+        ):
             continue
         wrong = sorted(
             m
@@ -188,6 +192,8 @@ def test_the_engine_knows_the_counterfeit_variant_by_its_chips_only():
 # game, none of which changes anything. A module names all of it; ``module.NAME`` that name only.
 WEB_READS_OF_CORE = {
     "companion.core.errors": "the core's refusals, caught to answer in words, and N_, which marks their messages",
+    "companion.core.actions": "the actions' declarations (their fields, lines and notices: data that changes "
+    "nothing), which the API document, the forms, the feed and the notices read",
     "companion.core.ledger.BANK": "the bank's account, a payee the pages offer and the feed and notices name",
     "companion.core.settings.FREE_PARKING": "the Free Parking pot's account, which the feed names",
     "companion.core.parts.cash_of": "the part a player's cash is, which a deed page previews its actions from",

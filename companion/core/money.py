@@ -15,14 +15,10 @@ def percent_up(amount: int, percent: int) -> int:
     return -((-amount * percent) // 100)
 
 
-def parse_amount(raw: object, max_amount: int) -> int:
-    """Reads an amount sent by a program or converted from a form by the web layer.
-
-    Accepts a positive whole number given as a JSON integer. Refuses with ``BadInput``:
+def whole_units(raw: object) -> int:
+    """``raw`` as a JSON integer; refuses anything else with ``BadInput`` (``invalid_amount``):
     booleans, numbers with a fraction or a decimal point (even ``100.0``), text (even
-    ``"100"``: the API's amounts are numbers), negative or zero amounts, and amounts above
-    ``max_amount`` (the edition's ceiling for one payment).
-    """
+    ``"100"``: the API's amounts are numbers)."""
     if isinstance(raw, bool) or raw is None:
         raise BadInput("invalid_amount", N_("Enter an amount in whole units."))
     if isinstance(raw, float):
@@ -33,6 +29,18 @@ def parse_amount(raw: object, max_amount: int) -> int:
         raise BadInput("invalid_amount", N_("Enter an amount in whole units."))
     if not isinstance(raw, int):
         raise BadInput("invalid_amount", N_("Enter an amount in whole units."))
+    return raw
+
+
+def parse_amount(raw: object, max_amount: int) -> int:
+    """Reads an amount sent by a program or converted from a form by the web layer.
+
+    Accepts a positive whole number given as a JSON integer. Refuses with ``BadInput``:
+    booleans, numbers with a fraction or a decimal point (even ``100.0``), text (even
+    ``"100"``: the API's amounts are numbers), negative or zero amounts, and amounts above
+    ``max_amount`` (the edition's ceiling for one payment).
+    """
+    raw = whole_units(raw)
     if raw <= 0:
         raise BadInput("invalid_amount", N_("The amount must be more than zero."))
     if raw > max_amount:

@@ -11,7 +11,8 @@ the newest entry decides what undo and take back offer), ``cash`` for any postin
 ``cash:<account>`` for each account it moved (``cash_of``: a region that shows only its
 reader's own cash, and what is computed from it, lists that one), one part per
 changed field or document (``GAME_FIELDS``, ``DOCUMENTS``), and for the few kinds that change
-something outside the state (a player joining, the clock) the parts ``KINDS`` adds. Anything
+something outside the state (a player joining, the clock) the parts ``KINDS`` adds: an action's
+are declared with it (``core.actions``). Anything
 not declared here (a new field, a new document, a new kind) gets every part: a region fetched
 for nothing costs a little, a region left stale is a bug. The tests fail until it is declared.
 """
@@ -19,6 +20,8 @@ for nothing costs a little, a region left stale is a bug. The tests fail until i
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from .actions import ACTIONS
 
 FEED = "feed"
 CASH = "cash"
@@ -91,78 +94,34 @@ DOCUMENTS: dict[str, frozenset[str]] = {
     "chance": frozenset({CHANCE}),
 }
 
-# Every kind of entry, with what it changes besides its postings and changes (the game's row:
-# its players, its clock, who holds the bank).
+# Every kind of entry that no action declares, with what it changes besides its postings and
+# changes (the game's row: its players, who holds the bank); each action declares its own
+# (``core.actions``), and the entries that follow from one (a bank's request, an auction won) have
+# nothing else.
 _NOTHING_ELSE: frozenset[str] = frozenset()
-KINDS: dict[str, frozenset[str]] = {
+_ENTRIES: dict[str, frozenset[str]] = {
     "created": frozenset({STATUS, PLAYERS}),
     "join": frozenset({PLAYERS}),
     "claim": frozenset({PLAYERS}),
     "rejoin": frozenset({PLAYERS}),
     "bank_handoff": frozenset({BANK}),
-    "clock_pause": frozenset({CLOCK}),
-    "clock_resume": frozenset({CLOCK}),
-    "start": frozenset({CLOCK}),
-    "end": frozenset({CLOCK}),
-    "play_off": frozenset({CLOCK}),
-    "undo": frozenset({CLOCK}),  # undoing an end or a play-off puts the clock back
     **dict.fromkeys(
         (
-            "transfer",
-            "pay_fixed",
-            "pot_collect",
-            "request",
             "bank_request",
             "pending_declined",
             "pending_withdrawn",
             "pending_expired",
-            "pass_go",
-            "roll",
-            "buy",
-            "pay_rent",
-            "rent_request",
-            "rent_lapse",
-            "build",
-            "sell_building",
-            "mortgage",
-            "unmortgage",
-            "pay_mortgage_fee",
-            "sell_to_bank",
-            "auction_start",
-            "building_auction_start",
-            "break_shared",
-            "check",
-            "chance_draw",
-            "chance_play",
             "auction_queue_done",
-            "bid",
             "auction_won",
             "auction_unsold",
             "auction_rerun",
-            "trade_propose",
-            "trade_accept",
-            "trade_reject",
             "trade_withdraw",
-            "bankrupt",
-            "go_to_jail",
-            "pay_jail_fine",
-            "use_jail_card",
-            "leave_jail_on_doubles",
-            "draw_jail_card",
-            "leave_jail_after_failed_roll",
-            "end_turn",
-            "square",
-            "build_lot",
-            "expropriation_start",
-            "expropriation_roll",
-            "expropriation_settle",
-            "take_back",
-            "scan",
             "replay",
         ),
         _NOTHING_ELSE,
     ),
 }
+KINDS: dict[str, frozenset[str]] = {**_ENTRIES, **{name: action.parts for name, action in ACTIONS.items()}}
 
 
 def of_change(target: str, field: str) -> frozenset[str]:

@@ -1,27 +1,25 @@
 """Actions: the API's ``{"type": ...}`` payloads turned into core rules, run in one transaction.
 
-Each action is declared once in ``ACTIONS`` with what it reads: an action that does not
-declare the board gets a state whose deeds are ``NotLoaded``, so a rule that reads them anyway
-fails loudly instead of seeing an empty board.
+Each action is declared once beside its rules (``core.actions``): the payload it reads, read
+strictly, and whether it reads the board. An action that does not gets a state whose deeds are
+``NotLoaded``, so a rule that reads them anyway fails loudly instead of seeing an empty board.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from ..core import commands, dice, endings, pending, play_off, rules, turns
-from ..core.counterfeits import chance, notes, serials
+from ..core import endings, pending, rules
+from ..core.actions import ACTIONS as DECLARED
+from ..core.actions import Action, Asked, acting_player
+from ..core.counterfeits import notes
 from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
-from ..core.state import BANKER as NEEDS_BANKER
 from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from ..store.statements import Prepared
@@ -35,28 +33,12 @@ from .writer import Waiting
 MAX_KEY = 100
 
 
-@dataclass(frozen=True)
-class Action:
-    """One action type: the adapter that calls the rule, and whether the rule reads the deeds.
-    ``asks_bank``: money the acting player asks from the bank, held for the banker when the
-    game plays with a strict bank."""
-
-    run: Callable[[GameState, Caller, dict, Game], Outcome]
-    reads_deeds: bool = True
-    asks_bank: bool = False
-
-
-def _acting_player(caller: Caller, payload: dict) -> str:
-    requested = payload.get("player")
-    if caller.is_banker:
-        pid = requested if requested is not None else caller.player_id
-        if pid is None:
-            raise BadInput("player_required", N_("Choose the player the banker is acting for."))
-        return pid
-    if requested is not None and requested != caller.player_id:
-        raise Forbidden("not_your_account", N_("You can only act for yourself."))
-    assert caller.player_id is not None  # a caller who is not the banker is a player
-    return caller.player_id
+# The actions a rule runs, as declared beside their rules; the journal's and the clock's run here.
+ACTIONS: dict[str, Action] = {name: action for name, action in DECLARED.items() if action.run is not None}
+CLOCK_ACTIONS = ("clock_pause", "clock_resume")
+# Actions on the journal itself rather than on the state: the banker's undo, and a player
+# taking back their own one-tap GO or tax (``core.take_back``).
+JOURNAL_ACTIONS = ("undo", "take_back")
 
 
 def _banker_only(caller: Caller) -> None:
@@ -64,302 +46,17 @@ def _banker_only(caller: Caller) -> None:
         raise Forbidden("banker_only", N_("Only the banker can do this."))
 
 
-def _approver(caller: Caller, payload: dict) -> str:
-    """Who says yes or no to money waiting: the banker as the bank (unless acting for a named
-    player), else the acting player."""
-    if caller.is_banker and payload.get("player") is None:
-        return NEEDS_BANKER
-    return _acting_player(caller, payload)
-
-
-def _do_start(state, caller, payload, game):
-    _banker_only(caller)
-    return commands.start(state)
-
-
-def _do_transfer(state, caller, payload, game):
-    if "from" in payload:
-        payer = payload["from"]
-        if not caller.is_banker and payer not in (caller.player_id, BANK):
-            raise Forbidden("not_your_account", N_("You can only pay with your own money."))
-        if payer == BANK and not caller.is_banker:
-            # A player asks the bank for money for themselves only: never paid to them in place of
-            # another payee they named.
-            me = _acting_player(caller, payload)
-            if payload.get("to", me) != me:
-                raise Forbidden("not_your_account", N_("You can only act for yourself."))
-            return commands.transfer(state, BANK, me, payload.get("amount"), payload.get("reason"))
-    else:
-        payer = _acting_player(caller, payload)
-    if "to" not in payload:
-        raise BadInput("missing_field", N_("Say who receives the money."))
-    return commands.transfer(state, payer, payload["to"], payload.get("amount"), payload.get("reason"))
-
-
-def _do_collect(state, caller, payload, game):
-    return commands.transfer(state, BANK, _acting_player(caller, payload), payload.get("amount"), payload.get("reason"))
-
-
-def _do_pay_fixed(state, caller, payload, game):
-    return commands.pay_fixed(state, _acting_player(caller, payload), payload.get("payment"))
-
-
-def _do_pass_go(state, caller, payload, game):
-    return commands.pass_go(state, _acting_player(caller, payload), payload.get("dice"))
-
-
-def _do_end(state, caller, payload, game):
-    _banker_only(caller)
-    return commands.end(state)
-
-
-def _do_play_off(state, caller, payload, game):
-    """The banker starts the play-off of a tie for first place; the entry keeps the clock's
-    limit of before, which undo gives back."""
-    _banker_only(caller)
-    outcome = play_off.play_off_start(state)
-    return replace(outcome, params={**outcome.params, "clock_limit": game.time_limit_seconds})
-
-
-def _do_pot_collect(state, caller, payload, game):
-    return commands.pot_collect(state, _acting_player(caller, payload), payload.get("pot"))
-
-
-def _do_request(state, caller, payload, game):
-    return pending.request_payment(
-        state,
-        random_id(),
-        _acting_player(caller, payload),
-        payload.get("from"),
-        payload.get("amount"),
-        payload.get("reason"),
+def _asked(action: Action, caller: Caller, payload: dict[str, Any], game: Game) -> Asked:
+    """The action as its handler reads it: the payload read by its declaration (which refuses
+    an unknown field or a value of the wrong kind), and what the table gives every action."""
+    return Asked(
+        caller,
+        action.read(payload),
         now_utc(),
-        state.setting("request_seconds") or None,
+        random_id,
+        secret=secret_of(game),
+        clock_limit=game.time_limit_seconds,
     )
-
-
-def _do_approve(state, caller, payload, game):
-    return pending.approve(state, payload.get("pending"), _approver(caller, payload), now_utc())
-
-
-def _do_decline(state, caller, payload, game):
-    return pending.decline(state, payload.get("pending"), _approver(caller, payload), now_utc())
-
-
-def _deed_action(rule):
-    """An action on one deed by the acting player: ``buy``, ``build``, ``mortgage``..."""
-    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload), payload.get("deed"))
-
-
-def _player_action(rule):
-    """An action of the acting player alone: the jail's."""
-    return lambda state, caller, payload, game: rule(state, _acting_player(caller, payload))
-
-
-def _do_build(state, caller, payload, game):
-    return rules.build(state, _acting_player(caller, payload), payload.get("deed"), payload.get("building"))
-
-
-def _do_sell_building(state, caller, payload, game):
-    return rules.sell_building(
-        state, _acting_player(caller, payload), payload.get("deed"), break_hotel=payload.get("break_hotel") is True
-    )
-
-
-def _do_pay_rent(state, caller, payload, game):
-    return rules.pay_rent(state, _acting_player(caller, payload), payload.get("deed"), payload.get("dice"))
-
-
-def _do_rent_request(state, caller, payload, game):
-    return rules.rent_request(
-        state,
-        random_id(),
-        _acting_player(caller, payload),
-        payload.get("payer"),
-        payload.get("deed"),
-        now_utc(),
-        payload.get("dice"),
-    )
-
-
-def _do_rent_confirm(state, caller, payload, game):
-    return rules.rent_confirm(state, payload.get("request"), _acting_player(caller, payload), now_utc())
-
-
-def _do_rent_lapse(state, caller, payload, game):
-    by = None if caller.is_banker else caller.player_id
-    return rules.rent_lapse(state, payload.get("request"), by, now_utc())
-
-
-def _do_auction_start(state, caller, payload, game):
-    """A player who opens a deed's auction is the one who landed on it and declined to buy it
-    (where the edition says so, they do not bid); the banker names that player as ``player``,
-    or opens it for everyone."""
-    if caller.is_banker:
-        decliner = payload.get("player")
-    else:
-        decliner = _acting_player(caller, payload)
-    return rules.auction_start(state, payload.get("deed"), now_utc(), state.setting("auction_seconds"), decliner)
-
-
-def _do_building_auction_start(state, caller, payload, game):
-    _banker_only(caller)
-    return rules.building_auction_start(
-        state, payload.get("building"), payload.get("deeds"), now_utc(), state.setting("auction_seconds")
-    )
-
-
-def _do_break_shared(state, caller, payload, game):
-    _banker_only(caller)
-    return rules.break_shared(state, payload.get("deeds"))
-
-
-def _do_bid(state, caller, payload, game):
-    outcome = rules.bid(state, _acting_player(caller, payload), payload.get("amount"), now_utc(), payload.get("deed"))
-    if notes.active(state):
-        notes.require_notes(state, payload["amount"])  # the winner pays it in notes
-    return outcome
-
-
-def _do_auction_close(state, caller, payload, game):
-    """The banker closes an auction at any time and alone names who buys among the equally
-    rich; a player closes only an auction whose countdown ran out and whose buyer nobody has
-    to choose (``rules.auction_close`` says which)."""
-    return rules.auction_close(
-        state,
-        now_utc(),
-        payload.get("award_to"),
-        by=None if caller.is_banker else caller.player_id,
-        rerun=payload.get("rerun") is True,
-    )
-
-
-def _do_trade_propose(state, caller, payload, game):
-    return rules.trade_propose(
-        state, random_id(), _acting_player(caller, payload), payload.get("to"), payload.get("give"), payload.get("get")
-    )
-
-
-def _do_trade_accept(state, caller, payload, game):
-    return rules.trade_accept(state, payload.get("trade"), _acting_player(caller, payload))
-
-
-def _do_trade_reject(state, caller, payload, game):
-    return rules.trade_reject(state, payload.get("trade"), _acting_player(caller, payload))
-
-
-def _do_roll(state, caller, payload, game):
-    # A game stored before every game had a seed rolls from the system's randomness: its
-    # faces are kept in the journal all the same.
-    rng = None if state.seed is not None else secrets.SystemRandom()
-    return dice.roll(state, _acting_player(caller, payload), payload.get("dice"), rng)
-
-
-def _do_bankrupt(state, caller, payload, game):
-    return rules.bankrupt(state, _acting_player(caller, payload), payload.get("creditor"), payload.get("amount"))
-
-
-def _do_end_turn(state, caller, payload, game):
-    """A player ends their own turn; the banker ends anyone's, or names who plays now."""
-    if caller.is_banker and payload.get("player") is None:
-        return turns.end_turn(state, None, payload.get("to"))
-    return turns.end_turn(state, _acting_player(caller, payload), payload.get("to"))
-
-
-def _do_square(state, caller, payload, game):
-    return rules.land_on_square(
-        state, _acting_player(caller, payload), payload.get("square"), payload.get("dice"), payload.get("deed")
-    )
-
-
-def _do_build_lot(state, caller, payload, game):
-    return rules.build_lot(
-        state, _acting_player(caller, payload), payload.get("group"), payload.get("counts"), payload.get("place")
-    )
-
-
-def _do_expropriation_start(state, caller, payload, game):
-    return rules.expropriation_start(
-        state, random_id(), _acting_player(caller, payload), payload.get("deed"), payload.get("via", "rent")
-    )
-
-
-def _do_expropriation_roll(state, caller, payload, game):
-    return rules.expropriation_roll(state, _acting_player(caller, payload), payload.get("face"))
-
-
-def _do_scan(state, caller, payload, game):
-    """A printed note or Imprevisti card scanned by a phone in the game (or typed): one chip."""
-    return serials.scan(state, _acting_player(caller, payload), payload.get("serial"), secret_of(game))
-
-
-def _do_check(state, caller, payload, game):
-    """A decoder check of a payment or a Chance card played (Niente è come sembra)."""
-    return notes.check(state, _acting_player(caller, payload), payload.get("payment"), now_utc(), random_id())
-
-
-def _do_chance_draw(state, caller, payload, game):
-    return chance.chance_draw(state, _acting_player(caller, payload), payload.get("card"), now_utc())
-
-
-def _do_chance_play(state, caller, payload, game):
-    return chance.chance_play(state, _acting_player(caller, payload), payload.get("card"), random_id(), now_utc())
-
-
-ACTIONS: dict[str, Action] = {
-    "start": Action(_do_start),  # deals deeds where the edition does
-    "transfer": Action(_do_transfer, reads_deeds=False, asks_bank=True),
-    "collect": Action(_do_collect, reads_deeds=False, asks_bank=True),
-    "pay_fixed": Action(_do_pay_fixed, reads_deeds=False),
-    "pass_go": Action(_do_pass_go, asks_bank=True),  # a lap can forfeit overdue mortgaged deeds
-    "end": Action(_do_end, reads_deeds=False),
-    "play_off": Action(_do_play_off),  # the count decides who is tied for first
-    "pot_collect": Action(_do_pot_collect, reads_deeds=False),
-    "request": Action(_do_request, reads_deeds=False),
-    "approve": Action(_do_approve, reads_deeds=False),
-    "decline": Action(_do_decline, reads_deeds=False),
-    "buy": Action(_deed_action(rules.buy)),
-    "pay_rent": Action(_do_pay_rent),
-    "rent_request": Action(_do_rent_request),
-    "rent_confirm": Action(_do_rent_confirm, reads_deeds=False),
-    "rent_lapse": Action(_do_rent_lapse, reads_deeds=False),
-    "build": Action(_do_build),
-    "sell_building": Action(_do_sell_building),
-    "mortgage": Action(_deed_action(rules.mortgage)),
-    "unmortgage": Action(_deed_action(rules.unmortgage)),
-    "pay_mortgage_fee": Action(_deed_action(rules.pay_mortgage_fee)),
-    "sell_to_bank": Action(_deed_action(rules.sell_to_bank)),  # where the edition has deed_sale
-    "auction_start": Action(_do_auction_start),
-    "building_auction_start": Action(_do_building_auction_start),
-    "break_shared": Action(_do_break_shared),
-    "bid": Action(_do_bid),
-    "auction_close": Action(_do_auction_close),
-    "trade_propose": Action(_do_trade_propose),
-    "trade_accept": Action(_do_trade_accept),
-    "trade_reject": Action(_do_trade_reject),
-    "bankrupt": Action(_do_bankrupt),
-    "roll": Action(_do_roll, reads_deeds=False),
-    "go_to_jail": Action(_player_action(rules.go_to_jail), reads_deeds=False),
-    "pay_jail_fine": Action(_player_action(rules.pay_jail_fine), reads_deeds=False),
-    "use_jail_card": Action(_player_action(rules.use_jail_card), reads_deeds=False),
-    "leave_jail_on_doubles": Action(_player_action(rules.leave_jail_on_doubles), reads_deeds=False),
-    "draw_jail_card": Action(_player_action(rules.draw_jail_card), reads_deeds=False),
-    "leave_jail_after_failed_roll": Action(_player_action(rules.leave_jail_after_failed_roll), reads_deeds=False),
-    "end_turn": Action(_do_end_turn),  # the next turn remembers the player's mortgaged deeds
-    "square": Action(_do_square, asks_bank=True),
-    "build_lot": Action(_do_build_lot),
-    "expropriation_start": Action(_do_expropriation_start),
-    "expropriation_roll": Action(_do_expropriation_roll),
-    "expropriation_settle": Action(_player_action(rules.expropriation_settle)),
-    "scan": Action(_do_scan, reads_deeds=False),  # a printed note's serial (Niente è come sembra)
-    "check": Action(_do_check, reads_deeds=False),  # the electronic notes' decoder check
-    "chance_draw": Action(_do_chance_draw, reads_deeds=False),
-    "chance_play": Action(_do_chance_play, reads_deeds=False),
-}
-CLOCK_ACTIONS = ("clock_pause", "clock_resume")
-# Actions on the journal itself rather than on the state: the banker's undo, and a player
-# taking back their own one-tap GO or tax (``core.take_back``).
-JOURNAL_ACTIONS = ("undo", "take_back")
 
 
 def fingerprint(payload: dict) -> str:
@@ -375,8 +72,9 @@ def prepare(game_id, caller: Caller | None, payload, token: str | None = None) -
     if not isinstance(payload, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     kind = payload.get("type")
-    if not isinstance(kind, str) or (kind not in ACTIONS and kind not in JOURNAL_ACTIONS and kind not in CLOCK_ACTIONS):
+    if not isinstance(kind, str) or kind not in DECLARED:
         raise BadInput("unknown_action", N_("Unknown action."))
+    DECLARED[kind].read(payload)  # refused here, before the batch, when a field is unknown or wrong
     key = payload.get("key")
     if key is not None and (not isinstance(key, str) or not key or len(key) > MAX_KEY or not key.isprintable()):
         raise BadInput("invalid_key", N_("The request key must be printable text of at most 100 characters."))
@@ -526,14 +224,15 @@ def _run(work: _Action, game: Game) -> dict:
             undone = journal.entry_at(game, entry.params["undone_version"])
             clock.play_off_undone(game, undone.params.get("clock_limit"))
     elif kind == "take_back":
-        entry = journal.take_back(game, _acting_player(caller, payload), caller.actor, now_utc())
+        entry = journal.take_back(game, acting_player(caller, DECLARED[kind].read(payload)), caller.actor, now_utc())
     elif kind in CLOCK_ACTIONS:
         _banker_only(caller)
         entry = clock.pause_or_resume(game, kind)
     else:
         action = ACTIONS[kind]
         state = journal.state_of(game, deeds=action.reads_deeds)
-        outcome = action.run(state, caller, payload, game)
+        assert action.run is not None  # ACTIONS holds the actions a rule runs
+        outcome = action.run(state, _asked(action, caller, payload, game))
         if (
             action.asks_bank
             and not caller.is_banker
@@ -601,7 +300,9 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
     kind = payload.get("type")
     if kind not in ACTIONS:
         raise BadInput("unknown_action", N_("Unknown action."))
-    return ACTIONS[kind].run(state or journal.state_of(game), caller, payload, game)
+    action = ACTIONS[kind]
+    assert action.run is not None  # ACTIONS holds the actions a rule runs
+    return action.run(state or journal.state_of(game), _asked(action, caller, payload, game))
 
 
 def _result(game: Game, caller: Caller, entry: Entry | journal.Recorded) -> dict:

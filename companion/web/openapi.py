@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..core.actions import ACTIONS, Field
 from ..core.take_back import TAKE_BACK_SECONDS
-from ..services import ACTIONS, CLOCK_ACTIONS, DICE_KINDS, JOURNAL_ACTIONS, editions
+from ..services import DICE_KINDS, editions
 
-ACTION_TYPES = sorted([*ACTIONS, *JOURNAL_ACTIONS, *CLOCK_ACTIONS])
+ACTION_TYPES = sorted(ACTIONS)
 
 
 def _ref(name: str) -> dict:
@@ -18,6 +19,51 @@ def _json(schema: dict) -> dict:
 
 def _errors(*codes: int) -> dict:
     return {str(code): {"description": "Refused; nothing changed.", **_json(_ref("Error"))} for code in codes}
+
+
+def _field_schema(field: Field) -> dict:
+    schema = dict(field.kind.schema)
+    if field.choices:
+        schema = {"enum": list(field.choices)}
+    return schema
+
+
+def action_schema() -> dict:
+    """The actions' payload, from their declarations (``core.actions``): each field with its
+    kind (every kind it has in some action) and what it means in each action that takes it.
+    A field an action does not declare is refused (400), so none is left open."""
+    uses: dict[str, list[tuple[str, Field]]] = {}
+    for name, action in sorted(ACTIONS.items()):
+        for field in action.fields:
+            uses.setdefault(field.name, []).append((name, field))
+    properties: dict[str, dict] = {
+        "type": {
+            "enum": ACTION_TYPES,
+            "description": " ".join(f"`{name}`: {action.about}" for name, action in sorted(ACTIONS.items()))
+            + f" A player takes back within {TAKE_BACK_SECONDS} seconds; the banker undoes anything else.",
+        },
+        "key": {
+            "type": "string",
+            "maxLength": 100,
+            "description": "Idempotency key: the same key from the same token returns the "
+            "first answer and changes nothing.",
+        },
+    }
+    for field_name, used in uses.items():
+        said: dict[str, list[str]] = {}  # what the field means, and the actions where it means that
+        schemas: list[dict] = []
+        for action_name, field in used:
+            said.setdefault(field.about, []).append(action_name)
+            schema = _field_schema(field)
+            if schema not in schemas:
+                schemas.append(schema)
+        description = " ".join(f"{', '.join(names)}: {about}" for about, names in said.items())
+        properties[field_name] = (
+            {**schemas[0], "description": description}
+            if len(schemas) == 1
+            else {"anyOf": schemas, "description": description}
+        )
+    return {"type": "object", "required": ["type"], "additionalProperties": False, "properties": properties}
 
 
 def document() -> dict:
@@ -270,155 +316,7 @@ def document() -> dict:
                         "doubles": {"type": "boolean", "description": "The two numbered dice match."},
                     },
                 },
-                "Action": {
-                    "type": "object",
-                    "required": ["type"],
-                    "properties": {
-                        "type": {
-                            "enum": ACTION_TYPES,
-                            "description": "take_back: a player reverses their own one-tap GO (pass_go) or "
-                            f"fixed payment (pay_fixed) within {TAKE_BACK_SECONDS} seconds, "
-                            "while it is still "
-                            "the game's newest entry (409 too_late, changed_since, "
-                            "not_taken_back otherwise); the banker undoes anything else.",
-                        },
-                        "key": {
-                            "type": "string",
-                            "maxLength": 100,
-                            "description": "Idempotency key: the same key from the same token returns the "
-                            "first answer and changes nothing.",
-                        },
-                        "player": {
-                            "type": "string",
-                            "description": "The banker acting for this player; "
-                            "auction_start: the player who declined the deed "
-                            "(where the edition says so, they do not bid).",
-                        },
-                        "to": {
-                            "type": "string",
-                            "description": 'transfer: a player id, "bank" or a pot of the '
-                            'game ("free_parking"); end_turn (banker): '
-                            "the player who plays now.",
-                        },
-                        "from": {
-                            "type": "string",
-                            "description": 'transfer: a player id or "bank" (a player '
-                            "other than oneself: banker only); request: the "
-                            "player asked to pay.",
-                        },
-                        "amount": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "description": "bankrupt: the debt, needed when the edition's bank pays the "
-                            "creditor a share of it.",
-                        },
-                        "reason": {"type": "string", "maxLength": 80, "description": "transfer, collect, request."},
-                        "pending": {
-                            "type": "string",
-                            "description": "approve, decline: the id of the money waiting "
-                            "(the banker approves money asked from the bank "
-                            "by leaving out `player`).",
-                        },
-                        "pot": {"type": "string", "description": 'pot_collect: the pot to empty ("free_parking").'},
-                        "payment": {
-                            "type": "string",
-                            "description": "pay_fixed: the edition's payment key; check: "
-                            "the id of a payment or Imprevisti card open to "
-                            "a check (the state's checkable).",
-                        },
-                        "card": {
-                            "type": "string",
-                            "description": "chance_draw: a face-up Imprevisti card (left out: "
-                            "the first); chance_play: a card of the hand.",
-                        },
-                        "dice": {
-                            "anyOf": [
-                                {
-                                    "type": "integer",
-                                    "minimum": 2,
-                                    "description": "pass_go, pay_rent, rent_request, square (a square that goes by "
-                                    "the dice: a prize, a checkpoint): the dice total (up to the "
-                                    "edition's dice.max_total).",
-                                },
-                                {
-                                    "enum": list(DICE_KINDS),
-                                    "description": 'roll: which dice the server rolls (default "2d6"); "speed" '
-                                    'and "expropriation" where the edition has them (the game\'s '
-                                    'dice_kinds). The result is {"faces", "total", "doubles"}.',
-                                },
-                            ]
-                        },
-                        "deed": {
-                            "type": "string",
-                            "description": "buy, pay_rent, build, sell_building, mortgage, "
-                            "unmortgage, pay_mortgage_fee, auction_start, "
-                            "rent_request, sell_to_bank (where the edition "
-                            "sells deeds back to the bank: its price, once "
-                            "unbuilt); bid in a building auction.",
-                        },
-                        "break_hotel": {
-                            "type": "boolean",
-                            "description": "sell_building: break the big building into small ones.",
-                        },
-                        "payer": {"type": "string", "description": "rent_request: the player who landed."},
-                        "request": {"type": "string", "description": "rent_confirm, rent_lapse."},
-                        "building": {
-                            "enum": ["small", "big"],
-                            "description": "building_auction_start; build: which one, "
-                            "where the deed could take either.",
-                        },
-                        "deeds": {
-                            "type": "array",
-                            "items": {"type": "string"},
-                            "description": "building_auction_start: the deeds that want the building; "
-                            "break_shared (banker): the deeds whose big buildings "
-                            "break at the same moment.",
-                        },
-                        "rerun": {
-                            "type": "boolean",
-                            "description": "auction_close (banker): run the auction again "
-                            "without a winner who cannot pay.",
-                        },
-                        "award_to": {
-                            "type": "string",
-                            "description": "auction_close: the richest player to award, on a tie.",
-                        },
-                        "trade": {"type": "string", "description": "trade_accept, trade_reject."},
-                        "give": _ref("TradeSide"),
-                        "get": _ref("TradeSide"),
-                        "creditor": {"type": "string", "description": 'bankrupt: a player id or "bank".'},
-                        "square": {
-                            "type": "string",
-                            "description": "square: the key of one of the edition's squares (its amount is computed).",
-                        },
-                        "group": {"type": "string", "description": "build_lot: the lot (group) to build on."},
-                        "counts": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer", "minimum": 0},
-                            "description": "build_lot: how many to build on each deed of the lot.",
-                        },
-                        "place": {
-                            "enum": ["on_group", "from_square", "end_of_turn"],
-                            "description": "build_lot: where the player is, which sets how many may go up.",
-                        },
-                        "via": {
-                            "type": "string",
-                            "description": 'expropriation_start: "rent" (default: just '
-                            "paid on the deed) or a square that allows one.",
-                        },
-                        "face": {
-                            "type": "string",
-                            "description": "expropriation_roll: the face the box's die shows; "
-                            "left out, the server rolls a virtual die.",
-                        },
-                        "serial": {
-                            "type": "string",
-                            "description": "scan: the serial of a printed note or Imprevisti "
-                            "card (its QR code, or typed); spends one chip and "
-                            'answers {"fake": bool}.',
-                        },
-                    },
-                },
+                "Action": action_schema(),
                 "Settings": {
                     "type": "object",
                     "additionalProperties": False,

@@ -35,6 +35,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from companion import extension, services
+from companion.core.actions import ACTIONS, COMMON
 from companion.store import db
 from companion.web.ratelimit import RateLimiter
 from tests.conftest import make_app
@@ -189,6 +190,11 @@ def _aim(case, data, fuzz: Fuzz) -> dict:
         ids = [p["id"] for p in game["players"]] + ["bank", "free_parking"]
         if "type" in case.body and data.draw(st.integers(0, 2).map(lambda n: n < 2), label="plausible action"):
             case.body.update(_plausible(data, game, ids))
+            # Payloads are read strictly: a plausible action carries only the fields of its type.
+            declared = ACTIONS.get(case.body["type"]) if isinstance(case.body["type"], str) else None
+            if declared is not None:
+                for name in [n for n in case.body if n not in COMMON and declared.field(n) is None]:
+                    del case.body[name]
         for name in WHO_FIELDS:
             if name in case.body and data.draw(real, label=f"real {name}"):
                 case.body[name] = data.draw(st.sampled_from(ids), label=name)

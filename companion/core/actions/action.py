@@ -1,0 +1,225 @@
+"""What an action is, declared once: the payload it reads, the rule it runs, what it touches.
+
+A declaration (``Action``) names the payload's fields with their kinds, read strictly: a
+field the action does not know is refused naming it, a value of the wrong kind is refused
+naming the field and what it must be. The handler gets the fields as read (``Asked``), with
+the few things the table gives every action: who asks, the time, a fresh id, the game's
+serial secret and its clock's limit. Everything else an action is (the parts of the pages it
+changes, its line in the feed, its notice, its form) is read from the same declaration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from ..errors import N_, BadInput, BancoError, Forbidden, NotFound
+from ..money import whole_units
+from ..state import BANKER, GameState, Outcome
+
+# The part of the pages that shows the game's clock (``core.parts`` names them all; it reads the
+# declarations, so they name its parts by their words).
+CLOCK_PART = "clock"
+
+# The fields every action takes: its type, and the client's idempotency key (checked by the
+# door before the action is read).
+COMMON = ("type", "key")
+
+
+class Who(Protocol):
+    """Who asks: the banker (who may also hold a seat), or one player."""
+
+    @property
+    def is_banker(self) -> bool: ...
+
+    @property
+    def player_id(self) -> str | None: ...
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# The error and code a field's rule answers a value it does not know (a deed, a player, a
+# trade...): a value of the wrong kind is one, and is answered alike, its message naming the
+# field and its kind.
+Refusal = tuple[type[BancoError], str]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a field's value must be: its JSON schema, the test, and the refusal of anything
+    else (``code``, and a message naming the field as ``%(field)s`` and what it must be)."""
+
+    schema: Mapping[str, Any]
+    test: Callable[[object], bool]
+    message: str
+    code: str = "invalid_field"
+
+    def check(self, field: Field, value: object) -> None:
+        """Refuses ``value`` for ``field`` unless it is of this kind: with the field's
+        ``refusal`` (the error and code its rule gives a value it does not know) when it has
+        one, else 400 with the kind's code; the message names the field, and its choices when
+        only some texts make sense."""
+        if not self.test(value):
+            error, code = field.refusal or (BadInput, self.code)
+            if field.choices:
+                raise error(
+                    code,
+                    N_("The field %(field)s must be one of %(choices)s."),
+                    field=field.name,
+                    choices=", ".join(field.choices),
+                )
+            raise error(code, self.message, field=field.name)
+
+
+class _Amount(Kind):
+    """An amount: whole units, refused as every amount is (``money.whole_units``)."""
+
+    def check(self, field: Field, value: object) -> None:
+        whole_units(value)
+
+
+TEXT = Kind({"type": "string"}, lambda value: isinstance(value, str), N_("The field %(field)s must be text."))
+# A payment's reason: text the rule keeps to 80 characters.
+REASON_TEXT = Kind(
+    {"type": "string", "maxLength": 80}, lambda value: isinstance(value, str), N_("The field %(field)s must be text.")
+)
+FLAG = Kind(
+    {"type": "boolean"}, lambda value: isinstance(value, bool), N_("The field %(field)s must be true or false.")
+)
+TEXTS = Kind({"type": "array", "items": {"type": "string"}}, _texts, N_("The field %(field)s must be a list of texts."))
+AMOUNT = _Amount({"type": "integer", "minimum": 1}, _whole, N_("Enter an amount in whole units."), "invalid_amount")
+# A dice total typed by a player (the rule says which totals the edition's dice allow).
+DICE_TOTAL = Kind(
+    {"type": "integer", "minimum": 1}, _whole, N_("The field %(field)s must be a whole number."), "invalid_dice"
+)
+COUNTS = Kind(
+    {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+    lambda value: isinstance(value, dict),
+    N_("The field %(field)s must be an object."),
+    "invalid_counts",
+)
+TRADE_SIDE = Kind(
+    {"$ref": "#/components/schemas/TradeSide"},
+    lambda value: isinstance(value, dict),
+    N_("The field %(field)s must be an object."),
+    "invalid_trade",
+)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a payload: its name, its kind, and what it means for the action (the
+    OpenAPI document's words; ``choices`` when only some texts make sense there); ``refusal``
+    the error and code the rule answers a value it does not know, and so one of the wrong
+    kind."""
+
+    name: str
+    kind: Kind
+    about: str = ""
+    choices: tuple[str, ...] = ()
+    refusal: Refusal | None = None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One action as asked: who asks, the payload's fields as read, and what the table gives
+    every action (the time, a fresh id, the game's serial secret, its clock's limit)."""
+
+    by: Who
+    fields: Mapping[str, Any]
+    now: datetime
+    new_id: Callable[[], str]
+    secret: str | None = None
+    clock_limit: int | None = None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A field's value as read, or ``default`` when left out."""
+        return self.fields.get(name, default)
+
+    def player(self) -> str:
+        """The acting player (``acting_player``)."""
+        return acting_player(self.by, self.fields)
+
+    def banker_only(self) -> None:
+        """Refuses anyone but the banker (403)."""
+        if not self.by.is_banker:
+            raise Forbidden("banker_only", N_("Only the banker can do this."))
+
+    def approver(self) -> str:
+        """Who says yes or no to money waiting: the banker as the bank (unless acting for a
+        named player), else the acting player."""
+        if self.by.is_banker and self.fields.get("player") is None:
+            return BANKER
+        return self.player()
+
+
+def acting_player(by: Who, fields: Mapping[str, Any]) -> str:
+    """The player an action is for: the caller's own, or the one the banker names as
+    ``player``. Refuses a banker without a seat who names nobody (400) and a player who names
+    another (403)."""
+    requested = fields.get("player")
+    if by.is_banker:
+        pid = requested if requested is not None else by.player_id
+        if pid is None:
+            raise BadInput("player_required", N_("Choose the player the banker is acting for."))
+        return str(pid)
+    if by.player_id is None or (requested is not None and requested != by.player_id):
+        raise Forbidden("not_your_account", N_("You can only act for yourself."))
+    return by.player_id
+
+
+Handler = Callable[[GameState, Asked], Outcome]
+
+UNKNOWN_PLAYER: Refusal = (NotFound, "unknown_player")
+UNKNOWN_DEED: Refusal = (NotFound, "unknown_deed")
+INVALID_BUILDING: Refusal = (BadInput, "invalid_building")
+# The banker acting for a player: the field of every action a player does.
+PLAYER = Field("player", TEXT, "The banker acting for this player.", refusal=UNKNOWN_PLAYER)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action type, declared once.
+
+    ``run`` calls the rule (``None``: the journal or the clock runs it, in the services);
+    ``fields`` the payload it reads besides ``type`` and ``key``; ``reads_deeds`` whether the
+    rule reads the board (an action that does not is given a state whose deeds are
+    ``NotLoaded``, so a rule reading them anyway fails loudly); ``asks_bank`` money the acting
+    player asks of the bank, held for the banker where the game plays with a strict bank;
+    ``parts`` what its entry changes besides its postings and changes (``core.parts``);
+    ``about`` the OpenAPI document's words for it."""
+
+    name: str
+    run: Handler | None
+    fields: tuple[Field, ...] = ()
+    reads_deeds: bool = True
+    asks_bank: bool = False
+    parts: frozenset[str] = frozenset()
+    about: str = ""
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def read(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The payload's fields as this action declares them; a field sent as null reaches the
+        handler as ``None``, which the rule takes as left out or refuses. Refuses a field the action does not know (400 ``unknown_field``) and a value
+        of the wrong kind (400, naming the field and what it must be)."""
+        fields: dict[str, Any] = {}
+        for name, value in payload.items():
+            if name in COMMON:
+                continue
+            declared = self.field(name)
+            if declared is None:
+                raise BadInput("unknown_field", N_("This action has no field %(field)s."), field=name)
+            if value is not None:  # null is as the rule takes a field left out, or refuses it
+                declared.kind.check(declared, value)
+            fields[name] = value
+        return fields

@@ -1,0 +1,159 @@
+"""The deeds' actions: buying, rent, buildings, mortgages, lots, and going bankrupt."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import rules
+from ..errors import BadInput, NotFound
+from ..rules.lots import PLACES
+from ..state import GameState, Outcome
+from .action import (
+    AMOUNT,
+    COUNTS,
+    DICE_TOTAL,
+    FLAG,
+    INVALID_BUILDING,
+    PLAYER,
+    TEXT,
+    UNKNOWN_DEED,
+    UNKNOWN_PLAYER,
+    Action,
+    Asked,
+    Field,
+    Handler,
+)
+
+DEED = Field("deed", TEXT, "The key of one of the edition's deeds.", refusal=UNKNOWN_DEED)
+DICE = Field("dice", DICE_TOTAL, "The dice total, where the rent goes by the dice (a utility's).")
+BUILDING = Field(
+    "building",
+    TEXT,
+    "Which building, where the deed could take either.",
+    choices=("small", "big"),
+    refusal=INVALID_BUILDING,
+)
+REQUEST = Field("request", TEXT, "The id of the rent asked.", refusal=(NotFound, "unknown_rent_request"))
+
+
+def _deed_action(rule: Callable[[GameState, str, str], Outcome]) -> Handler:
+    """An action on one deed by the acting player: ``buy``, ``mortgage``..."""
+    return lambda state, asked: rule(state, asked.player(), asked.get("deed"))
+
+
+def _pay_rent(state: GameState, asked: Asked) -> Outcome:
+    return rules.pay_rent(state, asked.player(), asked.get("deed"), asked.get("dice"))
+
+
+def _rent_request(state: GameState, asked: Asked) -> Outcome:
+    return rules.rent_request(
+        state, asked.new_id(), asked.player(), asked.get("payer"), asked.get("deed"), asked.now, asked.get("dice")
+    )
+
+
+def _rent_confirm(state: GameState, asked: Asked) -> Outcome:
+    return rules.rent_confirm(state, asked.get("request"), asked.player(), asked.now)
+
+
+def _rent_lapse(state: GameState, asked: Asked) -> Outcome:
+    by = None if asked.by.is_banker else asked.by.player_id
+    return rules.rent_lapse(state, asked.get("request"), by, asked.now)
+
+
+def _build(state: GameState, asked: Asked) -> Outcome:
+    return rules.build(state, asked.player(), asked.get("deed"), asked.get("building"))
+
+
+def _sell_building(state: GameState, asked: Asked) -> Outcome:
+    return rules.sell_building(state, asked.player(), asked.get("deed"), break_hotel=asked.get("break_hotel") is True)
+
+
+def _build_lot(state: GameState, asked: Asked) -> Outcome:
+    return rules.build_lot(state, asked.player(), asked.get("group"), asked.get("counts"), asked.get("place"))
+
+
+def _bankrupt(state: GameState, asked: Asked) -> Outcome:
+    return rules.bankrupt(state, asked.player(), asked.get("creditor"), asked.get("amount"))
+
+
+ACTIONS = (
+    Action("buy", _deed_action(rules.buy), (PLAYER, DEED), about="Buys a deed nobody owns at its printed price."),
+    Action(
+        "pay_rent",
+        _pay_rent,
+        (PLAYER, DEED, DICE),
+        about="Pays the rent the rules give to whoever is owed it.",
+    ),
+    Action(
+        "rent_request",
+        _rent_request,
+        (PLAYER, DEED, Field("payer", TEXT, "The player who landed.", refusal=UNKNOWN_PLAYER), DICE),
+        about="The owner asks the player who landed for the rent: it waits for their yes.",
+    ),
+    Action(
+        "rent_confirm",
+        _rent_confirm,
+        (PLAYER, REQUEST),
+        reads_deeds=False,
+        about="The player asked pays the rent asked.",
+    ),
+    Action(
+        "rent_lapse",
+        _rent_lapse,
+        (REQUEST,),
+        reads_deeds=False,
+        about="The rent asked lapses unpaid.",
+    ),
+    Action("build", _build, (PLAYER, DEED, BUILDING), about="One building up, by the edition's rules."),
+    Action(
+        "sell_building",
+        _sell_building,
+        (
+            PLAYER,
+            DEED,
+            Field("break_hotel", FLAG, "Break the big building into small ones."),
+        ),
+        about="One building down, sold back to the bank.",
+    ),
+    Action("mortgage", _deed_action(rules.mortgage), (PLAYER, DEED), about="Mortgages a deed."),
+    Action("unmortgage", _deed_action(rules.unmortgage), (PLAYER, DEED), about="Lifts a deed's mortgage."),
+    Action(
+        "pay_mortgage_fee",
+        _deed_action(rules.pay_mortgage_fee),
+        (PLAYER, DEED),
+        about="Pays the fee on a mortgaged deed, where the edition has one.",
+    ),
+    Action(
+        "sell_to_bank",
+        _deed_action(rules.sell_to_bank),
+        (PLAYER, DEED),
+        about="Sells a deed back to the bank at its price, once unbuilt (where the edition has deed_sale).",
+    ),
+    Action(
+        "build_lot",
+        _build_lot,
+        (
+            PLAYER,
+            Field("group", TEXT, "The lot (group) to build on."),
+            Field("counts", COUNTS, "How many to build on each deed of the lot."),
+            Field(
+                "place",
+                TEXT,
+                "Where the player is, which sets how many may go up.",
+                choices=PLACES,
+                refusal=(BadInput, "invalid_place"),
+            ),
+        ),
+        about="Builds on a whole lot at once (Monopoly Città).",
+    ),
+    Action(
+        "bankrupt",
+        _bankrupt,
+        (
+            PLAYER,
+            Field("creditor", TEXT, 'A player id or "bank".', refusal=UNKNOWN_PLAYER),
+            Field("amount", AMOUNT, "The debt, needed when the edition's bank pays the creditor a share of it."),
+        ),
+        about="Hands everything over as the edition says.",
+    ),
+)
