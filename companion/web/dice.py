@@ -46,27 +46,6 @@ def faces_text(faces) -> str:
     return " + ".join(face_label(f) for f in faces)
 
 
-def describe_roll(params: dict, who) -> str:
-    """The feed's line for a roll."""
-    faces = list(params.get("faces") or [])
-    name = who(params.get("player"))
-    if params.get("dice") == "expropriation" and len(faces) == 2:
-        return _(
-            "%(name)s rolled the expropriation dice: yellow die %(buyer)s, red die %(owner)s.",
-            name=name,
-            buyer=face_label(faces[0]),
-            owner=face_label(faces[1]),
-        )
-    if params.get("doubles"):
-        return _(
-            "%(name)s rolled %(faces)s = %(total)s: doubles.",
-            name=name,
-            faces=faces_text(faces),
-            total=params.get("total"),
-        )
-    return _("%(name)s rolled %(faces)s = %(total)s.", name=name, faces=faces_text(faces), total=params.get("total"))
-
-
 def dice_view(state, edition, player_id: str | None) -> dict:
     """What the Dice card and the dice fields show to ``player_id`` (``None``: nobody's
     seat): the last roll, the kinds offered, the total of that player's own last roll (offered

@@ -12,15 +12,18 @@ from flask import g
 from flask_babel import gettext as _
 
 from .. import services
-from ..core.ledger import BANK
+from ..core.actions import ACTIONS, TOLD
+from ..core.actions.lines import BIDDER, MINUS, OUTBID, PLUS, Tell
 from . import seats, versioned
-from .feed import account_name, describe, trade_side
-from .templating import deed_name, money
+from .feed import describe, say
+from .templating import money
 
 # How many notices a phone keeps in its list.
 KEPT = 8
 # How far back in the journal they are looked for (a bid war makes many entries quickly).
 LOOKBACK = 40
+# The param a notice of money received gives its sentence: the money, with its sign.
+NET = "@net"
 
 
 def init_app(app) -> None:
@@ -84,86 +87,38 @@ def _net(entry, me) -> int:
 
 
 def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[str | None, str]:
-    """One entry as a notice for player ``me``, or ``(None, "")`` when it does not concern them."""
-    who = lambda account: account_name(account, names)  # noqa: E731
-    kind = entry.kind
+    """One entry as a notice for player ``me``, or ``(None, "")`` when it does not concern
+    them: what its kind tells the player it concerns (``core.actions.TOLD``), else the money
+    that reached them or left them."""
+    tells = TOLD.get(entry.kind, ())
+    readers = {
+        BIDDER: me if me in bidders else None,
+        OUTBID: me if high_bidder == me and p.get("player") != me else None,
+    }
 
-    def amount() -> str:  # written only for an entry that concerns the player: most do not
-        return money(p.get("amount", 0), edition)
+    def told(tell: Tell) -> bool:
+        reader = readers[tell.to] if tell.to in readers else p.get(tell.to)
+        return reader == me and tell.say.holds(p, edition)
 
-    # Outcomes of an auction concern every bidder, whoever closed it.
-    if kind == "auction_won":
-        what = deed_name(p.get("deed"), edition) if p.get("deed") and not p.get("building") else _("the building")
-        if p.get("player") == me:
-            return _("You won %(what)s for %(amount)s.", what=what, amount=amount()), "minus"
-        if me in bidders:
-            return _(
-                "%(name)s won %(what)s for %(amount)s.", name=who(p.get("player")), what=what, amount=amount()
-            ), "info"
+    early = [tell for tell in tells if tell.even_mine]
+    if early:  # said even to the player who did it, and nothing else
+        tell = next((tell for tell in early if told(tell)), None)
+        return (say(tell.say, p, names, edition), tell.tone) if tell else (None, "")
+    if by_me:
         return None, ""
-    if by_me or kind == "start":
+    tell = next((tell for tell in tells if told(tell)), None)
+    if tell is not None:
+        return say(tell.say, p, names, edition), tell.tone
+    action = ACTIONS.get(entry.kind)
+    if action is not None and action.quiet:
         return None, ""
-    if kind == "bid":
-        if high_bidder == me and p.get("player") != me:
-            return _("%(name)s outbid you: %(amount)s.", name=who(p.get("player")), amount=amount()), "info"
-        return None, ""
-    if kind == "request" and p.get("from") == me:
-        line = _("%(name)s asks you for %(amount)s.", name=who(p.get("to")), amount=amount())
-        return (f"{line} ({p['reason']})" if p.get("reason") else line), "info"
-    if kind == "rent_request" and p.get("from") == me:
-        return _(
-            "%(name)s asks you for %(amount)s rent on %(deed)s.",
-            name=who(p.get("to")),
-            amount=amount(),
-            deed=deed_name(p.get("deed"), edition),
-        ), "info"
-    if kind == "pending_declined" and p.get("to") == me:
-        if p.get("from") == BANK:
-            return _("The banker declined your %(amount)s from the bank.", amount=amount()), "info"
-        return _("%(name)s declined to pay you %(amount)s.", name=who(p.get("from")), amount=amount()), "info"
-    if kind == "trade_propose" and p.get("to") == me:
-        return _(
-            "%(name)s offers you a trade: %(give)s for %(get)s.",
-            name=who(p.get("from")),
-            give=trade_side(p.get("give"), edition),
-            get=trade_side(p.get("get"), edition),
-        ), "info"
-    if kind == "trade_accept" and p.get("from") == me:
-        return _("%(name)s accepted your trade.", name=who(p.get("to"))), "info"
-    if kind == "trade_reject" and p.get("from") == me:
-        return _("%(name)s refused your trade.", name=who(p.get("to"))), "info"
-    if kind == "expropriation_start" and p.get("owner") == me:
-        return _(
-            "%(name)s tries to expropriate %(deed)s from you.",
-            name=who(p.get("player")),
-            deed=deed_name(p.get("deed"), edition),
-        ), "info"
     net = _net(entry, me)
     if net > 0:
-        return _money_in(entry, p, net, names, edition), "plus"
+        received = action.received if action is not None else None
+        worded = {**p, NET: "+" + money(net, edition)}
+        if received is not None and received.holds(p, edition):
+            return say(received, worded, names, edition), PLUS
+        return _("%(amount)s: %(what)s", amount=worded[NET], what=describe(entry, names, edition)), PLUS
     if net < 0:
-        return _(
-            "%(amount)s: %(what)s", amount="−" + money(-net, edition), what=describe(entry, names, edition)
-        ), "minus"
+        return _("%(amount)s: %(what)s", amount="−" + money(-net, edition), what=describe(entry, names, edition)), MINUS
     return None, ""
-
-
-def _money_in(entry, p, net, names, edition) -> str:
-    """Money that reached the player, said from their side: from whom and what for; what has
-    no words of its own here (a trade, a bankruptcy, an undo) is told as the feed tells it."""
-    who = lambda account: account_name(account, names)  # noqa: E731
-    kind = entry.kind
-    plus = "+" + money(net, edition)
-    if kind == "pay_rent":
-        return _(
-            "%(amount)s from %(name)s: rent on %(deed)s.",
-            amount=plus,
-            name=who(p.get("from")),
-            deed=deed_name(p.get("deed"), edition),
-        )
-    if kind == "transfer" and p.get("from") is not None:
-        line = _("%(amount)s from %(name)s.", amount=plus, name=who(p.get("from")))
-        return f"{line} ({p['reason']})" if p.get("reason") else line
-    if kind == "pass_go":
-        return _("%(amount)s: GO.", amount=plus)
-    return _("%(amount)s: %(what)s", amount=plus, what=describe(entry, names, edition))

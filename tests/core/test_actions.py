@@ -1,18 +1,23 @@
 """Every action is declared once, whole (``core.actions``): its payload's fields, read strictly,
-cover everything its handler reads, and the parts of the pages it changes are parts."""
+cover everything its handler reads; the parts of the pages it changes are parts; every kind of
+entry has its line in the feed, and every sentence words each of its placeholders."""
 
 from __future__ import annotations
 
 import inspect
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from companion.core import parts
-from companion.core.actions import ACTIONS, Asked, acting_player
+from companion.core.actions import ACTIONS, LINES, TOLD, Asked, acting_player
+from companion.core.actions.lines import BIDDER, OUTBID, WORDINGS
 from companion.core.errors import BadInput, Forbidden, NotFound
 
+COMPANION = Path(__file__).resolve().parents[2] / "companion"
+PLACEHOLDER = re.compile(r"%\((\w+)\)")
 # Run by the services on the journal or the clock, not by a rule.
 SERVICES_RUN = {"undo", "take_back", "clock_pause", "clock_resume"}
 
@@ -100,3 +105,55 @@ def test_the_acting_player_is_the_caller_s_or_the_one_the_banker_names():
         acting_player(_Caller(True, None), {})
     asked = Asked(_Caller(True, None), {}, datetime(2026, 1, 1, tzinfo=UTC), lambda: "id1")
     assert asked.approver() == "banker"
+
+
+def _made_kinds() -> set[str]:
+    """Every kind an entry is made with (``Outcome("kind"``) in the application's code."""
+    kinds = set()
+    for path in COMPANION.rglob("*.py"):
+        kinds |= set(re.findall(r'Outcome\(\s*"(\w+)"', path.read_text(encoding="utf-8")))
+    return kinds
+
+
+def test_every_kind_of_entry_has_its_line_in_the_feed():
+    made = _made_kinds()
+    assert len(made) > 40  # the search still finds them
+    # A replay is the journal's own step, never an entry of the feed.
+    assert made - set(LINES) == {"replay"}
+    assert set(parts.KINDS) - set(LINES) - {"replay"} == {
+        name for name, action in ACTIONS.items() if action.line is None
+    }, "an action without a line makes entries of other kinds only"
+    for name, action in ACTIONS.items():
+        if action.line is None:
+            assert name not in made, f"{name} makes entries of its own kind: declare its line"
+
+
+def _sentences():
+    for kind, line in LINES.items():
+        for say in (*line.says, *line.more):
+            yield kind, say
+    for kind, tells in TOLD.items():
+        for tell in tells:
+            yield kind, tell.say
+    for name, action in ACTIONS.items():
+        if action.received is not None:
+            yield name, action.received
+
+
+def test_every_sentence_words_each_of_its_placeholders_and_only_those():
+    assert sum(1 for _ in _sentences()) > 80
+    for kind, say in _sentences():
+        wanted = set(PLACEHOLDER.findall(say.text)) | set(PLACEHOLDER.findall(say.plural or ""))
+        given = set(say.words) | ({"num"} if say.plural else set())
+        assert wanted == given, f"{kind}: {say.text!r} words {sorted(given)}, needs {sorted(wanted)}"
+        assert (say.plural is None) == (say.count is None), kind
+        for spec in [*say.words.values(), *([say.tail] if say.tail else [])]:
+            how, _param = spec.split()
+            assert how in WORDINGS, f"{kind}: no wording {how!r}"
+
+
+def test_a_notice_is_for_a_player_a_param_names_or_a_bidder():
+    for kind, tells in TOLD.items():
+        for tell in tells:
+            assert tell.to in (BIDDER, OUTBID) or re.fullmatch(r"[a-z_]+", tell.to), kind
+            assert tell.tone in ("info", "plus", "minus"), kind

@@ -1,11 +1,12 @@
 """Every action of the game, each declared once beside the others of its rule family
-(``docs/engine.md`` shows how to add one). The door reads payloads through these declarations,
-the OpenAPI document, the forms, the feed and the notices read the same."""
+(``docs/engine.md`` shows how to add one). The door reads payloads through these declarations;
+the OpenAPI document, the forms and the feed read the same."""
 
 from __future__ import annotations
 
-from . import auctions, counterfeits, deeds, expropriation, journal, payments, trades, turns
+from . import auctions, counterfeits, deeds, entries, expropriation, journal, payments, trades, turns
 from .action import COMMON, Action, Asked, Field, Kind, Who, acting_player
+from .lines import Line, Say, Tell
 
 ACTIONS: dict[str, Action] = {}
 for _family in (payments, deeds, auctions, trades, turns, expropriation, counterfeits, journal):
@@ -13,4 +14,33 @@ for _family in (payments, deeds, auctions, trades, turns, expropriation, counter
         assert _action.name not in ACTIONS, f"{_action.name} is declared twice"
         ACTIONS[_action.name] = _action
 
-__all__ = ["ACTIONS", "COMMON", "Action", "Asked", "Field", "Kind", "Who", "acting_player"]
+# Every kind of entry in words: an action's own (its declaration's ``line``), and those that
+# follow from an action or from the table (each family's ``ENTRIES``). An entry of a kind not
+# here (none made now) is said by its kind.
+LINES: dict[str, Line] = {name: action.line for name, action in ACTIONS.items() if action.line is not None}
+for _family in (payments, auctions, trades, entries):
+    for _kind, _line in _family.ENTRIES.items():
+        assert _kind not in LINES, f"{_kind} is said twice"
+        LINES[_kind] = _line
+
+# What an entry tells the player it concerns, by kind: an action's (its declaration's
+# ``told``), and those of the entries that follow from one.
+TOLD: dict[str, tuple[Tell, ...]] = {name: action.told for name, action in ACTIONS.items() if action.told}
+TOLD.update(payments.TOLD)
+TOLD.update(auctions.TOLD)
+
+__all__ = [
+    "ACTIONS",
+    "COMMON",
+    "LINES",
+    "TOLD",
+    "Action",
+    "Asked",
+    "Field",
+    "Kind",
+    "Line",
+    "Say",
+    "Tell",
+    "Who",
+    "acting_player",
+]

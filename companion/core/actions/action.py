@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from ..errors import N_, BadInput, BancoError, Forbidden, NotFound
 from ..money import whole_units
 from ..state import BANKER, GameState, Outcome
+from .lines import Line, Say, Tell
 
 # The part of the pages that shows the game's clock (``core.parts`` names them all; it reads the
 # declarations, so they name its parts by their words).
@@ -195,6 +196,10 @@ class Action:
     ``NotLoaded``, so a rule reading them anyway fails loudly); ``asks_bank`` money the acting
     player asks of the bank, held for the banker where the game plays with a strict bank;
     ``parts`` what its entry changes besides its postings and changes (``core.parts``);
+    ``line`` its entry in the feed's words (``lines``); ``told`` what it tells the player it
+    concerns when someone else did it, ``received`` how money it brings a player is told
+    (else as the feed says it), ``quiet`` when it tells nothing but its ``told`` (a start
+    everyone saw, a bid that moves no money);
     ``about`` the OpenAPI document's words for it."""
 
     name: str
@@ -203,6 +208,10 @@ class Action:
     reads_deeds: bool = True
     asks_bank: bool = False
     parts: frozenset[str] = frozenset()
+    line: Line | None = None
+    told: tuple[Tell, ...] = ()
+    received: Say | None = None
+    quiet: bool = False
     about: str = ""
 
     def field(self, name: str) -> Field | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import rules
 from ..counterfeits import notes
-from ..errors import BadInput
+from ..errors import N_, BadInput
 from ..state import GameState, Outcome
 from .action import (
     AMOUNT,
@@ -19,6 +19,7 @@ from .action import (
     Asked,
     Field,
 )
+from .lines import BIDDER, MINUS, OUTBID, Line, Say, Tell, has, line
 
 INVALID_DEEDS = (BadInput, "invalid_deeds")
 
@@ -76,6 +77,32 @@ ACTIONS = (
             ),
             Field("deed", TEXT, "A deed nobody owns.", refusal=UNKNOWN_DEED),
         ),
+        line=Line(
+            (
+                Say(
+                    N_("The bank's last %(building)s is up for auction, opening at %(amount)s."),
+                    {"building": "building building", "amount": "money opening_bid"},
+                    when=has("building"),
+                ),
+                Say(
+                    N_("%(deed)s is up for auction, opening at %(amount)s."),
+                    {"deed": "deed deed", "amount": "money opening_bid"},
+                ),
+            ),
+            (
+                Say(
+                    N_("%(num)d more deed of the bankrupt player to auction after this one."),
+                    plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
+                    count="queued",
+                    when=lambda p, e: not p.get("building") and bool(p.get("queued")),
+                ),
+                Say(
+                    N_("%(name)s declined to buy it and does not bid."),
+                    {"name": "who decliner"},
+                    when=lambda p, e: not p.get("building") and bool(p.get("decliner")),
+                ),
+            ),
+        ),
         about="Opens an auction of a deed nobody owns.",
     ),
     Action(
@@ -91,12 +118,47 @@ ACTIONS = (
             ),
             Field("deeds", TEXTS, "The deeds that want the building.", refusal=INVALID_DEEDS),
         ),
+        line=Line(
+            (
+                Say(
+                    N_("The bank's last %(building)s is up for auction, opening at %(amount)s."),
+                    {"building": "building building", "amount": "money opening_bid"},
+                    when=has("building"),
+                ),
+                Say(
+                    N_("%(deed)s is up for auction, opening at %(amount)s."),
+                    {"deed": "deed deed", "amount": "money opening_bid"},
+                ),
+            ),
+            (
+                Say(
+                    N_("%(num)d more deed of the bankrupt player to auction after this one."),
+                    plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
+                    count="queued",
+                    when=lambda p, e: not p.get("building") and bool(p.get("queued")),
+                ),
+                Say(
+                    N_("%(name)s declined to buy it and does not bid."),
+                    {"name": "who decliner"},
+                    when=lambda p, e: not p.get("building") and bool(p.get("decliner")),
+                ),
+            ),
+        ),
         about="Banker: auctions the bank's last building among the deeds that want it.",
     ),
     Action(
         "break_shared",
         _break_shared,
         (Field("deeds", TEXTS, "The deeds whose big buildings break at the same moment.", refusal=INVALID_DEEDS),),
+        line=line(
+            N_(
+                "Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "
+                "the price of each missing one (%(amount)s in all)."
+            ),
+            deeds="deeds deeds",
+            each="text each",
+            amount="money amount",
+        ),
         about="Banker: breaks big buildings at once when the bank lacks the small ones.",
     ),
     Action(
@@ -107,6 +169,13 @@ ACTIONS = (
             Field("amount", AMOUNT, "The bid, above the high bid."),
             Field("deed", TEXT, "In a building auction: the deed the building goes on."),
         ),
+        line=line(N_("%(name)s bid %(amount)s."), name="who player", amount="money amount"),
+        told=(
+            Tell(
+                Say(N_("%(name)s outbid you: %(amount)s."), {"name": "who player", "amount": "money amount"}), to=OUTBID
+            ),
+        ),
+        quiet=True,
         about="A bid in the open auction.",
     ),
     Action(
@@ -119,3 +188,36 @@ ACTIONS = (
         about="Awards the deed to the high bidder, who pays.",
     ),
 )
+
+# An auction's outcome concerns every bidder, whoever closed it.
+TOLD: dict[str, tuple[Tell, ...]] = {
+    "auction_won": (
+        Tell(
+            Say(N_("You won %(what)s for %(amount)s."), {"what": "won_here deed", "amount": "money amount"}),
+            to="player",
+            tone=MINUS,
+            even_mine=True,
+        ),
+        Tell(
+            Say(
+                N_("%(name)s won %(what)s for %(amount)s."),
+                {"name": "who player", "what": "won_here deed", "amount": "money amount"},
+            ),
+            to=BIDDER,
+            even_mine=True,
+        ),
+    ),
+}
+
+# The entries that follow from these actions (or from the table), in words.
+ENTRIES: dict[str, Line] = {
+    "auction_queue_done": line(N_("Every deed of the bankrupt player has been auctioned or sold.")),
+    "auction_won": line(
+        N_("%(name)s won %(what)s at auction for %(amount)s."),
+        name="who player",
+        what="won deed",
+        amount="money amount",
+    ),
+    "auction_unsold": line(N_("Nobody bid: the bank keeps %(what)s."), what="unsold deed"),
+    "auction_rerun": line(N_("%(name)s cannot pay: the auction starts again without them."), name="who excluded"),
+}

@@ -4,9 +4,10 @@ the Imprevisti cards."""
 from __future__ import annotations
 
 from ..counterfeits import chance, notes, serials
-from ..errors import NotFound
+from ..errors import N_, NotFound
 from ..state import GameState, Outcome
 from .action import PLAYER, TEXT, Action, Asked, Field
+from .lines import Line, Say, equals, has, line
 
 UNKNOWN_CARD = (NotFound, "unknown_card")
 
@@ -43,6 +44,22 @@ ACTIONS = (
             ),
         ),
         reads_deeds=False,
+        line=Line(
+            (
+                Say(
+                    N_("%(name)s checked a printed Imprevisti card: fake!"),
+                    {"name": "who player"},
+                    when=lambda p, e: p.get("item") == "card" and bool(p.get("fake")),
+                ),
+                Say(
+                    N_("%(name)s checked a printed Imprevisti card: genuine."),
+                    {"name": "who player"},
+                    when=equals("item", "card"),
+                ),
+                Say(N_("%(name)s checked a printed note: fake!"), {"name": "who player"}, when=has("fake")),
+                Say(N_("%(name)s checked a printed note: genuine."), {"name": "who player"}),
+            )
+        ),
         about='Spends one chip to check a printed note or card: answers {"fake": bool}.',
     ),
     Action(
@@ -58,6 +75,42 @@ ACTIONS = (
             ),
         ),
         reads_deeds=False,
+        line=Line(
+            (
+                Say(
+                    N_(
+                        "%(checker)s checked the Imprevisti card %(payer)s played: fake! The card is void and "
+                        "%(checker)s receives %(amount)s from the bank."
+                    ),
+                    {"checker": "who by", "payer": "who from", "amount": "money amount"},
+                    when=lambda p, e: bool(p.get("card")) and bool(p.get("fake")),
+                ),
+                Say(
+                    N_("%(checker)s checked the Imprevisti card %(payer)s played: genuine."),
+                    {"checker": "who by", "payer": "who from"},
+                    when=has("card"),
+                ),
+                Say(
+                    N_(
+                        "%(checker)s checked a note of %(payer)s's payment: a fake %(face)s! %(checker)s keeps it and "
+                        "%(payer)s pays %(face)s again."
+                    ),
+                    {"checker": "who by", "payer": "who from", "face": "money face"},
+                    when=has("fake"),
+                ),
+                Say(
+                    N_("%(checker)s checked a note of %(payer)s's payment: a genuine %(face)s."),
+                    {"checker": "who by", "payer": "who from", "face": "money face"},
+                ),
+            ),
+            (
+                Say(
+                    N_("%(payer)s cannot pay it now and owes it."),
+                    {"payer": "who from"},
+                    when=lambda p, e: not p.get("card") and bool(p.get("fake")) and bool(p.get("owed")),
+                ),
+            ),
+        ),
         about='Spends one chip: result {"fake": bool, "face": int}.',
     ),
     Action(
@@ -65,6 +118,7 @@ ACTIONS = (
         _chance_draw,
         (PLAYER, Field("card", TEXT, "A face-up Imprevisti card (left out: the first).", refusal=UNKNOWN_CARD)),
         reads_deeds=False,
+        line=line(N_("%(name)s took an Imprevisti card."), name="who player"),
         about="Takes an Imprevisti card.",
     ),
     Action(
@@ -72,6 +126,7 @@ ACTIONS = (
         _chance_play,
         (PLAYER, Field("card", TEXT, "A card of the hand.", refusal=UNKNOWN_CARD)),
         reads_deeds=False,
+        line=line(N_("%(name)s plays an Imprevisti card: read it from the box."), name="who player"),
         about="Plays an Imprevisti card of the hand.",
     ),
 )

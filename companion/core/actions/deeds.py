@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import rules
-from ..errors import BadInput, NotFound
+from ..errors import N_, BadInput, NotFound
 from ..rules.lots import PLACES
 from ..state import GameState, Outcome
 from .action import (
@@ -23,6 +23,7 @@ from .action import (
     Field,
     Handler,
 )
+from .lines import Line, Say, Tell, has, line
 
 DEED = Field("deed", TEXT, "The key of one of the edition's deeds.", refusal=UNKNOWN_DEED)
 DICE = Field("dice", DICE_TOTAL, "The dice total, where the rent goes by the dice (a utility's).")
@@ -77,17 +78,52 @@ def _bankrupt(state: GameState, asked: Asked) -> Outcome:
 
 
 ACTIONS = (
-    Action("buy", _deed_action(rules.buy), (PLAYER, DEED), about="Buys a deed nobody owns at its printed price."),
+    Action(
+        "buy",
+        _deed_action(rules.buy),
+        (PLAYER, DEED),
+        line=line(
+            N_("%(name)s bought %(deed)s for %(amount)s."), name="who player", deed="deed deed", amount="money amount"
+        ),
+        about="Buys a deed nobody owns at its printed price.",
+    ),
     Action(
         "pay_rent",
         _pay_rent,
         (PLAYER, DEED, DICE),
+        line=line(
+            N_("%(payer)s paid %(to)s %(amount)s rent for %(deed)s."),
+            payer="who from",
+            amount="money amount",
+            deed="deed deed",
+            to="who to",
+        ),
+        received=Say(
+            N_("%(amount)s from %(name)s: rent on %(deed)s."),
+            {"amount": "net @net", "name": "who from", "deed": "named_deed deed"},
+        ),
         about="Pays the rent the rules give to whoever is owed it.",
     ),
     Action(
         "rent_request",
         _rent_request,
         (PLAYER, DEED, Field("payer", TEXT, "The player who landed.", refusal=UNKNOWN_PLAYER), DICE),
+        line=line(
+            N_("%(owner)s asked %(payer)s for %(amount)s rent for %(deed)s."),
+            owner="who to",
+            payer="who from",
+            amount="money amount",
+            deed="deed deed",
+        ),
+        told=(
+            Tell(
+                Say(
+                    N_("%(name)s asks you for %(amount)s rent on %(deed)s."),
+                    {"name": "who to", "amount": "money amount", "deed": "named_deed deed"},
+                ),
+                to="from",
+            ),
+        ),
         about="The owner asks the player who landed for the rent: it waits for their yes.",
     ),
     Action(
@@ -102,9 +138,24 @@ ACTIONS = (
         _rent_lapse,
         (REQUEST,),
         reads_deeds=False,
+        line=line(
+            N_("The request for %(payer)s to pay the rent for %(deed)s lapsed."), deed="deed deed", payer="who from"
+        ),
         about="The rent asked lapses unpaid.",
     ),
-    Action("build", _build, (PLAYER, DEED, BUILDING), about="One building up, by the edition's rules."),
+    Action(
+        "build",
+        _build,
+        (PLAYER, DEED, BUILDING),
+        line=line(
+            N_("%(name)s built a %(building)s on %(deed)s for %(amount)s."),
+            name="who player",
+            deed="deed deed",
+            amount="money amount",
+            building="building building",
+        ),
+        about="One building up, by the edition's rules.",
+    ),
     Action(
         "sell_building",
         _sell_building,
@@ -113,20 +164,78 @@ ACTIONS = (
             DEED,
             Field("break_hotel", FLAG, "Break the big building into small ones."),
         ),
+        line=Line(
+            (
+                Say(
+                    N_("%(name)s broke the %(building)s on %(deed)s into %(small)s and got %(amount)s."),
+                    {
+                        "name": "who player",
+                        "building": "big_building building",
+                        "deed": "deed deed",
+                        "amount": "money amount",
+                        "small": "smalls building",
+                    },
+                    when=has("broken"),
+                ),
+                Say(
+                    N_("%(name)s sold a %(building)s on %(deed)s back to the bank for %(amount)s."),
+                    {
+                        "name": "who player",
+                        "deed": "deed deed",
+                        "amount": "money amount",
+                        "building": "building building",
+                    },
+                ),
+            )
+        ),
         about="One building down, sold back to the bank.",
     ),
-    Action("mortgage", _deed_action(rules.mortgage), (PLAYER, DEED), about="Mortgages a deed."),
-    Action("unmortgage", _deed_action(rules.unmortgage), (PLAYER, DEED), about="Lifts a deed's mortgage."),
+    Action(
+        "mortgage",
+        _deed_action(rules.mortgage),
+        (PLAYER, DEED),
+        line=line(
+            N_("%(name)s mortgaged %(deed)s and got %(amount)s."),
+            name="who player",
+            deed="deed deed",
+            amount="money amount",
+        ),
+        about="Mortgages a deed.",
+    ),
+    Action(
+        "unmortgage",
+        _deed_action(rules.unmortgage),
+        (PLAYER, DEED),
+        line=line(
+            N_("%(name)s paid %(amount)s to lift the mortgage on %(deed)s."),
+            name="who player",
+            deed="deed deed",
+            amount="money amount",
+        ),
+        about="Lifts a deed's mortgage.",
+    ),
     Action(
         "pay_mortgage_fee",
         _deed_action(rules.pay_mortgage_fee),
         (PLAYER, DEED),
+        line=line(
+            N_("%(name)s paid a fee of %(amount)s on the mortgaged %(deed)s."),
+            name="who player",
+            deed="deed deed",
+            amount="money amount",
+        ),
         about="Pays the fee on a mortgaged deed, where the edition has one.",
     ),
     Action(
         "sell_to_bank",
         _deed_action(rules.sell_to_bank),
         (PLAYER, DEED),
+        line=line(
+            N_("%(name)s sold %(deed)s to the bank for %(amount)s."),
+            name="who player",
+            deed="deed deed",
+            amount="money amount",
+        ),
         about="Sells a deed back to the bank at its price, once unbuilt (where the edition has deed_sale).",
     ),
     Action(
@@ -144,6 +253,13 @@ ACTIONS = (
                 refusal=(BadInput, "invalid_place"),
             ),
         ),
+        line=line(
+            N_("%(name)s built %(what)s: %(counts)s, for %(amount)s."),
+            name="who player",
+            counts="counts counts",
+            amount="money amount",
+            what="smalls counts",
+        ),
         about="Builds on a whole lot at once (Monopoly Città).",
     ),
     Action(
@@ -153,6 +269,21 @@ ACTIONS = (
             PLAYER,
             Field("creditor", TEXT, 'A player id or "bank".', refusal=UNKNOWN_PLAYER),
             Field("amount", AMOUNT, "The debt, needed when the edition's bank pays the creditor a share of it."),
+        ),
+        line=Line(
+            (
+                Say(
+                    N_("%(name)s went bankrupt owing %(creditor)s and is out of the game."),
+                    {"name": "who player", "creditor": "who creditor"},
+                ),
+            ),
+            (
+                Say(
+                    N_("%(name)s is the last player left and wins: the game is over."),
+                    {"name": "who winner"},
+                    when=has("winner"),
+                ),
+            ),
         ),
         about="Hands everything over as the edition says.",
     ),

@@ -4,7 +4,9 @@ The services run them (``run`` is ``None``): they read and write the journal its
 
 from __future__ import annotations
 
+from ..errors import N_
 from .action import CLOCK_PART, PLAYER, Action
+from .lines import Line, Say, line
 
 CLOCK = frozenset({CLOCK_PART})
 
@@ -14,15 +16,44 @@ ACTIONS = (
         "undo",
         None,
         parts=CLOCK,
+        line=Line(
+            (
+                # An undo stored before undo kept what it undid names only its number.
+                Say(
+                    N_("The banker undid change no. %(version)s."),
+                    {"version": "text undone_version"},
+                    when=lambda p, e: "undone_params" not in p,
+                ),
+                Say(N_("Undid: %(what)s"), {"what": "undone undone"}),
+            )
+        ),
         about="Banker: reverses the last change that is not yet reversed, by a new compensating change.",
     ),
     Action(
         "take_back",
         None,
         (PLAYER,),
+        line=line(
+            N_("%(name)s took back: %(what)s %(amount)s."),
+            name="who player",
+            what="taken_back undone",
+            amount="taken_back_amount undone",
+        ),
         about="A player reverses their own one-tap GO (pass_go) or fixed payment (pay_fixed) while it is still "
         "the game's newest entry (409 too_late, changed_since, not_taken_back otherwise).",
     ),
-    Action("clock_pause", None, parts=CLOCK, about="Banker: pauses the game's clock."),
-    Action("clock_resume", None, parts=CLOCK, about="Banker: runs the game's clock again."),
+    Action(
+        "clock_pause",
+        None,
+        parts=CLOCK,
+        line=line(N_("The clock is paused.")),
+        about="Banker: pauses the game's clock.",
+    ),
+    Action(
+        "clock_resume",
+        None,
+        parts=CLOCK,
+        line=line(N_("The clock is running again.")),
+        about="Banker: runs the game's clock again.",
+    ),
 )

@@ -8,8 +8,10 @@ from dataclasses import replace
 from .. import commands, pending, play_off
 from ..errors import N_, BadInput, Forbidden, NotFound
 from ..ledger import BANK
+from ..settings import FREE_PARKING
 from ..state import GameState, Outcome
 from .action import AMOUNT, CLOCK_PART, DICE_TOTAL, PLAYER, REASON_TEXT, TEXT, UNKNOWN_PLAYER, Action, Asked, Field
+from .lines import Line, Say, Tell, equals, has, line
 
 AMOUNT_FIELD = Field("amount", AMOUNT, "Whole units of the edition's currency.")
 REASON = Field("reason", REASON_TEXT, "What the money is for.", refusal=(BadInput, "invalid_reason"))
@@ -105,6 +107,11 @@ ACTIONS = (
         "start",
         _start,
         parts=frozenset({CLOCK_PART}),
+        line=Line(
+            (Say(N_("The game started: %(cash)s to each player."), {"cash": "money cash"}),),
+            (Say(N_("Dealt, each paid at its price:"), when=has("dealt"), tail="hands dealt"),),
+        ),
+        quiet=True,
         about="Banker: pays the starting cash, deals and charges deeds where the edition does.",
     ),
     Action(
@@ -124,6 +131,35 @@ ACTIONS = (
         ),
         reads_deeds=False,
         asks_bank=True,
+        line=Line(
+            (
+                Say(
+                    N_("The bank paid %(to)s %(amount)s: %(reason)s."),
+                    {"to": "who to", "amount": "money amount", "reason": "text reason"},
+                    when=lambda p, e: p.get("from") == BANK and bool(p.get("reason")),
+                ),
+                Say(
+                    N_("The bank paid %(to)s %(amount)s."),
+                    {"to": "who to", "amount": "money amount"},
+                    when=equals("from", BANK),
+                ),
+                Say(
+                    N_("%(payer)s paid %(to)s %(amount)s: %(reason)s."),
+                    {"payer": "who from", "to": "who to", "amount": "money amount", "reason": "text reason"},
+                    when=has("reason"),
+                ),
+                Say(
+                    N_("%(payer)s paid %(to)s %(amount)s."),
+                    {"payer": "who from", "to": "who to", "amount": "money amount"},
+                ),
+            )
+        ),
+        received=Say(
+            N_("%(amount)s from %(name)s."),
+            {"amount": "net @net", "name": "who from"},
+            when=lambda p, e: p.get("from") is not None,
+            tail="bracketed reason",
+        ),
         about="Pays from the actor (or from `from`) to `to`.",
     ),
     Action(
@@ -142,6 +178,19 @@ ACTIONS = (
             Field("payment", TEXT, "The edition's payment key (a tax, a fine).", refusal=(NotFound, "unknown_payment")),
         ),
         reads_deeds=False,
+        line=Line(
+            (
+                Say(
+                    N_("%(payer)s paid %(what)s into the Free Parking pot: %(amount)s."),
+                    {"payer": "who from", "amount": "money amount", "what": "payment payment"},
+                    when=equals("to", FREE_PARKING),
+                ),
+                Say(
+                    N_("%(payer)s paid %(what)s: %(amount)s."),
+                    {"payer": "who from", "amount": "money amount", "what": "payment payment"},
+                ),
+            )
+        ),
         about="Pays one of the edition's fixed payments.",
     ),
     # A lap can forfeit overdue mortgaged deeds: it reads the board.
@@ -150,6 +199,17 @@ ACTIONS = (
         _pass_go,
         (PLAYER, Field("dice", DICE_TOTAL, "The dice total, where the edition pays by the dice.")),
         asks_bank=True,
+        line=Line(
+            (Say(N_("%(name)s passed GO and collected %(amount)s."), {"name": "who to", "amount": "money amount"}),),
+            (
+                Say(
+                    N_("%(deeds)s went back to the bank: the mortgage was not lifted in time."),
+                    {"deeds": "deeds forfeited"},
+                    when=has("forfeited"),
+                ),
+            ),
+        ),
+        received=Say(N_("%(amount)s: GO."), {"amount": "net @net"}),
         about="Pays the edition's salary for passing GO.",
     ),
     Action(
@@ -157,6 +217,7 @@ ACTIONS = (
         _end,
         reads_deeds=False,
         parts=frozenset({CLOCK_PART}),
+        line=line(N_("The banker ended the game.")),
         about="Banker: ends the game.",
     ),
     # The count decides who is tied for first: it reads the board.
@@ -164,6 +225,11 @@ ACTIONS = (
         "play_off",
         _play_off,
         parts=frozenset({CLOCK_PART}),
+        line=line(
+            N_("A tie for first place: %(names)s play %(minutes)s more minutes among themselves."),
+            names="names players",
+            minutes="text minutes",
+        ),
         about="Banker: starts the play-off of a tie for first place.",
     ),
     Action(
@@ -171,6 +237,7 @@ ACTIONS = (
         _pot_collect,
         (PLAYER, Field("pot", TEXT, 'The pot to empty ("free_parking").', refusal=(NotFound, "unknown_pot"))),
         reads_deeds=False,
+        line=line(N_("%(name)s collected the Free Parking pot: %(amount)s."), name="who player", amount="money amount"),
         about="Pays the whole pot to the acting player.",
     ),
     Action(
@@ -178,6 +245,29 @@ ACTIONS = (
         _request,
         (PLAYER, Field("from", TEXT, "The player asked to pay.", refusal=UNKNOWN_PLAYER), AMOUNT_FIELD, REASON),
         reads_deeds=False,
+        line=Line(
+            (
+                Say(
+                    N_("%(asker)s asked %(payer)s for %(amount)s: %(reason)s."),
+                    {"asker": "who to", "payer": "who from", "amount": "money amount", "reason": "text reason"},
+                    when=has("reason"),
+                ),
+                Say(
+                    N_("%(asker)s asked %(payer)s for %(amount)s."),
+                    {"asker": "who to", "payer": "who from", "amount": "money amount"},
+                ),
+            )
+        ),
+        told=(
+            Tell(
+                Say(
+                    N_("%(name)s asks you for %(amount)s."),
+                    {"name": "who to", "amount": "money amount"},
+                    tail="bracketed reason",
+                ),
+                to="from",
+            ),
+        ),
         about="Asks another player for money: nothing moves until they approve.",
     ),
     Action(
@@ -195,3 +285,62 @@ ACTIONS = (
         about="By whoever the money waiting needs, or withdrawn by the one who asked.",
     ),
 )
+
+# What an entry that follows from these actions tells the player it concerns.
+TOLD: dict[str, tuple[Tell, ...]] = {
+    "pending_declined": (
+        Tell(
+            Say(
+                N_("The banker declined your %(amount)s from the bank."),
+                {"amount": "money amount"},
+                when=equals("from", BANK),
+            ),
+            to="to",
+        ),
+        Tell(
+            Say(N_("%(name)s declined to pay you %(amount)s."), {"name": "who from", "amount": "money amount"}), to="to"
+        ),
+    ),
+}
+
+# The entries that follow from these actions (or from the table), in words.
+ENTRIES: dict[str, Line] = {
+    "bank_request": line(
+        N_("%(name)s asked the bank for %(amount)s: waiting for the banker."), name="who to", amount="money amount"
+    ),
+    "pending_declined": Line(
+        (
+            Say(
+                N_("The banker turned down %(name)s's request for %(amount)s."),
+                {"name": "who to", "amount": "money amount"},
+                when=equals("from", BANK),
+            ),
+            Say(
+                N_("The banker cancelled the request for %(payer)s to pay %(to)s %(amount)s."),
+                {"payer": "who from", "to": "who to", "amount": "money amount"},
+                when=equals("by", "banker"),
+            ),
+            Say(
+                N_("%(payer)s declined to pay %(to)s %(amount)s."),
+                {"payer": "who from", "to": "who to", "amount": "money amount"},
+            ),
+        )
+    ),
+    "pending_withdrawn": line(
+        N_("%(name)s withdrew the request for %(amount)s."), name="who asked_by", amount="money amount"
+    ),
+    "pending_expired": Line(
+        (
+            Say(
+                N_("%(num)d request lapsed unpaid."),
+                plural=N_("%(num)d requests lapsed unpaid."),
+                count="count",
+                when=lambda p, e: p.get("count", 1) > 1,
+            ),
+            Say(
+                N_("The request for %(payer)s to pay %(amount)s lapsed unpaid."),
+                {"payer": "who from", "amount": "money amount"},
+            ),
+        )
+    ),
+}

@@ -6,9 +6,10 @@ import secrets
 from collections.abc import Callable
 
 from .. import dice, rules, turns
-from ..errors import BadInput, NotFound
+from ..errors import N_, BadInput, NotFound
 from ..state import GameState, Outcome
 from .action import DICE_TOTAL, PLAYER, TEXT, UNKNOWN_DEED, UNKNOWN_PLAYER, Action, Asked, Field, Handler
+from .lines import Line, Say, has, line
 
 
 def _player_action(rule: Callable[[GameState, str], Outcome]) -> Handler:
@@ -34,8 +35,8 @@ def _square(state: GameState, asked: Asked) -> Outcome:
     return rules.land_on_square(state, asked.player(), asked.get("square"), asked.get("dice"), asked.get("deed"))
 
 
-def _jail(name: str, rule: Callable[[GameState, str], Outcome], about: str) -> Action:
-    return Action(name, _player_action(rule), (PLAYER,), reads_deeds=False, about=about)
+def _jail(name: str, rule: Callable[[GameState, str], Outcome], about: str, said: Line) -> Action:
+    return Action(name, _player_action(rule), (PLAYER,), reads_deeds=False, line=said, about=about)
 
 
 ACTIONS = (
@@ -54,23 +55,87 @@ ACTIONS = (
             ),
         ),
         reads_deeds=False,
+        line=Line(
+            (
+                Say(
+                    N_("%(name)s rolled the expropriation dice: yellow die %(buyer)s, red die %(owner)s."),
+                    {"name": "who player", "buyer": "first_face faces", "owner": "second_face faces"},
+                    when=lambda p, e: p.get("dice") == "expropriation" and len(p.get("faces") or []) == 2,
+                ),
+                Say(
+                    N_("%(name)s rolled %(faces)s = %(total)s: doubles."),
+                    {"name": "who player", "faces": "faces faces", "total": "text total"},
+                    when=has("doubles"),
+                ),
+                Say(
+                    N_("%(name)s rolled %(faces)s = %(total)s."),
+                    {"name": "who player", "faces": "faces faces", "total": "text total"},
+                ),
+            )
+        ),
         about="Rolls the dice on the server, kept in the journal, repeatable with the game's seed.",
     ),
-    _jail("go_to_jail", rules.go_to_jail, "The acting player goes to jail."),
-    _jail("pay_jail_fine", rules.pay_jail_fine, "Pays the fine and leaves jail."),
-    _jail("use_jail_card", rules.use_jail_card, "Uses a get-out-of-jail card."),
-    _jail("leave_jail_on_doubles", rules.leave_jail_on_doubles, "Rolled doubles: leaves jail."),
-    _jail("draw_jail_card", rules.draw_jail_card, "Draws a get-out-of-jail card."),
+    _jail(
+        "go_to_jail",
+        rules.go_to_jail,
+        "The acting player goes to jail.",
+        line(N_("%(name)s went to jail."), name="who player"),
+    ),
+    _jail(
+        "pay_jail_fine",
+        rules.pay_jail_fine,
+        "Pays the fine and leaves jail.",
+        line(N_("%(name)s paid %(amount)s and left jail."), name="who player", amount="money amount"),
+    ),
+    _jail(
+        "use_jail_card",
+        rules.use_jail_card,
+        "Uses a get-out-of-jail card.",
+        line(N_("%(name)s used a get-out-of-jail card."), name="who player"),
+    ),
+    _jail(
+        "leave_jail_on_doubles",
+        rules.leave_jail_on_doubles,
+        "Rolled doubles: leaves jail.",
+        line(N_("%(name)s rolled doubles and left jail."), name="who player"),
+    ),
+    _jail(
+        "draw_jail_card",
+        rules.draw_jail_card,
+        "Draws a get-out-of-jail card.",
+        line(N_("%(name)s drew a get-out-of-jail card."), name="who player"),
+    ),
     _jail(
         "leave_jail_after_failed_roll",
         rules.leave_jail_after_failed_roll,
         "Rolled no doubles on the last try: pays and leaves jail.",
+        line(
+            N_("%(name)s rolled no doubles, paid %(amount)s and left jail."), name="who player", amount="money amount"
+        ),
     ),
     # The next turn remembers the player's mortgaged deeds: it reads the board.
     Action(
         "end_turn",
         _end_turn,
         (PLAYER, Field("to", TEXT, "Banker: the player who plays now.", refusal=UNKNOWN_PLAYER)),
+        line=Line(
+            (
+                Say(N_("The last round is over: the game ends."), when=has("rounds_over")),
+                Say(N_("Now it is %(name)s's turn (round %(round)s)."), {"name": "who to", "round": "text round"}),
+            ),
+            (
+                Say(
+                    N_("Sitting out this turn: %(names)s."),
+                    {"names": "names skipped"},
+                    when=lambda p, e: not p.get("rounds_over") and bool(p.get("skipped")),
+                ),
+                Say(
+                    N_("%(name)s has waited the turns in %(jail)s and is out for free."),
+                    {"name": "who released", "jail": "jail released"},
+                    when=lambda p, e: not p.get("rounds_over") and bool(p.get("released")),
+                ),
+            ),
+        ),
         about="Passes the turn.",
     ),
     Action(
@@ -88,6 +153,8 @@ ACTIONS = (
             Field("deed", TEXT, "A square that sells a deed: the deed bought there.", refusal=UNKNOWN_DEED),
         ),
         asks_bank=True,
+        # Each square's policy words its landing (``web/squares.py``, beside its page partial).
+        line=Line((), worded_by="landing"),
         about="The acting player stops on one of the edition's squares.",
     ),
 )
