@@ -15,6 +15,7 @@ ALLOWED = {
     "hashlib",
     "dataclasses",
     "functools",
+    "itertools",
     "pathlib",
     "math",
     "urllib",
