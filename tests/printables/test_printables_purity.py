@@ -16,6 +16,7 @@ ALLOWED = {
     "dataclasses",
     "functools",
     "itertools",
+    "collections",
     "pathlib",
     "math",
     "urllib",
