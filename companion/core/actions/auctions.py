@@ -64,6 +64,35 @@ def _auction_close(state: GameState, asked: Asked) -> Outcome:
     )
 
 
+# A deed's auction and the last building's open alike: the entry's params say which.
+_OPENING_LINE = Line(
+    (
+        Say(
+            N_("The bank's last %(building)s is up for auction, opening at %(amount)s."),
+            {"building": "building building", "amount": "money opening_bid"},
+            when=has("building"),
+        ),
+        Say(
+            N_("%(deed)s is up for auction, opening at %(amount)s."),
+            {"deed": "deed deed", "amount": "money opening_bid"},
+        ),
+    ),
+    (
+        Say(
+            N_("%(num)d more deed of the bankrupt player to auction after this one."),
+            plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
+            count="queued",
+            when=lambda p, e: not p.get("building") and bool(p.get("queued")),
+        ),
+        Say(
+            N_("%(name)s declined to buy it and does not bid."),
+            {"name": "who decliner"},
+            when=lambda p, e: not p.get("building") and bool(p.get("decliner")),
+        ),
+    ),
+)
+
+
 ACTIONS = (
     Action(
         "auction_start",
@@ -77,32 +106,7 @@ ACTIONS = (
             ),
             Field("deed", TEXT, "A deed nobody owns.", refusal=UNKNOWN_DEED),
         ),
-        line=Line(
-            (
-                Say(
-                    N_("The bank's last %(building)s is up for auction, opening at %(amount)s."),
-                    {"building": "building building", "amount": "money opening_bid"},
-                    when=has("building"),
-                ),
-                Say(
-                    N_("%(deed)s is up for auction, opening at %(amount)s."),
-                    {"deed": "deed deed", "amount": "money opening_bid"},
-                ),
-            ),
-            (
-                Say(
-                    N_("%(num)d more deed of the bankrupt player to auction after this one."),
-                    plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
-                    count="queued",
-                    when=lambda p, e: not p.get("building") and bool(p.get("queued")),
-                ),
-                Say(
-                    N_("%(name)s declined to buy it and does not bid."),
-                    {"name": "who decliner"},
-                    when=lambda p, e: not p.get("building") and bool(p.get("decliner")),
-                ),
-            ),
-        ),
+        line=_OPENING_LINE,
         about="Opens an auction of a deed nobody owns.",
     ),
     Action(
@@ -118,32 +122,7 @@ ACTIONS = (
             ),
             Field("deeds", TEXTS, "The deeds that want the building.", refusal=INVALID_DEEDS),
         ),
-        line=Line(
-            (
-                Say(
-                    N_("The bank's last %(building)s is up for auction, opening at %(amount)s."),
-                    {"building": "building building", "amount": "money opening_bid"},
-                    when=has("building"),
-                ),
-                Say(
-                    N_("%(deed)s is up for auction, opening at %(amount)s."),
-                    {"deed": "deed deed", "amount": "money opening_bid"},
-                ),
-            ),
-            (
-                Say(
-                    N_("%(num)d more deed of the bankrupt player to auction after this one."),
-                    plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
-                    count="queued",
-                    when=lambda p, e: not p.get("building") and bool(p.get("queued")),
-                ),
-                Say(
-                    N_("%(name)s declined to buy it and does not bid."),
-                    {"name": "who decliner"},
-                    when=lambda p, e: not p.get("building") and bool(p.get("decliner")),
-                ),
-            ),
-        ),
+        line=_OPENING_LINE,
         about="Banker: auctions the bank's last building among the deeds that want it.",
     ),
     Action(

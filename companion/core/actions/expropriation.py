@@ -24,6 +24,47 @@ def _expropriation_settle(state: GameState, asked: Asked) -> Outcome:
 # How an expropriation ends at once; otherwise someone rolls again or owes.
 ENDINGS = ("penalty", "taken", "card")
 
+# A roll and the settling that follows it are worded alike: the entry's params say which happened.
+_ROLL_LINE = Line(
+    (
+        Say(N_("%(name)s paid what the expropriation left owed."), {"name": "who player"}, when=has("settle")),
+        Say(N_("%(name)s: %(die)s %(face)s."), {"name": "who player", "die": "die die", "face": "face face"}),
+    ),
+    (
+        Say(
+            N_("Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s."),
+            {"buyer": "who buyer", "owner": "who owner", "amount": "money amount"},
+            when=equals("ends", "penalty"),
+        ),
+        Say(
+            N_("Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s."),
+            {"buyer": "who buyer", "deeds": "deeds deeds", "amount": "money amount"},
+            when=equals("ends", "taken"),
+        ),
+        Say(
+            N_("%(buyer)s draws a Vita di Castiglione card; nothing is paid."),
+            {"buyer": "who buyer"},
+            when=equals("ends", "card"),
+        ),
+        Say(
+            N_("%(buyer)s owes %(amount)s and must raise the cash."),
+            {"buyer": "who buyer", "amount": "money owed"},
+            when=lambda p, e: p.get("ends") not in ENDINGS and bool(p.get("owed")),
+        ),
+        Say(
+            N_("Now %(owner)s rolls the red die."),
+            {"owner": "who owner"},
+            when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") == "owner",
+        ),
+        Say(
+            N_("%(buyer)s rolls the yellow die again."),
+            {"buyer": "who buyer"},
+            when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") != "owner",
+        ),
+    ),
+)
+
+
 ACTIONS = (
     Action(
         "expropriation_start",
@@ -67,88 +108,14 @@ ACTIONS = (
                 refusal=(BadInput, "invalid_face"),
             ),
         ),
-        line=Line(
-            (
-                Say(N_("%(name)s paid what the expropriation left owed."), {"name": "who player"}, when=has("settle")),
-                Say(N_("%(name)s: %(die)s %(face)s."), {"name": "who player", "die": "die die", "face": "face face"}),
-            ),
-            (
-                Say(
-                    N_("Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s."),
-                    {"buyer": "who buyer", "owner": "who owner", "amount": "money amount"},
-                    when=equals("ends", "penalty"),
-                ),
-                Say(
-                    N_("Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s."),
-                    {"buyer": "who buyer", "deeds": "deeds deeds", "amount": "money amount"},
-                    when=equals("ends", "taken"),
-                ),
-                Say(
-                    N_("%(buyer)s draws a Vita di Castiglione card; nothing is paid."),
-                    {"buyer": "who buyer"},
-                    when=equals("ends", "card"),
-                ),
-                Say(
-                    N_("%(buyer)s owes %(amount)s and must raise the cash."),
-                    {"buyer": "who buyer", "amount": "money owed"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and bool(p.get("owed")),
-                ),
-                Say(
-                    N_("Now %(owner)s rolls the red die."),
-                    {"owner": "who owner"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") == "owner",
-                ),
-                Say(
-                    N_("%(buyer)s rolls the yellow die again."),
-                    {"buyer": "who buyer"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") != "owner",
-                ),
-            ),
-        ),
+        line=_ROLL_LINE,
         about="One roll of the expropriation's dice.",
     ),
     Action(
         "expropriation_settle",
         _expropriation_settle,
         (PLAYER,),
-        line=Line(
-            (
-                Say(N_("%(name)s paid what the expropriation left owed."), {"name": "who player"}, when=has("settle")),
-                Say(N_("%(name)s: %(die)s %(face)s."), {"name": "who player", "die": "die die", "face": "face face"}),
-            ),
-            (
-                Say(
-                    N_("Expropriation failed: %(buyer)s pays %(owner)s a penalty of %(amount)s."),
-                    {"buyer": "who buyer", "owner": "who owner", "amount": "money amount"},
-                    when=equals("ends", "penalty"),
-                ),
-                Say(
-                    N_("Expropriation done: %(buyer)s takes %(deeds)s for %(amount)s."),
-                    {"buyer": "who buyer", "deeds": "deeds deeds", "amount": "money amount"},
-                    when=equals("ends", "taken"),
-                ),
-                Say(
-                    N_("%(buyer)s draws a Vita di Castiglione card; nothing is paid."),
-                    {"buyer": "who buyer"},
-                    when=equals("ends", "card"),
-                ),
-                Say(
-                    N_("%(buyer)s owes %(amount)s and must raise the cash."),
-                    {"buyer": "who buyer", "amount": "money owed"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and bool(p.get("owed")),
-                ),
-                Say(
-                    N_("Now %(owner)s rolls the red die."),
-                    {"owner": "who owner"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") == "owner",
-                ),
-                Say(
-                    N_("%(buyer)s rolls the yellow die again."),
-                    {"buyer": "who buyer"},
-                    when=lambda p, e: p.get("ends") not in ENDINGS and not p.get("owed") and p.get("next") != "owner",
-                ),
-            ),
-        ),
+        line=_ROLL_LINE,
         about="Pays what the expropriation left owed.",
     ),
 )
