@@ -116,7 +116,7 @@ def test_what_the_app_lets_out_reaches_the_loop_and_the_app_is_still_closed():
     class Failing:
         def __iter__(self):
             raise RuntimeError("the template broke")
-            yield b""  # noqa: unreachable: a generator that fails at its first item
+            yield b""  # unreachable: makes this a generator that fails at its first item
 
         def close(self):
             closed.append(True)
