@@ -7,6 +7,7 @@ reader's language and change nothing.
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
@@ -39,8 +40,10 @@ def _public(path: str) -> str:
 
 
 def _safe_next(target: str | None, fallback: str) -> str:
-    """Only a path on this site: never ``//host`` or ``https://host`` (no open redirect)."""
-    if not target:
+    """Only a path on this site: never ``//host`` or ``https://host`` (no open redirect), and
+    ``fallback`` in place of a target with a control character or a line break (no header of
+    the answer may hold one, and a browser would drop or misread it)."""
+    if not target or any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in target):
         return fallback
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:

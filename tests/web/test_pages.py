@@ -71,6 +71,18 @@ def test_the_language_switch_never_leaves_the_site(client, target):
     assert response.status_code == 302 and response.location == "/"
 
 
+@pytest.mark.parametrize("target", ["/\r\nX: y", "/g/\n", "/a\tb", "/\x00", "/\x7f", "/\x85", "/\u2028x", "/\u2029"])
+def test_a_control_character_in_next_goes_home_and_the_language_still_switches(client, target):
+    response = client.get("/lang/en", query_string={"next": target})
+    assert response.status_code == 302 and response.location == "/"
+    assert "lang=en" in response.headers["Set-Cookie"]
+
+
+def test_the_language_switch_keeps_a_path_in_any_language(client):
+    response = client.get("/lang/it", query_string={"next": "/g/città?x=1"})
+    assert response.status_code == 302 and response.location == "/g/citt%C3%A0?x=1"
+
+
 def test_opening_a_table_shows_the_join_qr_and_code(client, app):
     game_id, table = open_table(client, time_limit="90")
     assert table == f"/g/{game_id}/table"
