@@ -39,6 +39,10 @@ DATABASE_CONNECTIONS = 15
 # Live streams one client address may hold: each phone on a LAN has its own address, and a
 # phone holds one per open page; past this, that address is refused (429) and the others still served.
 STREAMS_PER_ADDRESS = 64
+# Entries of the journal one answer of ``GET /api/v1/games/{id}/events`` holds; a client asks
+# again from the last version it got while the answer says ``"more": true``.
+EVENTS_PAGE = 500
+EVENTS_PAGE_LEAST = 100
 
 # On every answer, the app's (``web.site``) and those the server writes itself (``serve.gate``).
 SECURITY_HEADERS = (
@@ -93,6 +97,15 @@ def worker_count(environ=os.environ) -> int:
     return int(raw)
 
 
+def events_page(environ=os.environ) -> int:
+    """``BANCO_EVENTS_PAGE``: the journal's page size (``EVENTS_PAGE`` when unset); refuses
+    (ValueError, saying what is expected) anything but a whole number from 100 to 100000."""
+    raw = environ.get("BANCO_EVENTS_PAGE", "").strip() or str(EVENTS_PAGE)
+    if not (raw.isascii() and raw.isdigit() and EVENTS_PAGE_LEAST <= int(raw) <= 100_000):
+        raise ValueError(f"BANCO_EVENTS_PAGE must be a whole number from {EVENTS_PAGE_LEAST} to 100000, not {raw!r}.")
+    return int(raw)
+
+
 def from_environment(instance: Path) -> dict:
     """The settings the server runs with, read from the environment."""
     host = os.environ.get("HOST", "0.0.0.0")
@@ -113,6 +126,7 @@ def from_environment(instance: Path) -> dict:
         "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", str(CONNECTION_LIMIT))),
         "STREAMS_PER_ADDRESS": int(os.environ.get("BANCO_STREAMS_PER_ADDRESS", str(STREAMS_PER_ADDRESS))),
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
+        "EVENTS_PAGE": events_page(),
         # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
         "SECURE_COOKIES": os.environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in ("1", "true", "yes", "on"),
@@ -156,5 +170,6 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         JSON_SORT_KEYS=False,
     )
+    app.config.setdefault("EVENTS_PAGE", EVENTS_PAGE)
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))

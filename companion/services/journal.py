@@ -241,9 +241,17 @@ def take_back_offer(game: Game, player_id: str, now=None, recent: list[Line] | N
     }
 
 
+def journal_page(game: GameRecord, since, size: int) -> tuple[list[Entry], bool]:
+    """At most ``size`` entries of the journal after version ``since``, oldest first, and
+    whether more follow them. Refuses what ``entries_since`` refuses."""
+    entries = entries_since(game, since, limit=size + 1)
+    return entries[:size], len(entries) > size
+
+
 def entries_since(game: GameRecord, since=0, limit: int = 500) -> list[Entry]:
-    """The journal after version ``since``, oldest first; refuses a ``since`` that is not a
-    whole number of zero or more, or one beyond 64 bits (no database holds it)."""
+    """The journal after version ``since``, oldest first, at most ``limit`` entries; refuses a
+    ``since`` that is not a whole number of zero or more, or one beyond 64 bits (no database
+    holds it)."""
     if isinstance(since, str):
         # ASCII digits only: "²" is a digit to str.isdigit but not a number to int().
         if not (since.isascii() and since.isdigit()):

@@ -181,7 +181,7 @@ def _events(game_id):
     game = services.get_game(game_id)
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    entries = services.entries_since(game, request.args.get("since", "0"))
+    entries, more = services.journal_page(game, request.args.get("since", "0"), current_app.config["EVENTS_PAGE"])
     return jsonify(
         {
             "events": [
@@ -196,7 +196,8 @@ def _events(game_id):
                     "at": e.at.isoformat() + "Z",
                 }
                 for e in entries
-            ]
+            ],
+            "more": more,
         }
     )
 

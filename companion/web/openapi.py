@@ -734,7 +734,10 @@ def document() -> dict:
             },
             "/api/v1/games/{game_id}/events": {
                 "get": {
-                    "summary": "The journal after a version",
+                    "summary": "The journal after a version, a page at a time",
+                    "description": "At most the server's page size of entries (BANCO_EVENTS_PAGE, at least "
+                    "100); `more` is true when more follow: ask again with `since` set to the last "
+                    "version received.",
                     "security": bearer,
                     "parameters": [
                         game_id,
@@ -744,7 +747,14 @@ def document() -> dict:
                         "200": {
                             "description": "OK",
                             **_json(
-                                {"type": "object", "properties": {"events": {"type": "array", "items": _ref("Event")}}}
+                                {
+                                    "type": "object",
+                                    "required": ["events", "more"],
+                                    "properties": {
+                                        "events": {"type": "array", "items": _ref("Event")},
+                                        "more": {"type": "boolean"},
+                                    },
+                                }
                             ),
                         },
                         **_errors(400, 401, 404),

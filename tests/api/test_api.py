@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import services, store
+from companion import config, services, store
 from companion.store import db
 
 # On PostgreSQL too (python -m tests): the contract over what each database stores: lengths, characters, keys, order.
@@ -465,6 +465,31 @@ def test_events_since_a_version(api):
     for bad in ("-1", "x", "1.5"):
         status, body = api.get(f"/api/v1/games/{game.id}/events?since={bad}", game.tokens["Carla"])
         assert status == 400 and body["error"]["code"] == "invalid_since"
+
+
+def test_the_journal_answers_in_pages_saying_when_more_follow(app, api):
+    app.config["EVENTS_PAGE"] = 100
+    game = api.new_game().start()
+    for _ in range(100):
+        assert game.act("Anna", {"type": "transfer", "to": "bank", "amount": 1})[0] == 200
+    status, body = api.get(f"/api/v1/games/{game.id}/events?since=0", game.banker)
+    assert status == 200 and body["more"] is True
+    assert [e["version"] for e in body["events"]] == list(range(1, 101))
+    status, body = api.get(f"/api/v1/games/{game.id}/events?since=100", game.banker)
+    assert body["more"] is False and body["events"][0]["version"] == 101
+    assert body["events"][-1]["version"] == game.state()["version"]
+    # Exactly a page left: no more, and nothing after it.
+    last = game.state()["version"]
+    status, body = api.get(f"/api/v1/games/{game.id}/events?since={last - 100}", game.banker)
+    assert len(body["events"]) == 100 and body["more"] is False
+    assert api.get(f"/api/v1/games/{game.id}/events?since={last}", game.banker)[1] == {"events": [], "more": False}
+
+
+@pytest.mark.parametrize("raw", ["99", "0", "-5", "lots", "100001"])
+def test_a_page_of_the_journal_is_at_least_100_entries(raw):
+    with pytest.raises(ValueError, match="BANCO_EVENTS_PAGE must be a whole number from 100 to 100000"):
+        config.events_page({"BANCO_EVENTS_PAGE": raw})
+    assert config.events_page({}) == 500 and config.events_page({"BANCO_EVENTS_PAGE": "100"}) == 100
 
 
 # --- the clock -------------------------------------------------------------------------------
