@@ -25,6 +25,13 @@ def counted(state: GameState) -> bool:
     return state.edition.turns.counted
 
 
+def marked(state: GameState) -> bool:
+    """Whether the table marks its turns in Banco: the bank keeps them and a turn has been
+    ended once. Until then Banco takes it that the table does not (the game's first turn would
+    otherwise stretch over the whole game), and rules bound to the turn in play wait."""
+    return counted(state) and state.turn_player is not None and state.turn_seq > 1
+
+
 def first_turn_changes(state: GameState, first_player: str) -> list[Change]:
     """The first turn of a game that counts them: ``first_player``'s, round 1."""
     if not counted(state):
@@ -50,12 +57,7 @@ def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
     """The deeds ``player_id`` mortgaged during their own turn (none outside it, or where the
     bank does not keep the turns). Until a turn has been ended once, the table is taken not to
     be marking turns: the game's first turn would otherwise stretch over the whole game."""
-    if (
-        not counted(state)
-        or state.turn_player != player_id
-        or state.turn_start_mortgaged is None
-        or state.turn_seq <= 1
-    ):
+    if not marked(state) or state.turn_player != player_id or state.turn_start_mortgaged is None:
         return set()
     return {
         k
@@ -201,6 +203,23 @@ def _without(state: GameState, player_id: str) -> GameState:
 
     players = {pid: (replace(p, bankrupt=True) if pid == player_id else p) for pid, p in state.players.items()}
     return replace(state, players=players)
+
+
+def require_trade_in_turn(state: GameState, *player_ids: str) -> None:
+    """Refuses, where the edition binds trades to the turn (``turns.trades_with_active``, the
+    championship's FAQ 26: "Gli scambi effettuati all'interno di un turno devono coinvolgere il
+    giocatore attivo", seed 001 lines 517-528) and the table marks its turns, closing a trade
+    between players none of whom is the one whose turn it is."""
+    if not state.edition.turns.trades_with_active or not marked(state):
+        return
+    active = state.turn_player
+    if active in player_ids or active is None or active not in state.players:
+        return
+    raise RuleViolation(
+        "trade_outside_turn",
+        N_("It is %(name)s's turn: a trade closed now must involve %(name)s. Close it when the turn is yours."),
+        name=state.players[active].name,
+    )
 
 
 def require_turn(state: GameState, player_id: str) -> None:

@@ -90,6 +90,7 @@ KEYS = {
     "building_percent": N_("Buildings count at (%)"),
     "limit": N_("Rounds"),
     "counted": N_("The bank keeps the turns"),
+    "trades_with_active": N_("Trades during a turn involve its player"),
     "time_up": N_("When the clock reaches zero"),
     "small": N_("Small building"),
     "small_plural": N_("Small buildings"),

@@ -66,3 +66,30 @@ def test_an_auction_won_above_cash_is_paid_after_a_mortgage(app, api):
     assert owners["parco-della-vittoria"] == game.ids["Anna"]
     with app.app_context():
         assert services.verify_game(services.get_game(game.id)) == []
+
+
+def test_faq_26_a_trade_closed_in_a_turn_must_involve_its_player(app, api):
+    """Seed 001, FAQ 26, lines 517-528: once the table marks its turns, Carla and Bruno may
+    agree during Anna's turn but close only when one of them plays."""
+    game = api.new_game(edition="campionato-2015").start()
+    ok(game.act("Carla", {"type": "buy", "deed": "vicolo-corto"}))
+    ok(game.act("banker", {"type": "end_turn", "to": game.ids["Anna"]}))  # the table marks its turns
+    trade = ok(
+        game.act(
+            "Carla",
+            {
+                "type": "trade_propose",
+                "to": game.ids["Bruno"],
+                "give": {"deeds": ["vicolo-corto"]},
+                "get": {"cash": 90},
+            },
+        )
+    )["trade"]
+    code, body = game.act("Bruno", {"type": "trade_accept", "trade": trade})
+    assert (code, body["error"]["code"]) == (409, "trade_outside_turn")
+    assert "Anna" in body["error"]["message"]
+    ok(game.act("Anna", {"type": "end_turn"}))  # Bruno's turn: he may close it now
+    ok(game.act("Bruno", {"type": "trade_accept", "trade": trade}))
+    assert {d["key"]: d["owner"] for d in game.state()["deeds"]}["vicolo-corto"] == game.ids["Bruno"]
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []

@@ -3,7 +3,7 @@ rulebook), each on a hand-made position."""
 
 from __future__ import annotations
 
-from conftest import act, give, new_state, refused, set_deed, set_game, set_player
+from conftest import act, give, new_state, play_on, refused, set_deed, set_game, set_player
 
 from companion.core import rules
 from companion.core.rules import trade_accept, trade_propose
@@ -139,3 +139,34 @@ def test_faq_32_waits_for_a_table_that_marks_its_turns():
     act(state, rules.mortgage(state, "a", "corso-impero"))
     act(state, rules.bankrupt(state, "a", "b"))  # nobody has ended a turn yet: no turn to go back to
     assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
+
+
+def test_faq_26_a_trade_closed_during_a_turn_involves_the_active_player():
+    """Seed 001, FAQ 26, lines 517-528: "Gli scambi effettuati all'interno di un turno devono
+    coinvolgere il giocatore attivo"; proposing (discussing) stays free, closing waits."""
+    from companion.core import turns
+
+    state = new_state("campionato-2015", players=4)
+    give(state, "c", "vicolo-corto")
+    set_game(state, turn_player="a", turn_round=1, turn_seq=1)
+    offer = {"cash": 0, "deeds": ["vicolo-corto"], "jail_cards": 0}
+    act(state, trade_propose(state, "t1", "c", "d", offer, {**EMPTY, "cash": 60}))
+    act(state, trade_propose(state, "t2", "c", "d", {**EMPTY, "cash": 10}, EMPTY))
+    act(state, trade_propose(state, "t3", "c", "a", offer, {**EMPTY, "cash": 80}))
+    # Nobody has ended a turn yet: the table is not marking turns, any two may close.
+    before = new_state("campionato-2015", players=4)
+    play_on(before, state)
+    act(before, trade_accept(before, "t1", "d"))
+    act(state, turns.end_turn(state, None, "a"))  # the banker marks Anna's turn: turns are marked
+    error = refused("trade_outside_turn", trade_accept, state, "t1", "d")
+    assert "Anna" in str(error)
+    act(state, trade_accept(state, "t3", "a"))  # involves Anna, whose turn it is
+    act(state, turns.end_turn(state, "a"))  # Bruno's turn
+    act(state, turns.end_turn(state, "b"))  # Carla's turn: her trade with Dario may close now
+    assert state.turn_player == "c"
+    act(state, trade_accept(state, "t2", "d"))
+    classic = new_state("classic-it", players=4)  # no such rule where the edition does not say so
+    give(classic, "c", "vicolo-corto")
+    set_game(classic, turn_player="a", turn_round=1, turn_seq=5)
+    act(classic, trade_propose(classic, "t1", "c", "d", offer, {**EMPTY, "cash": 60}))
+    act(classic, trade_accept(classic, "t1", "d"))

@@ -291,10 +291,13 @@ class End:
 @dataclass(frozen=True)
 class Turns:
     """``counted``: the bank keeps whose turn it is and the round number; ``limit``: the game
-    ends after that many rounds."""
+    ends after that many rounds; ``trades_with_active``: once the table marks its turns, a
+    trade closed during a turn must involve the player whose turn it is (the championship's
+    FAQ 26)."""
 
     counted: bool = False
     limit: int | None = None
+    trades_with_active: bool = False
 
 
 @dataclass(frozen=True)

@@ -199,10 +199,13 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
 
 def _turn_problems(data: Mapping[str, Any]) -> list[str]:
     """What needs the bank to keep the turns, or fits the dice and the table: a jail left by
-    turns, a square that makes a player sit out, winning dice totals the dice cannot roll, a
-    seat limit with a playing banker outside the player range."""
+    turns, a square that makes a player sit out, trades bound to the player in turn, winning
+    dice totals the dice cannot roll, a seat limit with a playing banker outside the player
+    range."""
     problems = []
     counted = (data.get("turns") or {}).get("counted", False)
+    if (data.get("turns") or {}).get("trades_with_active") and not counted:
+        problems.append("turns.trades_with_active needs turns.counted")
     jail = data["jail"]
     for name in ("from_next_turn", "turns"):
         if jail.get(name) and not counted:

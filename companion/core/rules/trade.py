@@ -10,6 +10,7 @@ from ..guards import require_cash, require_player, require_running
 from ..ledger import Posting, move
 from ..policies.mortgage import handed_over_lap
 from ..state import Change, GameState, Outcome, PlayerState, TradeState
+from ..turns import require_trade_in_turn
 from .common import (
     acquired,
     clean_id,
@@ -193,7 +194,10 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     the mortgage) before spending on anything else; a lap deadline keeps the laps it had left. Refuses: a game not running, an unknown
     trade, anyone but the player it was offered to, a player out of the game, a building
     auction in progress, an acceptor who owes a fee, a side that can no longer be handed over,
-    and a player who could not pay the fees on the mortgaged deeds they receive.
+    a player who could not pay the fees on the mortgaged deeds they receive, and, where the
+    edition binds trades to the turn and the table marks its turns, a trade that does not
+    involve the player whose turn it is (FAQ 26: proposing is discussing, which is free;
+    accepting closes it).
     """
     require_running(state)
     trade = _require_trade(state, trade_id)
@@ -206,6 +210,7 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     recipient = require_player(state, player_id)
     proposer = require_player(state, trade.proposer)
     _require_trading_open(state)
+    require_trade_in_turn(state, proposer.id, recipient.id)
     require_fee_settled(state, recipient)
     _require_can_give(state, proposer, trade.give)
     _require_can_give(state, recipient, trade.get)
