@@ -5,9 +5,7 @@ private)."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import itertools
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
@@ -21,6 +19,7 @@ from ..live.regions import Lazy, once, render
 from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
+from .spreadsheet import csv_text
 from .templating import lang, money, text
 from .wallet_bar import wallet_bar
 
@@ -188,32 +187,27 @@ def results_csv(game_id):
         return redirect(url_for("pages.join", code=game.join_code))
     score = visible_score(game, caller)
     parts = list(next((r["breakdown"] for r in score["standings"] if r["breakdown"]), {}))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
+    header = [
+        _("Rank"),
+        _("Player"),
+        *[part_name(p) for p in parts],
+        _("Total"),
+        _("Tournament points"),
+        _("Out of the game"),
+    ]
+    rows = [
         [
-            _("Rank"),
-            _("Player"),
-            *[part_name(p) for p in parts],
-            _("Total"),
-            _("Tournament points"),
-            _("Out of the game"),
+            r["rank"] if r["rank"] is not None else "",
+            r["name"],
+            *[(r["breakdown"] or {}).get(p, "") for p in parts],
+            "" if r["total"] is None else r["total"],
+            "" if r["tournament_points"] is None else r["tournament_points"],
+            _("yes") if r["out"] else "",
         ]
-    )
-    for r in score["standings"]:
-        breakdown = r["breakdown"] or {}
-        writer.writerow(
-            [
-                r["rank"] if r["rank"] is not None else "",
-                r["name"],
-                *[breakdown.get(p, "") for p in parts],
-                "" if r["total"] is None else r["total"],
-                "" if r["tournament_points"] is None else r["tournament_points"],
-                _("yes") if r["out"] else "",
-            ]
-        )
+        for r in score["standings"]
+    ]
     return Response(
-        out.getvalue(),
+        csv_text([header, *rows]),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="banco-{game.id}.csv"'},
     )
