@@ -26,7 +26,7 @@ from .custom_editions import (
     import_edition_text,
     is_imported,
 )
-from .deeds import auction_clock, laps_left, lift_cost, rent_line, tradable
+from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent_line, tradable
 from .door import Door, Reply, act
 from .games import (
     EDITION_CLOCK,
@@ -129,6 +129,7 @@ __all__ = [
     "current_version",
     "database_key",
     "deed_squares",
+    "deed_trades_closed",
     "dice_kinds",
     "draw_round",
     "edition_file",

@@ -1,5 +1,6 @@
 """What a deed's pages read of the rules: what lifting its mortgage costs, the line of its rent
-table that applies now, the laps left to lift it, which of a player's deeds can go in a trade,
+table that applies now, the laps left to lift it, which of a player's deeds can go in a trade (and
+why none can, when none can),
 and the clock of an open auction. Reads only: nothing here changes a game."""
 
 from __future__ import annotations
@@ -50,6 +51,16 @@ def tradable(state: GameState, player_id: str) -> tuple[list[Deed], list[tuple[D
         except BancoError as error:
             kept.append((deed, error))
     return deeds, kept
+
+
+def deed_trades_closed(state: GameState) -> BancoError | None:
+    """Why no deed can change hands between players now, whoever holds it (Petropolis: not
+    while the bank still holds a deed), or ``None``."""
+    try:
+        rules.require_deeds_tradable(state)
+    except BancoError as error:
+        return error
+    return None
 
 
 def auction_clock(ends_at: str, now: dt.datetime | None = None) -> tuple[int, bool]:

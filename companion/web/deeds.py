@@ -357,7 +357,8 @@ def trade_form(game_id):
     me = next(p for p in game.players if p.id == caller.player_id)
     partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
     state = services.state_of(game)
-    sides = {p.id: _tradable(state, p.id) for p in [me, *partners]}
+    closed = services.deed_trades_closed(state)
+    sides = {p.id: _tradable(state, p.id) if closed is None else {"deeds": [], "kept": []} for p in [me, *partners]}
     return render_template(
         "trade.html",
         game=game,
@@ -365,6 +366,7 @@ def trade_form(game_id):
         me=me,
         partners=partners,
         sides=sides,
+        deeds_closed=translate(closed) if closed is not None else None,
         holdings=holdings,
         chosen=request.args.get("with"),
         wallet_bar=wallet_bar(game, caller),

@@ -46,6 +46,7 @@ SECTIONS = {
     "expropriation": N_("Expropriation"),
     "counterfeits": N_("Counterfeits"),
     "deed_sale": N_("Selling deeds to the bank"),
+    "trades": N_("Trades between players"),
 }
 KEYS = {
     "it": N_("Italian"),
@@ -103,6 +104,7 @@ KEYS = {
     "chips": N_("Decoder chips"),
     "fake_note_share": N_("Share of fake notes"),
     "check_seconds": N_("Seconds to check a payment"),
+    "deeds_tradable": N_("Deeds traded between players"),
 }
 
 

@@ -1,6 +1,6 @@
 """A game of Petropolis for three players through the API: three deeds dealt to each (never
-Saudi Arabia), GO at 500,000, the box's building counts as settings, towers and a platform,
-a mortgage lifted at +20%, an auction at the printed price among the other players, a
+Saudi Arabia), GO at 500,000, deeds traded only once the bank has sold them all, the box's
+building counts as settings, towers and a platform, a mortgage lifted at +20%, an auction at the printed price among the other players, a
 bankruptcy to the creditor, and a tie at the count played off for ten more minutes; the journal
 balances all along."""
 
@@ -51,14 +51,43 @@ def test_a_three_player_game(app, api):
     before = game.cash()["Anna"]
     assert ok(game.act("Anna", {"type": "pass_go"}))["cash"] == before + 500_000
 
-    # Anna takes Iran and Saudi Arabia (buying what is free, trading for the rest) and builds.
-    ok(game.act("banker", {"type": "transfer", "from": "bank", "to": a, "amount": 3_000_000, "reason": "test"}))
+    # Carla declines a free deed: the auction opens at its printed price, among the others, by 50,000.
+    free = next(d for d in PP.deeds if owners(game)[d.key] is None and d.price <= 300_000)
+    opened = ok(game.act("Carla", {"type": "auction_start", "deed": free.key}))
+    auction = game.state()["auction"]
+    assert (auction["opening_bid"], auction["min_raise"], auction["decliner"]) == (free.price, 50_000, c)
+    assert "declined" in events(game)[-1]["summary"]
+    refusal(game.act("Carla", {"type": "bid", "amount": free.price}), 409, "decliner_does_not_bid")
+    refusal(game.act("Anna", {"type": "bid", "amount": free.price - 1_000}), 409, "bid_too_low")
+    ok(game.act("Anna", {"type": "bid", "amount": free.price}))
+    refusal(game.act("Bruno", {"type": "bid", "amount": free.price + 49_000}), 409, "bid_too_low")
+    ok(game.act("Bruno", {"type": "bid", "amount": free.price + 50_000}))
+    cash = game.cash()["Bruno"]
+    won = ok(game.act("banker", {"type": "auction_close"}))
+    assert won["winner"] == b and owners(game)[free.key] == b and game.cash()["Bruno"] == cash - free.price - 50_000
+    assert opened["auction"]
+    # The banker opens one for everyone, or names who declined.
+    other = next(d for d in PP.deeds if owners(game)[d.key] is None)
+    ok(game.act("banker", {"type": "auction_start", "deed": other.key, "player": b}))
+    refusal(game.act("Bruno", {"type": "bid", "amount": other.price}), 409, "decliner_does_not_bid")
+    ok(game.act("banker", {"type": "auction_close"}))
+    assert owners(game)[other.key] is None  # nobody bid: the bank keeps it
+
+    # Anna takes Iran and Saudi Arabia. No deed changes hands between players while the bank
+    # still holds one (seed 003 line 35): she buys every free deed first, then trades for Iran.
+    ok(game.act("banker", {"type": "transfer", "from": "bank", "to": a, "amount": 10_000_000, "reason": "test"}))
     group = [d.key for d in PP.deeds_in_group("nero")]
-    for key in group:
-        owner = owners(game)[key]
+    theirs = next(d.key for d in PP.deeds if owners(game)[d.key] not in (None, a))
+    offer = {"type": "trade_propose", "to": a, "give": {"cash": 0, "deeds": [theirs]}, "get": {"cash": 0, "deeds": []}}
+    owner = owners(game)[theirs]
+    message = refusal(game.act(name_of[owner], offer), 409, "deeds_not_all_sold")
+    assert str(sum(1 for o in owners(game).values() if o is None)) in message
+    for key, owner in owners(game).items():
         if owner is None:
             ok(game.act("Anna", {"type": "buy", "deed": key}))
-        elif owner != a:
+    for key in group:
+        owner = owners(game)[key]
+        if owner != a:
             trade = ok(
                 game.act(
                     name_of[owner],
@@ -91,28 +120,6 @@ def test_a_three_player_game(app, api):
     lift = ok(game.act("Bruno", {"type": "unmortgage", "deed": bruno_deed.key}))["amount"]
     assert lift == bruno_deed.price // 2 * 120 // 100
     assert game.cash()["Bruno"] == cash + bruno_deed.price // 2 - lift
-
-    # Carla declines a free deed: the auction opens at its printed price, among the others, by 50,000.
-    free = next(d for d in PP.deeds if owners(game)[d.key] is None and d.price <= 300_000)
-    opened = ok(game.act("Carla", {"type": "auction_start", "deed": free.key}))
-    auction = game.state()["auction"]
-    assert (auction["opening_bid"], auction["min_raise"], auction["decliner"]) == (free.price, 50_000, c)
-    assert "declined" in events(game)[-1]["summary"]
-    refusal(game.act("Carla", {"type": "bid", "amount": free.price}), 409, "decliner_does_not_bid")
-    refusal(game.act("Anna", {"type": "bid", "amount": free.price - 1_000}), 409, "bid_too_low")
-    ok(game.act("Anna", {"type": "bid", "amount": free.price}))
-    refusal(game.act("Bruno", {"type": "bid", "amount": free.price + 49_000}), 409, "bid_too_low")
-    ok(game.act("Bruno", {"type": "bid", "amount": free.price + 50_000}))
-    cash = game.cash()["Bruno"]
-    won = ok(game.act("banker", {"type": "auction_close"}))
-    assert won["winner"] == b and owners(game)[free.key] == b and game.cash()["Bruno"] == cash - free.price - 50_000
-    assert opened["auction"]
-    # The banker opens one for everyone, or names who declined.
-    other = next(d for d in PP.deeds if owners(game)[d.key] is None)
-    ok(game.act("banker", {"type": "auction_start", "deed": other.key, "player": b}))
-    refusal(game.act("Bruno", {"type": "bid", "amount": other.price}), 409, "decliner_does_not_bid")
-    ok(game.act("banker", {"type": "auction_close"}))
-    assert owners(game)[other.key] is None  # nobody bid: the bank keeps it
 
     # In court Anna still collects her rent; she leaves by paying 500,000.
     ok(game.act("Anna", {"type": "go_to_jail"}))

@@ -196,6 +196,53 @@ def test_no_double_rent_while_a_deed_of_the_group_is_mortgaged():
     assert state.players["a"].cash == 2_000_000 + 12_000
 
 
+# --- trades: deeds only once the bank has sold them all ----------------------------------------
+
+
+def test_deeds_are_traded_only_once_the_bank_has_sold_every_one():
+    # Seed 003 line 35: "Allorchè la Banca del Mondo avrà venduto tutte le concessioni
+    # petrolifere, i petrolieri potranno scambiarsele tra loro".
+    state = game()
+    give(state, "a", "iran")
+    give(state, "b", "canada")
+    error = refused(
+        "deeds_not_all_sold", rules.trade_propose, state, "t1", "a", "b", {"deeds": ["iran"]}, {"cash": 100_000}
+    )
+    assert error.params["n"] == len(PP.deeds) - 2
+    refused("deeds_not_all_sold", rules.trade_propose, state, "t1", "a", "b", {"cash": 100_000}, {"deeds": ["canada"]})
+    others = [d.key for d in PP.deeds if d.key not in ("iran", "canada", SAUDI)]
+    give(state, "c", *others)
+    refused("deeds_not_all_sold", rules.trade_propose, state, "t1", "a", "b", {"deeds": ["iran"]}, {})
+    give(state, "c", SAUDI)
+    act(state, rules.trade_propose(state, "t1", "a", "b", {"deeds": ["iran"]}, {"cash": 100_000}))
+    act(state, rules.trade_accept(state, "t1", "b"))
+    assert state.deeds["iran"].owner == "b" and state.players["a"].cash == 2_100_000
+
+
+def test_a_deed_back_with_the_bank_closes_deed_trades_until_it_is_sold_again():
+    state = game()
+    give(state, "c", *[d.key for d in PP.deeds])
+    act(state, rules.trade_propose(state, "t1", "c", "a", {"deeds": ["iran"]}, {"cash": 100_000}))
+    set_deed(state, "canada", owner=None)  # back with the bank (a bankruptcy to it)
+    refused("deeds_not_all_sold", rules.trade_accept, state, "t1", "a")
+
+
+def test_cards_and_cash_alone_change_hands_before_every_deed_is_sold():
+    # Line 37: the court card "può anche essere venduta da un giocatore all'altro al miglior
+    # prezzo ottenibile", with no word of waiting.
+    state = game()
+    set_player(state, "a", jail_cards=1)
+    act(state, rules.trade_propose(state, "t1", "a", "b", {"jail_cards": 1}, {"cash": 300_000}))
+    act(state, rules.trade_accept(state, "t1", "b"))
+    assert state.players["b"].jail_cards == 1
+
+
+def test_in_the_classic_game_deeds_are_traded_while_the_bank_holds_others():
+    state = new_state("classic-it")
+    give(state, "a", "vicolo-corto")
+    act(state, rules.trade_propose(state, "t1", "a", "b", {"deeds": ["vicolo-corto"]}, {"cash": 10}))
+
+
 # --- auctions -----------------------------------------------------------------------------------
 
 

@@ -118,3 +118,24 @@ def test_a_wallet_shows_no_empty_to_the_bank_card_where_the_board_has_no_taxes(c
     start(client, game_id)
     wallet = page(client, f"/g/{game_id}/me")
     assert "<h2>To the bank</h2>" in wallet and 'value="pay_fixed"' in wallet
+
+
+def test_the_trade_form_says_deeds_wait_until_the_bank_has_sold_them_all(client, app):
+    """Seed 003 line 35: deeds are traded once the bank has sold every one. The form offers
+    none until then and says why once, with what can change hands now."""
+    game_id, _ = open_table(client, edition="petropolis", banker_plays="1")
+    start(client, game_id)
+    trade = page(client, f"/g/{game_id}/trade")
+    assert 'id="trade-deeds-closed"' in trade and 'name="give_deeds"' not in trade
+    assert "Deeds change hands between players only once the bank has sold them all: " in trade
+    assert "still with the bank. Cash and get-out-of-jail cards can change hands now." in trade
+    banker = services.Caller(game_id, True, None)
+    with app.app_context():
+        state = services.state_of(services.get_game(game_id))
+        first = next(iter(state.players))
+        services.act(game_id, banker, {"type": "transfer", "from": "bank", "to": first, "amount": 10_000_000})
+        for key, ds in state.deeds.items():
+            if ds.owner is None:
+                services.act(game_id, banker, {"type": "buy", "deed": key, "player": first})
+    trade = page(client, f"/g/{game_id}/trade")
+    assert 'id="trade-deeds-closed"' not in trade and 'name="give_deeds"' in trade

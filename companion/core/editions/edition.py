@@ -265,6 +265,15 @@ class DeedSale:
 
 
 @dataclass(frozen=True)
+class Trades:
+    """When players may trade deeds among themselves (``deeds_tradable``): ``always``, or
+    ``once_every_deed_sold``: not while the bank still holds a deed (Petropolis, seed 003
+    line 35). Cards and cash alone change hands at any time."""
+
+    deeds_tradable: str = "always"
+
+
+@dataclass(frozen=True)
 class Tiebreak:
     """Who goes first among players worth the same: ``shared`` (nobody) or
     ``unmortgaged_deeds_value`` (the higher price of their unmortgaged deeds)."""
@@ -410,6 +419,7 @@ class Edition:
     counterfeits: Counterfeits | None = None
     provisional: bool = False
     deed_sale: DeedSale | None = None
+    trades: Trades = Trades()
     # The most players when the banker plays too (``None``: ``max_players``).
     max_players_with_banker: int | None = None
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)

@@ -40,6 +40,7 @@ from .edition import (
     Text,
     Tiebreak,
     TournamentPoints,
+    Trades,
     Turns,
     Valuation,
 )
@@ -144,6 +145,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         counterfeits=_section(Counterfeits, d["counterfeits"]) if "counterfeits" in d else None,
         provisional=d.get("provisional", False),
         deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,
+        trades=_section(Trades, d["trades"]) if "trades" in d else Trades(),
         max_players_with_banker=d["players"].get("max_with_playing_banker"),
         raw=MappingProxyType(dict(data)),
     )

@@ -18,7 +18,7 @@ from .jail import (
 from .lots import build_lot
 from .rent import pay_rent, rent_confirm, rent_due, rent_lapse, rent_line, rent_request
 from .squares import land_on_square
-from .trade import require_tradable, trade_accept, trade_propose, trade_reject
+from .trade import require_deeds_tradable, require_tradable, trade_accept, trade_propose, trade_reject
 
 __all__ = [
     "Liquidation",
@@ -52,6 +52,7 @@ __all__ = [
     "rent_lapse",
     "rent_line",
     "rent_request",
+    "require_deeds_tradable",
     "require_tradable",
     "sale_price",
     "sell_building",

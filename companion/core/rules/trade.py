@@ -128,14 +128,30 @@ def _require_fees_payable(
         )
 
 
-def _require_trading_open(state: GameState) -> None:
-    """Refuses trading while buildings are auctioned, and once only two players are left
-    where the game plays the championship's preliminary rounds (FAQ 31)."""
+def _require_trading_open(state: GameState, *sides: Mapping[str, Any]) -> None:
+    """Refuses trading while buildings are auctioned, once only two players are left where
+    the game plays the championship's preliminary rounds (FAQ 31), and a deed on either side
+    while the bank still holds a deed where the edition trades deeds only once the bank has
+    sold them all (Petropolis, seed 003 line 35; cards and cash alone, line 37, stay open)."""
     if state.auction is not None and state.auction.lot != "deed":
         raise RuleViolation("trading_paused", N_("No trades while buildings are being auctioned."))
-    if state.setting("no_trades_two_left") and len(state.active_players()) <= 2:
+    if any(side["deeds"] for side in sides):
+        require_deeds_tradable(state)
+
+
+def require_deeds_tradable(state: GameState) -> None:
+    """Refuses trading deeds between players while the bank still holds a deed, where the
+    edition trades them only once the bank has sold them all (Petropolis, seed 003 line 35:
+    "Allorchè la Banca del Mondo avrà venduto tutte le concessioni"). A deed back with the bank
+    (a bankruptcy to it) closes deed trades again until it is sold."""
+    if state.edition.trades.deeds_tradable != "once_every_deed_sold":
+        return
+    unsold = sum(1 for deed in state.edition.deeds if deed_state(state, deed.key).owner is None)
+    if unsold:
         raise RuleViolation(
-            "no_trades_two_left", N_("Only two players are left: in this round no more deals or trades.")
+            "deeds_not_all_sold",
+            N_("Deeds change hands between players only once the bank has sold them all: %(n)s still with the bank."),
+            n=unsold,
         )
 
 
@@ -146,7 +162,7 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
     Refuses: a game not running, a bad or repeated trade id, an unknown or bankrupt player, a
     player trading with themselves, a malformed side, a trade of nothing, a deed on both sides,
     a building auction in progress, only two players left where the game says no trades then,
-    a proposer who owes a fee on a mortgaged deed, a side its
+    a deed traded while the bank still holds one where the edition says so (Petropolis), a proposer who owes a fee on a mortgaged deed, a side its
     giver cannot hand over (cash, a deed not theirs, a deed whose group has buildings, a
     mortgaged deed where the edition keeps those out of trades, a deed whose fee is unpaid,
     cards they lack), a player who may not trade while sitting out a turn, and a
@@ -165,7 +181,7 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
         raise BadInput("empty_trade", N_("The trade is empty."))
     if set(give["deeds"]) & set(get["deeds"]):
         raise BadInput("invalid_trade", N_("A deed cannot be on both sides of a trade."))
-    _require_trading_open(state)
+    _require_trading_open(state, give, get)
     require_fee_settled(state, proposer)
     _require_can_give(state, proposer, give)
     _require_can_give(state, recipient, get)
@@ -193,7 +209,8 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
     Mortgaged deeds stay mortgaged and their receiver owes the transfer fee at once (or lifts
     the mortgage) before spending on anything else; a lap deadline keeps the laps it had left. Refuses: a game not running, an unknown
     trade, anyone but the player it was offered to, a player out of the game, a building
-    auction in progress, an acceptor who owes a fee, a side that can no longer be handed over,
+    auction in progress, a deed traded while the bank still holds one where the edition says
+    so, an acceptor who owes a fee, a side that can no longer be handed over,
     a player who could not pay the fees on the mortgaged deeds they receive, and, where the
     edition binds trades to the turn and the table marks its turns, a trade that does not
     involve the player whose turn it is (FAQ 26: proposing is discussing, which is free;
@@ -209,7 +226,7 @@ def trade_accept(state: GameState, trade_id: str, player_id: str) -> Outcome:
         )
     recipient = require_player(state, player_id)
     proposer = require_player(state, trade.proposer)
-    _require_trading_open(state)
+    _require_trading_open(state, trade.give, trade.get)
     require_trade_in_turn(state, proposer.id, recipient.id)
     require_fee_settled(state, recipient)
     _require_can_give(state, proposer, trade.give)
