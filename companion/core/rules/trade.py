@@ -135,6 +135,10 @@ def _require_trading_open(state: GameState, *sides: Mapping[str, Any]) -> None:
     sold them all (Petropolis, seed 003 line 35; cards and cash alone, line 37, stay open)."""
     if state.auction is not None and state.auction.lot != "deed":
         raise RuleViolation("trading_paused", N_("No trades while buildings are being auctioned."))
+    if state.setting("no_trades_two_left") and len(state.active_players()) <= 2:
+        raise RuleViolation(
+            "no_trades_two_left", N_("Only two players are left: in this round no more deals or trades.")
+        )
     if any(side["deeds"] for side in sides):
         require_deeds_tradable(state)
 
@@ -162,8 +166,8 @@ def trade_propose(state: GameState, trade_id: str, from_id: str, to_id: str, giv
     Refuses: a game not running, a bad or repeated trade id, an unknown or bankrupt player, a
     player trading with themselves, a malformed side, a trade of nothing, a deed on both sides,
     a building auction in progress, only two players left where the game says no trades then,
-    a deed traded while the bank still holds one where the edition says so (Petropolis), a proposer who owes a fee on a mortgaged deed, a side its
-    giver cannot hand over (cash, a deed not theirs, a deed whose group has buildings, a
+    a deed traded while the bank still holds one where the edition says so (Petropolis), a
+    proposer who owes a fee on a mortgaged deed, a side its giver cannot hand over (cash, a deed not theirs, a deed whose group has buildings, a
     mortgaged deed where the edition keeps those out of trades, a deed whose fee is unpaid,
     cards they lack), a player who may not trade while sitting out a turn, and a
     get-out-of-jail card sold above the cap.
