@@ -105,6 +105,8 @@ KEYS = {
     "fake_note_share": N_("Share of fake notes"),
     "check_seconds": N_("Seconds to check a payment"),
     "deeds_tradable": N_("Deeds traded between players"),
+    "tradable": N_("Traded while mortgaged"),
+    "reach": N_("What a mortgage needs unbuilt and stops building on"),
 }
 
 

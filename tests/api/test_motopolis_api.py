@@ -1,5 +1,6 @@
 """A whole game of Motopolis through the API: deeds dealt at the start, GO 1000, a dealership
-built on three stations a deed, a mortgage lost after three laps, half the rent of a mortgaged
+built on three stations a deed, a mortgage lost after three laps and reaching the land alone
+(seed 002 line 73), half the rent of a mortgaged
 deed to the bank, the board's squares, Attesa ricambi and the sosta bisognino, auctions opening
 at 50, a bankruptcy paying the creditor half, and the end after the fortieth round; the journal
 balances all along."""
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.database
 MP = load_editions().editions["motopolis"]
 NAMES = ("Anna", "Bruno", "Carla")
 BROWN = ["garelli", "benelli"]
+LIGHT_BLUE = ["gilera", "moto-morini", "malaguti"]
 
 
 def deed_state(game, key):
@@ -46,6 +48,39 @@ def end_turn(game):
 
 def top_up(game, name, amount=5000):
     ok(game.act("banker", {"type": "transfer", "from": "bank", "to": game.ids[name], "amount": amount}))
+
+
+def gather(game, name, keys):
+    """``name`` comes to own ``keys``: buying what is free, taking the rest by trades."""
+    me = game.ids[name]
+    for key in keys:
+        owner = owners(game)[key]
+        if owner is None:
+            ok(game.act(name, {"type": "buy", "deed": key}))
+        elif owner != me:
+            if deed_state(game, key)["mortgaged"]:
+                ok(game.act(name_of(game, owner), {"type": "unmortgage", "deed": key}))
+            offer = {"type": "trade_propose", "to": me, "give": {"deeds": [key]}, "get": {"cash": 300}}
+            trade = ok(game.act(name_of(game, owner), offer))["trade"]
+            ok(game.act(name, {"type": "trade_accept", "trade": trade}))
+
+
+def test_a_mortgage_reaches_the_land_alone(app, api):
+    """Seed 002 line 73, as written: a land is mortgaged when it has no buildings of its own,
+    and only the mortgaged land takes no building; its groupmates still build, evenly among
+    themselves."""
+    game = api.new_game(players=NAMES, edition="motopolis", seed=4).start()
+    top_up(game, "Anna", 20000)
+    gilera, morini, malaguti = LIGHT_BLUE
+    gather(game, "Anna", LIGHT_BLUE)
+    ok(game.act("Anna", {"type": "build", "deed": gilera}))
+    refusal(game.act("Anna", {"type": "mortgage", "deed": gilera}), 409, "deed_has_buildings")
+    assert ok(game.act("Anna", {"type": "mortgage", "deed": malaguti}))["amount"] == 300
+    refusal(game.act("Anna", {"type": "build", "deed": malaguti}), 409, "deed_mortgaged_no_building")
+    ok(game.act("Anna", {"type": "build", "deed": morini}))
+    ok(game.act("Anna", {"type": "build", "deed": gilera}))
+    assert [deed_state(game, k)["houses"] for k in LIGHT_BLUE] == [2, 1, 0]
+    balanced(app, game)
 
 
 def test_seven_players_only_when_the_banker_does_not_play(app, api):
@@ -93,20 +128,7 @@ def test_a_three_player_game(app, api):
     assert game.cash()["Anna"] == before + 1000
 
     # Anna gathers the brown group (buying what is free, taking the rest by trades).
-    for key in BROWN:
-        owner = owners(game)[key]
-        if owner is None:
-            ok(game.act("Anna", {"type": "buy", "deed": key}))
-        elif owner != a:
-            if deed_state(game, key)["mortgaged"]:
-                ok(game.act(name_of(game, owner), {"type": "unmortgage", "deed": key}))
-            trade = ok(
-                game.act(
-                    name_of(game, owner),
-                    {"type": "trade_propose", "to": a, "give": {"deeds": [key]}, "get": {"cash": 300}},
-                )
-            )["trade"]
-            ok(game.act("Anna", {"type": "trade_accept", "trade": trade}))
+    gather(game, "Anna", BROWN)
     # Three stations on every deed, then the dealership in place of three of them.
     before = game.cash()["Anna"]
     for _ in range(2):

@@ -1,5 +1,6 @@
 """Motopolis' rules, each on hand-made positions: deeds dealt by the number of players, GO 1000,
-service stations and dealerships, mortgages repaid within three laps or lost, half the rent of a
+service stations and dealerships, mortgages repaid within three laps or lost and reaching the
+land alone (line 73, as written), half the rent of a
 mortgaged deed to the bank, the board's squares, Attesa ricambi, the sosta bisognino, auctions
 opening at 50, bankruptcy paying the creditor half, and the end after 40 rounds. Amounts are
 worked out by hand from the edition file's numbers (its deed values are provisional)."""
@@ -165,6 +166,51 @@ def test_a_mortgage_is_half_the_price_and_lifted_without_interest():
     assert act(state, rules.mortgage(state, "a", "garelli")).params["amount"] == 150
     assert act(state, rules.unmortgage(state, "a", "garelli")).params["amount"] == 150
     assert cash(state)["a"] == 5000
+
+
+def test_a_mortgage_needs_only_the_land_itself_unbuilt():
+    # Seed 002 line 73, as written: "Un terreno può essere ipotecato soltanto se è privo di
+    # costruzioni" (the land, not its group; the classic rule asks the whole group unbuilt).
+    state = game()
+    give(state, "a", *LIGHT_BLUE)
+    set_deed(state, "gilera", houses=1)
+    refused("deed_has_buildings", rules.mortgage, state, "a", "gilera")
+    assert act(state, rules.mortgage(state, "a", "malaguti")).params["amount"] == 300
+    classic = new_state()
+    give(classic, "a", "vicolo-corto", "vicolo-stretto")
+    set_deed(classic, "vicolo-corto", houses=1)
+    refused("group_has_buildings", rules.mortgage, classic, "a", "vicolo-stretto")
+
+
+def test_building_is_refused_only_on_the_mortgaged_land_itself():
+    # Line 73: "Su terreni ipotecati non è possibile costruire" (on the mortgaged land: its
+    # groupmates still build, evenly among themselves, line 61).
+    state = game()
+    give(state, "a", *LIGHT_BLUE)
+    set_deed(state, "malaguti", mortgaged=True)
+    refused("deed_mortgaged_no_building", rules.build, state, "a", "malaguti")
+    for key in ("gilera", "moto-morini", "gilera"):
+        act(state, rules.build(state, "a", key))
+    refused("uneven_building", rules.build, state, "a", "gilera")
+    assert (state.deeds["gilera"].houses, state.deeds["moto-morini"].houses) == (2, 1)
+    classic = new_state()
+    give(classic, "a", "vicolo-corto", "vicolo-stretto")
+    set_deed(classic, "vicolo-corto", mortgaged=True)
+    refused("group_mortgaged", rules.build, classic, "a", "vicolo-stretto")
+
+
+def test_a_dealership_still_needs_three_stations_on_every_land_a_mortgaged_one_too():
+    # Line 66: no dealership "a meno che non si siano prima costruite 3 stazioni di servizio per
+    # ognuno dei territori ... dello stesso colore": a mortgaged land holds none.
+    state = game()
+    give(state, "a", *LIGHT_BLUE, houses=3)
+    set_deed(state, "malaguti", houses=0, mortgaged=True)
+    refused("cannot_build_here", rules.build, state, "a", "gilera", "big")
+    act(state, rules.unmortgage(state, "a", "malaguti"))
+    refused("uneven_building", rules.build, state, "a", "gilera")  # lifted, it catches up first
+    for _ in range(3):
+        act(state, rules.build(state, "a", "malaguti"))
+    act(state, rules.build(state, "a", "gilera", "big"))
 
 
 def test_a_mortgage_not_lifted_within_three_laps_goes_back_to_the_bank():

@@ -179,6 +179,10 @@ class Mortgage:
     transfer_fee_percent: int = 0
     # False: a mortgaged deed cannot go to another player in a trade (Motopolis).
     tradable: bool = True
+    # ``group`` (the classic rule): a deed is mortgaged only while its whole group is unbuilt,
+    # and a mortgaged deed stops building on its whole group. ``deed`` (Motopolis, seed 002
+    # line 73, as written): only the deed itself must be unbuilt, and only it takes no building.
+    reach: str = "group"
 
 
 @dataclass(frozen=True)

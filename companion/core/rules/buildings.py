@@ -18,6 +18,7 @@ from .common import (
     bank_changes,
     building_members,
     deed_changes,
+    even_members,
     group_of,
     has_buildings,
     level,
@@ -38,18 +39,29 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
 
     Refuses: a deed that is not the player's, a player in a jail that keeps them from building,
     one that takes no buildings, a group the player does not wholly own, a group with a
-    mortgaged deed, a deed already fully built, a deed with more buildings than another of its
-    group (building goes evenly), and a big building on a deed holding more small ones than it
-    takes back.
+    mortgaged deed (where the edition's mortgage reaches the deed alone, a mortgaged deed
+    itself: the others build evenly among themselves, Motopolis seed 002 line 73), a deed
+    already fully built, a deed with more buildings than another of its group (building goes
+    evenly), and a big building on a deed holding more small ones than it takes back. The big
+    building is offered only once every deed of the group, a mortgaged one too, holds the
+    small ones it needs.
     """
     require_owner(player, deed, ds)
     require_free(state, player, "builds")
     if group_of(state, deed).kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), deed=deed.name)
-    members = [m for _, m in building_members(state, deed.group)]
+    group = members = [m for _, m in building_members(state, deed.group)]
     if any(m.owner != player.id for m in members):
         raise RuleViolation("group_incomplete", N_("Building on %(deed)s needs its whole group."), deed=deed.name)
-    if any(m.mortgaged for m in members):
+    if state.edition.mortgage.reach == "deed":
+        if ds.mortgaged:
+            raise RuleViolation(
+                "deed_mortgaged_no_building",
+                N_("%(deed)s is mortgaged: lift it before building on it."),
+                deed=deed.name,
+            )
+        members = [m for _, m in even_members(state, deed.group)]
+    elif any(m.mortgaged for m in members):
         raise RuleViolation(
             "group_mortgaged", N_("A deed of %(deed)s's group is mortgaged: lift it before building."), deed=deed.name
         )
@@ -61,7 +73,9 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
         )
     options = [SMALL] if ds.houses < state.edition.buildings.max_small else []
     big = big_building(state.edition)
-    if big is not None and all(m.hotel or m.houses >= big.needs_small for m in members):
+    # The big building needs its small ones on every deed of the group, a mortgaged one too
+    # (Motopolis line 66: "per ognuno dei territori ... dello stesso colore").
+    if big is not None and all(m.hotel or m.houses >= big.needs_small for m in group):
         if ds.houses == big.needs_small:
             options.append(BIG)
         elif not options:

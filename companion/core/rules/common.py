@@ -43,6 +43,16 @@ def building_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedS
     return [(d, ds) for d, ds in group_members(state, group_key) if d.buildable]
 
 
+def even_members(state: GameState, group_key: str) -> list[tuple[Deed, DeedState]]:
+    """The deeds of a group that building goes evenly among: every one that takes buildings,
+    but a mortgaged one where a mortgage stops building on that deed alone (``mortgage.reach``
+    ``deed``: it takes none until lifted, so it holds the others back in nothing)."""
+    members = building_members(state, group_key)
+    if state.edition.mortgage.reach == "deed":
+        return [(d, ds) for d, ds in members if not ds.mortgaged]
+    return members
+
+
 def level(state: GameState, ds: DeedState) -> int:
     """Buildings on a deed counted in small ones: a big building is one step past the last."""
     return state.edition.buildings.max_small + 1 if ds.hotel else ds.houses
@@ -54,6 +64,16 @@ def has_buildings(ds: DeedState) -> bool:
 
 def group_has_buildings(state: GameState, group_key: str) -> bool:
     return any(has_buildings(ds) for _, ds in group_members(state, group_key))
+
+
+def mortgage_blocked_by_buildings(state: GameState, deed: Deed, ds: DeedState) -> bool:
+    """Whether buildings keep this deed from being mortgaged: any on its group (the classic
+    rule), or, where the edition says a mortgage reaches the deed alone, any on the deed itself
+    (Motopolis, seed 002 line 73: "Un terreno può essere ipotecato soltanto se è privo di
+    costruzioni")."""
+    if state.edition.mortgage.reach == "deed":
+        return has_buildings(ds)
+    return group_has_buildings(state, deed.group)
 
 
 def require_owner(player: PlayerState, deed: Deed, ds: DeedState) -> None:

@@ -13,8 +13,8 @@ from ..state import GameState, Outcome
 from .common import (
     acquired,
     deed_changes,
-    group_has_buildings,
     has_buildings,
+    mortgage_blocked_by_buildings,
     require_deed,
     require_fee_settled,
     require_owner,
@@ -64,7 +64,8 @@ def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
 
     Refuses: an edition without mortgages, a game not running, an unknown or bankrupt player,
     an unknown deed, a deed that is not the player's, one already mortgaged, one without a
-    mortgage value, and a deed whose group still has buildings (they must be sold first).
+    mortgage value, and a deed whose group still has buildings (they must be sold first), or
+    whose own buildings stand where the edition's mortgage reaches the deed alone.
     """
     policy.require_terms(state.edition)
     require_running(state)
@@ -75,7 +76,11 @@ def mortgage(state: GameState, player_id: str, deed_key: str) -> Outcome:
         raise RuleViolation("already_mortgaged", N_("%(deed)s is already mortgaged."), deed=deed.name)
     if deed.mortgage == 0:
         raise RuleViolation("no_mortgage_value", N_("%(deed)s cannot be mortgaged."), deed=deed.name)
-    if group_has_buildings(state, deed.group):
+    if mortgage_blocked_by_buildings(state, deed, ds):
+        if state.edition.mortgage.reach == "deed":
+            raise RuleViolation(
+                "deed_has_buildings", N_("Sell the buildings on %(deed)s before mortgaging it."), deed=deed.name
+            )
         raise RuleViolation(
             "group_has_buildings", N_("Sell the buildings of %(deed)s's group before mortgaging it."), deed=deed.name
         )
