@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import endings
 from .changes import read
 from .counterfeits.chips import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
@@ -19,7 +20,7 @@ from .policies import mortgage
 from .policies.salary import salary
 from .policies.start import dealt
 from .settings import FREE_PARKING
-from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome, document_change
+from .state import FINISHED, RUNNING, SETUP, Change, GameState, Outcome
 from .turns import first_turn_changes
 
 
@@ -165,10 +166,7 @@ def end(state: GameState) -> Outcome:
     it back). Refuses a game that is already over."""
     if state.status == FINISHED:
         raise RuleViolation("game_finished", N_("The game is over."))
-    dropped = tuple(document_change("pending", p.id, p, None) for p in state.pending.values())
-    if state.expropriation is not None:
-        dropped += (document_change("expropriation", None, state.expropriation, None),)
-    return Outcome("end", changes=(Change("game", None, "status", state.status, FINISHED), *dropped))
+    return Outcome("end", changes=tuple(endings.game_over(state)))
 
 
 def undo(

@@ -14,6 +14,16 @@ from dataclasses import replace
 from .state import FINISHED, RUNNING, Change, GameState, Outcome, document_change
 
 
+def game_over(state: GameState) -> list[Change]:
+    """The changes that end the game now: its status, with the money still waiting for a yes
+    and an expropriation under way dropped (undoing the entry brings them back)."""
+    changes = [Change("game", None, "status", state.status, FINISHED)]
+    changes += [document_change("pending", p.id, p, None) for p in state.pending.values()]
+    if state.expropriation is not None:
+        changes.append(document_change("expropriation", None, state.expropriation, None))
+    return changes
+
+
 def owned_count(state: GameState) -> tuple[int, int]:
     """How many of the edition's deeds a player owns, and how many deeds there are."""
     deeds = state.edition.deeds

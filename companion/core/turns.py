@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .endings import game_over
 from .errors import N_, RuleViolation
 from .guards import require_player, require_running
-from .state import FINISHED, Change, GameState, Outcome, document_change
+from .state import Change, GameState, Outcome
 
 
 def counted(state: GameState) -> bool:
@@ -67,10 +68,16 @@ def mortgaged_this_turn(state: GameState, player_id: str) -> set[str]:
 
 
 def view(state: GameState) -> dict[str, Any] | None:
-    """The turn as the API shows it (``None`` where the edition does not count turns)."""
+    """The turn as the API shows it (``None`` where the edition does not count turns):
+    ``marked`` says whether the table marks its turns (``marked``)."""
     if not counted(state):
         return None
-    return {"player": state.turn_player, "number": state.turn_round, "limit": state.edition.turns.limit}
+    return {
+        "player": state.turn_player,
+        "number": state.turn_round,
+        "limit": state.edition.turns.limit,
+        "marked": marked(state),
+    }
 
 
 def _next_to_play(state: GameState, after: str | None) -> tuple[str, bool, list[str]]:
@@ -117,12 +124,24 @@ def _jail_turn(state: GameState, player_id: str) -> tuple[list[Change], bool]:
     return [Change("player", player_id, "jail_turns", player.jail_turns, player.jail_turns + 1)], False
 
 
-def end_turn(state: GameState, by: str | None, to: object = None) -> Outcome:
+def ends_with_the_turn(state: GameState, time_up: bool) -> bool:
+    """Whether ending the turn in play now ends the game: the time is up where the edition has
+    the active player finish the turn and then stops (the championship's FAQ 6, seed 001 lines
+    402-406: "Quando il tempo finisce, il giocatore attivo finisce il proprio turno; dopodiché
+    il gioco è concluso"), and the table marks its turns, so Banco knows whose turn it is.
+    A table that does not mark them waits for the banker to end the game."""
+    return time_up and state.edition.end.time_up == "active_player_finishes_turn" and marked(state)
+
+
+def end_turn(state: GameState, by: str | None, to: object = None, time_up: bool = False) -> Outcome:
     """Ends the current turn: the next player still in the game plays, and a new round starts
     when play goes round the table. ``by`` is the player ending it (``None``: the banker). The
     banker may name ``to``, the player who plays now (who starts, or a turn passed by
     mistake), without starting a new round. When the edition limits the rounds, ending the
-    last turn of the last round ends the game. A player who must sit out is passed over
+    last turn of the last round ends the game; so does ending a turn once the time is up
+    (``time_up``) where the edition has the active player finish it (``ends_with_the_turn``;
+    ``params["time_up"]``), unless the banker names who plays now (a correction: that player
+    finishes the turn). A player who must sit out is passed over
     (``params["skipped"]``); a jailed player whose turn begins counts one more turn in jail,
     or leaves for free after the edition's ``jail.turns`` (``params["released"]``).
 
@@ -138,6 +157,13 @@ def end_turn(state: GameState, by: str | None, to: object = None) -> Outcome:
             raise RuleViolation("not_your_turn", N_("It is not %(name)s's turn."), name=me.name)
         if to is not None:
             raise RuleViolation("banker_only_turn", N_("Only the banker can say who plays next."))
+    if to is None and ends_with_the_turn(state, time_up):
+        return Outcome(
+            "end_turn",
+            changes=tuple(game_over(state)),
+            params={"from": state.turn_player, "to": None, "round": state.turn_round, "time_up": True},
+            result={"player": None, "number": state.turn_round, "finished": True, "time_up": True},
+        )
     skipped: list[str] = []
     if to is not None:
         nxt, new_round = require_player(state, to).id, False
@@ -152,8 +178,7 @@ def end_turn(state: GameState, by: str | None, to: object = None) -> Outcome:
     limit = state.edition.turns.limit
     if limit is not None and round_ > limit:
         # The last round is over: the game ends where it stands, turn and round as they were.
-        changes = [Change("game", None, "status", state.status, FINISHED)]
-        changes += [document_change("pending", p.id, p, None) for p in state.pending.values()]
+        changes = game_over(state)
         params.update(to=None, round=state.turn_round, rounds_over=True)
         return Outcome(
             "end_turn",

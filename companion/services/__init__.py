@@ -65,6 +65,7 @@ from .reads import (
     game_state,
     liquidation,
     pending_view,
+    time_up_view,
     turn_view,
     waiting,
 )
@@ -179,6 +180,7 @@ __all__ = [
     "square_offers",
     "state_of",
     "take_back_offer",
+    "time_up_view",
     "tournament_view",
     "tradable",
     "turn_view",

@@ -56,6 +56,7 @@ def _asked(action: Action, caller: Caller, payload: dict[str, Any], game: Game) 
         random_id,
         secret=secret_of(game),
         clock_limit=game.time_limit_seconds,
+        time_up=clock.is_up(game),
     )
 
 

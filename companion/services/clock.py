@@ -56,18 +56,29 @@ def pause_or_resume(game: Game, kind: str) -> Entry:
     return new_entry(game, Outcome(kind, undoable=False), BANKER)
 
 
+def elapsed(game: GameRecord) -> float:
+    """The seconds the clock has run so far (only while the game runs does it go on)."""
+    seconds = game.clock_elapsed_seconds or 0.0
+    since = game.clock_running_since if game.status == RUNNING else None
+    if since is not None:
+        seconds += (now_utc() - since).total_seconds()
+    return seconds
+
+
+def is_up(game: GameRecord) -> bool:
+    """Whether the game's time is up: it has a time limit and the clock has reached it."""
+    limit = game.time_limit_seconds
+    return limit is not None and limit > 0 and elapsed(game) >= limit
+
+
 def view(game: GameRecord) -> dict | None:
     """The clock as the API shows it, or ``None`` for a game without a time limit.
     ``last_minutes`` is the game's setting (0: no warning); ``closing`` says the game is in
     them now (the clock running, not yet out)."""
     if not game.time_limit_seconds:
         return None
-    elapsed = game.clock_elapsed_seconds
-    since = game.clock_running_since if game.status == RUNNING else None
-    running = since is not None
-    if since is not None:
-        elapsed += (now_utc() - since).total_seconds()
-    remaining = max(0, int(game.time_limit_seconds - elapsed))
+    running = game.status == RUNNING and game.clock_running_since is not None
+    remaining = max(0, int(game.time_limit_seconds - elapsed(game)))
     last_minutes = ((game.extra or {}).get("settings") or {}).get("last_minutes") or 0
     return {
         "limit_seconds": game.time_limit_seconds,

@@ -109,6 +109,16 @@ def turn_view(state: GameState) -> dict | None:
     return turns.view(state)
 
 
+def time_up_view(game: GameRecord, state: GameState) -> dict | None:
+    """What the time being up asks of the table, or ``None`` while it is not (no clock, time
+    left, a game not running): ``ends_with_turn`` when ending the turn in play ends the game
+    (``turns.ends_with_the_turn``), with that turn's ``player``; otherwise the banker ends it."""
+    if game.status != "running" or not clock.is_up(game):
+        return None
+    ends = turns.ends_with_the_turn(state, True)
+    return {"ends_with_turn": ends, "player": state.turn_player if ends else None}
+
+
 def game_state(game: GameRecord, caller: Caller | None) -> dict:
     """The game as ``GET /api/v1/games/{id}`` returns it to this caller. Every field the core
     declares on a player or a deed is shown, so a new kind of state needs no edit here."""
@@ -161,6 +171,8 @@ def game_state(game: GameRecord, caller: Caller | None) -> dict:
         "last_roll": state.last_roll,
         # Where the edition counts turns: whose turn, the round and its limit; else null.
         "turn": turn_view(state),
+        # Once the time is up: whether ending the turn in play ends the game, or the banker must.
+        "time_up": time_up_view(game, state),
         "expropriation": state.expropriation.to_dict() if state.expropriation else None,
         # The play-offs of a tie for first place, each the ids of its players (the last one may
         # be under way).

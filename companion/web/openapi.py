@@ -251,6 +251,20 @@ def document() -> dict:
                                 "player": {"type": ["string", "null"]},
                                 "number": {"type": "integer"},
                                 "limit": {"type": ["integer", "null"]},
+                                "marked": {
+                                    "type": "boolean",
+                                    "description": "The table marks its turns: a turn has been ended once.",
+                                },
+                            },
+                        },
+                        "time_up": {
+                            "type": ["object", "null"],
+                            "description": "Null until the game's time is up; then `ends_with_turn`: ending the "
+                            "turn in play ends the game (the championship, turns marked), its `player`; false: the "
+                            "banker ends the game.",
+                            "properties": {
+                                "ends_with_turn": {"type": "boolean"},
+                                "player": {"type": ["string", "null"]},
                             },
                         },
                         "expropriation": {

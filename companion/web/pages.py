@@ -99,6 +99,7 @@ def game_view(game, caller) -> dict:
         "final": Lazy(lambda: services.score(game) if game.status == "finished" else None),
         "dice": Lazy(lambda: dice_view(state(), edition, me)),
         "turn": Lazy(lambda: services.turn_view(state())),
+        "time_up": Lazy(lambda: services.time_up_view(game, state())),
         "expropriation": Lazy(lambda: state().expropriation),
         "play_offs": Lazy(lambda: state().play_offs),
         "squares": Lazy(lambda: _squares(game, caller, edition, state())),

@@ -93,3 +93,47 @@ def test_faq_26_a_trade_closed_in_a_turn_must_involve_its_player(app, api):
     assert {d["key"]: d["owner"] for d in game.state()["deeds"]}["vicolo-corto"] == game.ids["Bruno"]
     with app.app_context():
         assert services.verify_game(services.get_game(game.id)) == []
+
+
+def _time_up(app, game) -> None:
+    """The game's clock reaches its limit (as 90 minutes of play would)."""
+    from companion.store import db
+
+    with app.app_context():
+        row = services.get_game(game.id)
+        row.clock_elapsed_seconds = float(row.time_limit_seconds)
+        db.session.commit()
+
+
+def test_faq_6_at_time_up_ending_the_marked_turn_ends_the_game(app, api):
+    """Seed 001, FAQ 6, lines 402-406: the active player finishes the turn, then the game is
+    over and nobody but the count acts."""
+    game = api.new_game(edition="campionato-2015", time_limit_minutes=90).start()
+    assert game.state()["time_up"] is None
+    ok(game.act("Anna", {"type": "end_turn"}))  # the table marks its turns: Bruno's turn
+    _time_up(app, game)
+    state = game.state()
+    assert state["time_up"] == {"ends_with_turn": True, "player": game.ids["Bruno"]}
+    assert state["turn"]["marked"] is True
+    ok(game.act("Bruno", {"type": "buy", "deed": "vicolo-corto"}))  # Bruno finishes his turn
+    result = ok(game.act("Bruno", {"type": "end_turn"}))
+    assert result["finished"] and result["time_up"] and result["player"] is None
+    state = game.state()
+    assert state["status"] == "finished" and state["time_up"] is None and state["clock"]["running"] is False
+    code, body = game.act("Carla", {"type": "buy", "deed": "vicolo-stretto"})  # the next player cannot buy
+    assert (code, body["error"]["code"]) == (409, "game_finished")
+    events = game.api.get(f"/api/v1/games/{game.id}/events", game.banker)[1]["events"]
+    assert events[-1]["summary"] == "Time is up and Bruno's turn is over: the game ends."
+    assert game.api.get(f"/api/v1/games/{game.id}/score", game.banker)[1]["final"] is True
+    ok(game.act("banker", {"type": "undo"}))  # the banker's undo reopens it, the clock paused
+    assert game.state()["status"] == "running"
+
+
+def test_faq_6_a_table_not_marking_turns_is_asked_to_end_the_game(app, api, client):
+    game = api.new_game(edition="campionato-2015", time_limit_minutes=90).start()
+    _time_up(app, game)
+    assert game.state()["time_up"] == {"ends_with_turn": False, "player": None}
+    screen = client.get(f"/g/{game.id}/screen", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Time's up!" in screen and "The banker ends the game now" in screen
+    ok(game.act("banker", {"type": "end"}))
+    assert game.state()["status"] == "finished"

@@ -170,3 +170,32 @@ def test_faq_26_a_trade_closed_during_a_turn_involves_the_active_player():
     set_game(classic, turn_player="a", turn_round=1, turn_seq=5)
     act(classic, trade_propose(classic, "t1", "c", "d", offer, {**EMPTY, "cash": 60}))
     act(classic, trade_accept(classic, "t1", "d"))
+
+
+def test_faq_6_time_up_the_active_player_finishes_the_turn_and_the_game_is_over():
+    """Seed 001, FAQ 6, lines 402-406: "Quando il tempo finisce, il giocatore attivo finisce il
+    proprio turno; dopodiché il gioco è concluso." Ending that turn ends the game, once the
+    table marks its turns; a table that does not leaves the end to the banker."""
+    from conftest import NOW
+
+    from companion.core import pending, turns
+
+    state = new_state("campionato-2015")
+    set_game(state, turn_player="a", turn_round=1, turn_seq=1)
+    unmarked = act(state, turns.end_turn(state, "a", time_up=True))  # nobody had ended a turn yet
+    assert unmarked.params["to"] == "b" and state.status == "running"
+    act(state, turns.end_turn(state, "b"))  # time left: the turn passes
+    act(state, pending.request_payment(state, "r1", "a", "b", 50, "a deal", NOW))
+    assert state.turn_player == "c" and state.pending
+    # The banker's correction (who plays now) is no end of a turn: Anna finishes it instead.
+    act(state, turns.end_turn(state, None, "a", time_up=True))
+    assert state.turn_player == "a" and state.status == "running"
+    outcome = act(state, turns.end_turn(state, "a", time_up=True))
+    assert state.status == "finished" and outcome.params["time_up"] and outcome.result["finished"]
+    assert state.turn_player == "a" and not state.pending  # money waiting for a yes goes with the game
+    refused("game_finished", turns.end_turn, state, "b", None, True)  # nobody acts after it
+    refused("game_finished", rules.buy, state, "b", "vicolo-corto")
+    impresa = new_state("che-impresa")  # the banker closes at time up there: the turn passes
+    set_game(impresa, turn_player="a", turn_round=1, turn_seq=2)
+    act(impresa, turns.end_turn(impresa, "a", time_up=True))
+    assert impresa.status == "running" and impresa.turn_player == "b"

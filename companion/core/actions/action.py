@@ -132,7 +132,8 @@ class Field:
 @dataclass(frozen=True)
 class Asked:
     """One action as asked: who asks, the payload's fields as read, and what the table gives
-    every action (the time, a fresh id, the game's serial secret, its clock's limit)."""
+    every action (the time, a fresh id, the game's serial secret, its clock's limit, and
+    whether its time is up)."""
 
     by: Who
     fields: Mapping[str, Any]
@@ -140,6 +141,7 @@ class Asked:
     new_id: Callable[[], str]
     secret: str | None = None
     clock_limit: int | None = None
+    time_up: bool = False
 
     def get(self, name: str, default: Any = None) -> Any:
         """A field's value as read, or ``default`` when left out."""

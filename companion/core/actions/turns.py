@@ -27,8 +27,8 @@ def _roll(state: GameState, asked: Asked) -> Outcome:
 def _end_turn(state: GameState, asked: Asked) -> Outcome:
     """A player ends their own turn; the banker ends anyone's, or names who plays now."""
     if asked.by.is_banker and asked.get("player") is None:
-        return turns.end_turn(state, None, asked.get("to"))
-    return turns.end_turn(state, asked.player(), asked.get("to"))
+        return turns.end_turn(state, None, asked.get("to"), asked.time_up)
+    return turns.end_turn(state, asked.player(), asked.get("to"), asked.time_up)
 
 
 def _square(state: GameState, asked: Asked) -> Outcome:
@@ -121,22 +121,28 @@ ACTIONS = (
         line=Line(
             (
                 Say(N_("The last round is over: the game ends."), when=has("rounds_over")),
+                Say(
+                    N_("Time is up and %(name)s's turn is over: the game ends."),
+                    {"name": "who from"},
+                    when=has("time_up"),
+                ),
                 Say(N_("Now it is %(name)s's turn (round %(round)s)."), {"name": "who to", "round": "text round"}),
             ),
             (
                 Say(
                     N_("Sitting out this turn: %(names)s."),
                     {"names": "names skipped"},
-                    when=lambda p, e: not p.get("rounds_over") and bool(p.get("skipped")),
+                    when=lambda p, e: p.get("to") is not None and bool(p.get("skipped")),
                 ),
                 Say(
                     N_("%(name)s has waited the turns in %(jail)s and is out for free."),
                     {"name": "who released", "jail": "jail released"},
-                    when=lambda p, e: not p.get("rounds_over") and bool(p.get("released")),
+                    when=lambda p, e: p.get("to") is not None and bool(p.get("released")),
                 ),
             ),
         ),
-        about="Passes the turn.",
+        about="Passes the turn; once the time is up, where the active player finishes the turn and the table "
+        "marks its turns, ends the game instead.",
     ),
     Action(
         "square",
