@@ -107,6 +107,7 @@ KEYS = {
     "deeds_tradable": N_("Deeds traded between players"),
     "tradable": N_("Traded while mortgaged"),
     "reach": N_("What a mortgage needs unbuilt and stops building on"),
+    "lot": N_("A lot (holding it all makes a whole lot)"),
 }
 
 

@@ -24,6 +24,32 @@ def next_round(game):
         ok(game.act(name, {"type": "end_turn"}))
 
 
+def test_an_attempt_on_the_bar_covers_the_bar_only_when_its_owner_holds_every_restaurant(app, api):
+    """Seed 000 lines 33-35 and 182-183: the restaurants are no coloured lot, so lines 206-207
+    (an attempt on a whole lot) never reach them."""
+    game = api.new_game(players=NAMES, edition="che-impresa", seed=3).start()
+    bruno = game.ids["Bruno"]
+    ok(game.act("banker", {"type": "transfer", "from": "bank", "to": bruno, "amount": 2000, "reason": "test"}))
+    restaurants = [d.key for d in CI.deeds_in_group("ristorazione")]
+    for key in restaurants:
+        owner = owners(game)[key]
+        if owner is None:
+            ok(game.act("Bruno", {"type": "buy", "deed": key}))
+        elif owner != bruno:
+            name = next(n for n, i in game.ids.items() if i == owner)
+            offer = {"type": "trade_propose", "to": bruno, "give": {"deeds": [key]}, "get": {"cash": 10}}
+            ok(game.act("Bruno", {"type": "trade_accept", "trade": ok(game.act(name, offer))["trade"]}))
+    assert all(owners(game)[k] == bruno for k in restaurants)
+    ok(game.act("Anna", {"type": "pay_rent", "deed": "bar"}))
+    started = ok(game.act("Anna", {"type": "expropriation_start", "deed": "bar"}))
+    bar = CI.deed("bar")
+    assert not started["whole_lot"] and (started["value"], started["penalty"]) == (bar.price, bar.penalty)
+    ok(game.act("Anna", {"type": "expropriation_roll", "face": "si"}))
+    ok(game.act("Bruno", {"type": "expropriation_roll", "face": "meta"}))
+    assert [owners(game)[k] == bruno for k in restaurants] == [False, True, True, True]
+    balanced(app, game)
+
+
 def test_a_three_player_game(app, api):
     game = api.new_game(players=NAMES, edition="che-impresa", seed=11).start()
     a, b, c = (game.ids[n] for n in NAMES)

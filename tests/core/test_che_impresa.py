@@ -300,6 +300,21 @@ def test_a_whole_lot_goes_together_at_its_value_and_lot_penalty():
     assert cash(state)["a"] == 2000 - 6 - 160
 
 
+def test_an_attempt_on_a_restaurant_covers_it_alone_even_when_its_owner_holds_all_four():
+    # Seed 000 lines 33-35: a lot is "un lotto di terreni dello stesso colore"; lines 182-183:
+    # the restaurants are "come per i terreni" but take no activities. Lines 206-207 (the whole
+    # lot) then never reach them: Bar, Pasticceria, Ristorante and Albergo are no lot.
+    state = game()
+    restaurants = give_lot(state, "b", "ristorazione")
+    assert len(restaurants) == 4 and not CI.group("ristorazione").lot
+    outcome = attempt(state, deed="bar")
+    assert not outcome.params["whole_lot"] and outcome.params["value"] == CI.deed("bar").price
+    assert outcome.params["penalty"] == CI.deed("bar").penalty
+    act(state, rules.expropriation_roll(state, "a", "si"))
+    act(state, rules.expropriation_roll(state, "b", "meta"))
+    assert [state.deeds[k].owner for k in restaurants] == ["a", "b", "b", "b"]
+
+
 def test_the_new_owner_cannot_build_that_turn():
     state = game()
     keys = give_lot(state, "b", "azzurro")

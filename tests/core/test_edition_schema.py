@@ -124,6 +124,11 @@ def test_a_field_path_reads_like_the_file(path, text):
             lambda e: e["groups"][1].update(key=e["groups"][0]["key"]),
             "classic-it: groups[1].key 'brown' is a repeated key",
         ),
+        (
+            lambda e: (e["groups"][0].update(lot=False), e["deeds"][0].update(lot_penalty=10)),
+            "classic-it: deeds[0].lot_penalty: its group 'brown' is no lot",
+        ),
+        (lambda e: e["groups"][0].update(lot="no"), "classic-it: groups[0].lot must be true or false"),
         (lambda e: e["fixed_payments"][0].update(amount=-5), "classic-it: fixed_payments[0].amount must be at least 1"),
         (lambda e: e["currency"]["name"].update(it=""), "classic-it: currency.name.it must not be empty"),
         (lambda e: e.update(rules={}), "classic-it: rules is not a known field"),

@@ -40,6 +40,9 @@ class Group:
     name: Text
     color: str
     kind: str  # street | station | utility
+    # False: its deeds share a colour on the board but are no lot (Che Impresa!'s restaurants,
+    # seed 000 lines 33-35 and 182-183): holding them all makes no whole lot to expropriate.
+    lot: bool = True
 
 
 @dataclass(frozen=True)

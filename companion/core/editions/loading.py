@@ -115,7 +115,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         banknotes=tuple(sorted(d["banknotes"], reverse=True)),
         starting_notes=_counts(d["starting_notes"]),
         fixed_payments=tuple(FixedPayment(p["key"], _text(p["name"]), p["amount"]) for p in d["fixed_payments"]),
-        groups=tuple(Group(g["key"], _text(g["name"]), g["color"], g["kind"]) for g in d["groups"]),
+        groups=tuple(Group(g["key"], _text(g["name"]), g["color"], g["kind"], g.get("lot", True)) for g in d["groups"]),
         deeds=tuple(_deed(x) for x in d["deeds"]),
         station_rents=tuple(d.get("station_rents") or ()),
         utility_multipliers=tuple(d.get("utility_multipliers") or ()),

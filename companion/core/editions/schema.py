@@ -149,7 +149,8 @@ def _rents_needed(data: Mapping[str, Any], deed: Mapping[str, Any]) -> int:
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """What a schema cannot see, in data the schema accepts: a player range the starting cash
-    (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, a street whose rents do not
+    (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, a lot
+    penalty on a deed of a group that is no lot, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes."""
     problems = []
     players = data["players"]
@@ -171,8 +172,11 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         problems += _repeated(data[section], section)
     problems += _repeated(data.get("squares", []), "squares")
     kinds = {g["key"]: g["kind"] for g in data["groups"]}
+    no_lot = {g["key"] for g in data["groups"] if not g.get("lot", True)}
     for i, deed in enumerate(data["deeds"]):
         where = f"deeds[{i}]"
+        if deed["group"] in no_lot and deed.get("lot_penalty") is not None:
+            problems.append(f"{where}.lot_penalty: its group {deed['group']!r} is no lot")
         if deed["group"] not in kinds:
             problems.append(f"{where}.group {deed['group']!r} is not one of the edition's groups")
         elif kinds[deed["group"]] == "street":

@@ -24,7 +24,7 @@ from ..ledger import move
 from ..money import percent_up
 from ..state import Change, ExpropriationState, GameState, Outcome, document_change
 from ..turns import counted, require_turn
-from .common import acquired, clean_id, group_members, has_buildings, require_deed
+from .common import acquired, clean_id, group_members, group_of, has_buildings, require_deed
 
 BUYER, OWNER, SETTLE = "buyer", "owner", "settle"
 RENT = "rent"
@@ -43,7 +43,8 @@ def expropriation_start(
     """The buyer starts an attempt on another player's deed: after paying its rent this turn
     (``via`` ``"rent"``), or from a square that allows an attempt anywhere (``via`` its key).
     When the owner holds the deed's whole lot, the attempt is on the whole lot, at the lot's
-    value and the lot penalty printed on the deed.
+    value and the lot penalty printed on the deed; a group the edition says is no lot (the
+    restaurants) never makes one, so the attempt is on the deed alone.
 
     Refuses: an edition without expropriations, a bad id, a game not running, an unknown or
     bankrupt buyer, a buyer out of turn, a second attempt in the same turn, an attempt already
@@ -78,7 +79,8 @@ def expropriation_start(
         if square is None or not square.expropriation:
             raise BadInput("invalid_via", N_("An expropriation follows the rent, or a square that allows one."))
     members = group_members(state, deed.group)
-    whole = all(m.owner == ds.owner for _, m in members)
+    # Restaurants are no lot (seed 000 lines 33-35, 182-183): an attempt on one covers it alone.
+    whole = group_of(state, deed).lot and all(m.owner == ds.owner for _, m in members)
     taken = [(d, m) for d, m in members] if whole else [(deed, ds)]
     if any(has_buildings(m) for _, m in taken):
         raise RuleViolation(
