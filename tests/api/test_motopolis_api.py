@@ -113,7 +113,7 @@ def test_a_three_player_game(app, api):
         mine = [d for d in MP.deeds if held[d.key] == game.ids[name]]
         assert len(mine) == 5
         assert game.cash()[name] == 9000 - sum(d.price for d in mine)
-    assert state["turn"] == {"player": a, "number": 1, "limit": 40}
+    assert state["turn"] == {"player": a, "number": 1, "limit": 40, "marked": False}
     assert state["bank"] == {"houses": 32, "hotels": 12}
     events = ok(game.api.get(f"/api/v1/games/{game.id}/events", game.banker))["events"]
     assert all(name in next(e for e in events if e["type"] == "start")["summary"] for name in NAMES)
@@ -215,7 +215,7 @@ def test_a_three_player_game(app, api):
     ok(game.act("Carla", {"type": "pay_jail_fine"}))
     assert game.cash()["Carla"] == cash["Carla"] - 500
     end_turn(game)
-    assert game.state()["turn"] == {"player": a, "number": 2, "limit": 40}
+    assert game.state()["turn"] == {"player": a, "number": 2, "limit": 40, "marked": True}
     balanced(app, game)
 
     # Bruno owes Carla 1001 and cannot pay: the bank takes everything and pays Carla half.
