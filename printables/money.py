@@ -44,14 +44,16 @@ def starting_split(edition: dict, players: int) -> dict[int, int]:
     """How many notes of each denomination one player starts with: ``{denomination: count}``,
     largest denomination first, summing exactly to the starting cash for ``players``.
 
-    Uses the edition's ``starting_notes`` when they add up to that cash; otherwise computes a
-    split that leaves change in hand (see ``usable_split``).
+    Uses the edition's notes for that table size (``start.notes``, else ``starting_notes``)
+    when they add up to that cash; otherwise computes a split that leaves change in hand (see
+    ``usable_split``).
     Refuses (``ValueError``): a player count the edition has no starting cash for, an
     edition without banknotes, a cash amount its notes cannot make exactly.
     """
     cash = starting_cash(edition, players)
     notes = _banknotes(edition)
-    given = edition.get("starting_notes") or {}
+    by_size = (edition.get("start") or {}).get("notes") or {}
+    given = by_size.get(str(players)) or edition.get("starting_notes") or {}
     split = {int(k): int(v) for k, v in given.items()}
     if split and set(split) <= set(notes) and sum(k * v for k, v in split.items()) == cash:
         return {n: split.get(n, 0) for n in sorted(notes, reverse=True)}

@@ -75,6 +75,10 @@ def show_edition(edition_id):
             "min_players": edition.min_players,
             "max_players": edition.max_players,
             "starting_cash": {str(k): v for k, v in edition.start.cash.items()},
+            "starting_notes": {
+                str(n): {str(face): count for face, count in edition.starting_notes_for(n).items()}
+                for n in range(edition.min_players, edition.max_players + 1)
+            },
             "cash_private": edition.cash_private,
             "salary": {"amount": edition.salary.amount, "dice_multiplier": edition.salary.dice_multiplier},
             "fixed_payments": [

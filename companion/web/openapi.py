@@ -588,7 +588,21 @@ def document() -> dict:
                         "200": {
                             "description": "OK",
                             **_json(
-                                {"type": "object", "properties": {"deeds": {"type": "array", "items": _ref("Deed")}}}
+                                {
+                                    "type": "object",
+                                    "properties": {
+                                        "deeds": {"type": "array", "items": _ref("Deed")},
+                                        "starting_notes": {
+                                            "type": "object",
+                                            "description": "By the number of players: the notes each "
+                                            "player starts with, {face: count}.",
+                                            "additionalProperties": {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "integer"},
+                                            },
+                                        },
+                                    },
+                                }
                             ),
                         },
                         **_errors(404),

@@ -24,6 +24,16 @@ def next_round(game):
         ok(game.act(name, {"type": "end_turn"}))
 
 
+def test_the_edition_gives_the_starting_notes_by_the_number_of_players(api):
+    """Seed 000 lines 92-115: five, four, three, two or one 500-note, beside 700 in small notes."""
+    edition = ok(api.get("/api/v1/editions/che-impresa"))
+    assert edition["starting_notes"] == {
+        str(n): {"500": fives, "100": 5, "20": 7, "5": 10, "1": 10}
+        for n, fives in ((2, 5), (3, 4), (4, 3), (5, 2), (6, 1))
+    }
+    assert ok(api.get("/api/v1/editions/classic-it"))["starting_notes"]["4"]["500"] == 2
+
+
 def test_an_attempt_on_the_bar_covers_the_bar_only_when_its_owner_holds_every_restaurant(app, api):
     """Seed 000 lines 33-35 and 182-183: the restaurants are no coloured lot, so lines 206-207
     (an attempt on a whole lot) never reach them."""
@@ -60,7 +70,7 @@ def test_a_three_player_game(app, api):
         mine = [d for d in CI.deeds if held[d.key] == game.ids[name]]
         assert len(mine) == 6
         assert game.cash()[name] == 2700 - sum(d.price for d in mine)
-    assert state["turn"] == {"player": a, "number": 1, "limit": None}
+    assert state["turn"] == {"player": a, "number": 1, "limit": None, "marked": False}
     assert state["clock"]["limit_seconds"] == 120 * 60
     events = ok(game.api.get(f"/api/v1/games/{game.id}/events", game.banker))["events"]
     dealt = next(e for e in events if e["type"] == "start")

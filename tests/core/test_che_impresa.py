@@ -4,11 +4,13 @@ and the final count. Amounts are worked out by hand from the edition file's numb
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import act, cash, give, new_state, refused, set_deed, set_game, set_player
 
 from companion.core import commands, rules, turns
-from companion.core.editions.loading import load_editions
+from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
 from companion.core.policies.start import dealt
 from companion.core.policies.valuation import worth
 from companion.core.state import FINISHED, SETUP, DeedState, GameState, PlayerState
@@ -49,6 +51,24 @@ def test_lands_are_dealt_by_the_number_of_players_and_charged_at_their_price(n, 
         assert state.players[pid].cash == cash_each - sum(d.price for d in mine)
     assert len(outcome.params["dealt"]) == n * each
     assert (state.turn_player, state.turn_round, state.turn_seq) == ("p0", 1, 1)
+
+
+@pytest.mark.parametrize("n,fives", [(2, 5), (3, 4), (4, 3), (5, 2), (6, 1)])
+def test_the_starting_notes_follow_the_number_of_players(n, fives):
+    # Seed 000 lines 77-87 (700 in small notes each) and lines 92-115, table n°1: five, four,
+    # three, two or one 500-note for two to six players (3,200 to 1,200 baiocchi).
+    split = CI.starting_notes_for(n)
+    assert dict(split) == {500: fives, 100: 5, 20: 7, 5: 10, 1: 10}
+    assert sum(face * count for face, count in split.items()) == CI.start.cash[n] == 700 + 500 * fives
+
+
+def test_starting_notes_that_do_not_make_the_cash_are_refused_by_the_file_checks():
+    data = json.loads((EDITIONS_DIR / "che-impresa.json").read_text(encoding="utf-8"))
+    data["start"]["notes"]["3"]["500"] = 5
+    data["start"]["notes"]["4"]["50"] = 1
+    problems = validate_edition(data)
+    assert "che-impresa: start.notes[3] adds up to 3200, not the starting cash 2700" in problems
+    assert "che-impresa: start.notes[4] holds notes the edition does not print: [50]" in problems
 
 
 def test_the_same_seed_deals_the_same_hands_and_another_seed_others():

@@ -37,6 +37,14 @@ def test_the_box_split_is_used_when_it_matches(edition_id):
     assert split == {int(k): v for k, v in edition["starting_notes"].items()}
 
 
+@pytest.mark.parametrize("players, fives", [(2, 5), (3, 4), (4, 3), (5, 2), (6, 1)])
+def test_che_impresa_prints_the_500_notes_of_the_table_size(players, fives):
+    # Seed 000 lines 77-87 and 92-115: 700 baiocchi in small notes (10 × 1, 10 × 5, 7 × 20,
+    # 5 × 100) plus five, four, three, two or one 500-note for two to six players.
+    split = printables.starting_split(EDITIONS["che-impresa"], players)
+    assert split == {500: fives, 100: 5, 20: 7, 5: 10, 1: 10}
+
+
 @pytest.mark.parametrize(
     "cash, notes",
     [

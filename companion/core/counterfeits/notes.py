@@ -200,7 +200,7 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
     for pid in payers:
         handed[pid] = hand_over(hands.setdefault(pid, []), -net[pid], bank)
     pool = [n for pid in payers for n in handed[pid]]
-    split = state.edition.starting_notes if outcome.kind == "start" else None
+    split = state.edition.starting_notes_for(len(state.active_players())) if outcome.kind == "start" else None
     for pid in receivers:
         got = _take_from_pool(pool, net[pid])
         missing = net[pid] - sum(n["face"] for n in got)

@@ -70,9 +70,10 @@ def printed_notes(state: GameState) -> list[int]:
     note nobody starts with)."""
     edition = state.edition
     sets = len(state.players) + BANK_SETS
+    split = edition.starting_notes_for(len(state.players))
     faces = []
     for face in sorted(edition.banknotes, reverse=True):
-        each = edition.starting_notes.get(face, 0)
+        each = split.get(face, 0)
         count = each * sets if each else BANK_SETS
         faces.extend([face] * count)
     return faces

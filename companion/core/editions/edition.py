@@ -91,6 +91,10 @@ class Start:
     policy: str
     cash: Mapping[int, int]
     deeds: Mapping[int, int] | None = None
+    # The notes each player starts with, by the number of players, where they differ by table
+    # size (Che Impresa!'s five, four, three, two or one 500-note, seed 000 lines 92-115);
+    # a size left out takes the edition's ``starting_notes``.
+    notes: Mapping[int, Mapping[int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -445,6 +449,12 @@ class Edition:
 
     def square(self, key: str) -> Square | None:
         return next((q for q in self.squares if q.key == key), None)
+
+    def starting_notes_for(self, player_count: int) -> Mapping[int, int]:
+        """The notes each player starts with at this table size, ``{face: count}``: the start's
+        own for that size where the edition gives them, else the edition's ``starting_notes``."""
+        by_size = self.start.notes or {}
+        return by_size.get(player_count, self.starting_notes)
 
     def starting_cash_for(self, player_count: int) -> int:
         """The cash each player starts with at this table size; refuses a size the edition lacks."""

@@ -149,7 +149,8 @@ def _rents_needed(data: Mapping[str, Any], deed: Mapping[str, Any]) -> int:
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """What a schema cannot see, in data the schema accepts: a player range the starting cash
-    (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, a lot
+    (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, starting
+    notes by table size that are not the edition's notes or do not add up to that size's cash, a lot
     penalty on a deed of a group that is no lot, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes."""
     problems = []
@@ -168,6 +169,14 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
                 problems.append(f"start.deeds has no count for {n} players")
             elif n * dealt[str(n)] > dealable:
                 problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
+    notes = set(data["banknotes"])
+    for n, split in (data["start"].get("notes") or {}).items():
+        faces = {int(face) for face in split}
+        if not faces <= notes:
+            problems.append(f"start.notes[{n}] holds notes the edition does not print: {sorted(faces - notes)}")
+        total = sum(int(face) * count for face, count in split.items())
+        if n in cash and total != cash[n]:
+            problems.append(f"start.notes[{n}] adds up to {total}, not the starting cash {cash[n]}")
     for section in ("groups", "deeds", "fixed_payments"):
         problems += _repeated(data[section], section)
     problems += _repeated(data.get("squares", []), "squares")
