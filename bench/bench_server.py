@@ -23,7 +23,10 @@ answers, then measures:
    would; it is then counted as served by a reconnect rather than by a held stream.
 4. Idle connections: ``--idle-connections`` TCP connections opened and left silent; with all
    of them open, one payment is timed; then the benchmark counts how many the server has let
-   go a little after its head timeout (``companion.serve.protocol.HEAD_SECONDS``).
+   go a little after its head timeout (``companion.serve.protocol.HEAD_SECONDS``). With
+   ``--idle-from-one-address`` they all come from 127.0.0.2, as one client flooding the server
+   (issue 34: past ``BANCO_CONNECTIONS_PER_ADDRESS`` they are answered 503 and let go sooner),
+   and the payment, from 127.0.0.1, is on a connection of its own opened after them.
 
 Listeners (phase 3 and ``--background-listeners``) connect from the addresses 127.0.0.2 to
 127.0.0.201 in turn (all loopback on Linux), as phones of a club each have their own: the
@@ -37,6 +40,7 @@ always terminated.
     /work/venv/bin/python bench/bench_server.py                 # defaults: 8 phones x 200, 300 listeners
     /work/venv/bin/python bench/bench_server.py --background-listeners 3000 --listeners 0
     /work/venv/bin/python bench/bench_server.py --listeners 0 --idle-connections 1000
+    /work/venv/bin/python bench/bench_server.py --listeners 0 --idle-connections 10100 --idle-from-one-address
     /work/venv/bin/python bench/bench_server.py --database-url postgresql://postgres@127.0.0.1:5432/banco_bench
 """
 
@@ -80,6 +84,7 @@ APP_THREADS = _app_threads()
 EDITION = "classic-it"
 MAX_PLAYERS = 8  # classic-it seats at most 8: more phones are spread over several games
 LISTENER_ADDRESSES = 200  # listeners connect from 127.0.0.2 .. 127.0.0.201 in turn
+FLOODER = "127.0.0.2"  # --idle-from-one-address: every idle connection from this one
 HEAD_SECONDS = 10  # companion/serve/protocol.py: a connection silent this long is let go
 
 
@@ -810,7 +815,7 @@ def run_idle(port: int, args) -> dict:
     for i in range(args.idle_connections):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
-            sock.bind((listener_address(i), 0))
+            sock.bind((FLOODER if args.idle_from_one_address else listener_address(i), 0))
             sock.settimeout(5)
             sock.connect((HOST, port))
         except OSError as e:
@@ -819,6 +824,9 @@ def run_idle(port: int, args) -> dict:
             continue
         socks.append(sock)
     opened = now() - t_open
+    if args.idle_from_one_address:
+        api.close()
+        api = Api(port)  # a phone's new connection, from another address, opened after the flood
     status, _body, took, _t0, _t1 = api.call(
         "POST",
         f"/api/v1/games/{game['id']}/actions",
@@ -945,7 +953,7 @@ def report(args, server: Server, phones: dict | None, listeners: dict | None, id
         )
     if idle:
         row(
-            "4. idle connections open / failed",
+            f"4. idle connections{' (one address)' if args.idle_from_one_address else ''} open / failed",
             f"{idle['open']} / {idle['asked'] - idle['open']} (opened in {idle['open_time']:.1f} s)",
             "all / 0",
         )
@@ -1048,6 +1056,11 @@ def main(argv=None) -> int:
     )
     parser.add_argument(
         "--idle-connections", type=int, default=0, help="connections opened and left silent, then one payment (0: skip)"
+    )
+    parser.add_argument(
+        "--idle-from-one-address",
+        action="store_true",
+        help="the idle connections all from 127.0.0.2 (one client flooding), the payment from 127.0.0.1",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random payments")
     parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for late deliveries")

@@ -30,6 +30,10 @@ MAX_BODY_BYTES = 64 * 1024
 THREADS = 4
 # Connections the server holds at once (a club evening: 400 phones, a stream each, and their requests).
 CONNECTION_LIMIT = 10000
+# Of those, the connections one client address may hold (0: no limit), so one address cannot
+# take them all: a browser opens at most 6 to one server, so this is dozens of devices behind
+# one address (a NAT), and forty addresses to fill the server (``serve.shares``).
+CONNECTIONS_PER_ADDRESS = 256
 # Server processes (BANCO_WORKERS): one suits a home table; a club runs several on PostgreSQL.
 WORKERS = 1
 # Database connections each server process keeps open, all of them: a request waits for one
@@ -124,6 +128,7 @@ def from_environment(instance: Path) -> dict:
         "PUBLIC_URL": public.rstrip("/"),
         "THREADS": int(os.environ.get("BANCO_THREADS", str(THREADS))),
         "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", str(CONNECTION_LIMIT))),
+        "CONNECTIONS_PER_ADDRESS": int(os.environ.get("BANCO_CONNECTIONS_PER_ADDRESS", str(CONNECTIONS_PER_ADDRESS))),
         "STREAMS_PER_ADDRESS": int(os.environ.get("BANCO_STREAMS_PER_ADDRESS", str(STREAMS_PER_ADDRESS))),
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         "EVENTS_PAGE": events_page(),
@@ -155,6 +160,7 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
                 "PUBLIC_URL": "http://localhost:5000",
                 "THREADS": 16,
                 "CONNECTION_LIMIT": CONNECTION_LIMIT,
+                "CONNECTIONS_PER_ADDRESS": CONNECTIONS_PER_ADDRESS,
                 "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
             }
         )

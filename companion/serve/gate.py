@@ -27,9 +27,13 @@ from ..services.door import bearer, reader, reply
 from ..services.door import of as door_of
 from ..web.errors import REFUSED
 from .mount import Answer, Mount
+from .shares import Shares
 from .writer import Handover
 
 BODY_SECONDS = 30  # a whole body, from the end of the head: a phone's form is a few hundred bytes
+# When a connection refused for its address's crowd may come back: by then the server has closed
+# that address's idle connections (its keep-alive is 5 seconds).
+CROWDED_RETRY_SECONDS = 5
 # The route whose requests the loop answers at the app's door, without Flask's request cycle: its
 # address is declared once, on the route itself (``companion.web.api.act``), and read from the app.
 ACTIONS_ENDPOINT = "api.act"
@@ -60,6 +64,7 @@ class Gate:
         self.limit = app.config["MAX_CONTENT_LENGTH"]
         parts = banco(app)
         self.streams = Streams(parts.broker, app.config["STREAMS_PER_ADDRESS"])
+        self.shares = Shares(app.config["CONNECTIONS_PER_ADDRESS"])
         self.mount = Mount(app, app.config["THREADS"])
         self.door = door_of(app)
         self.writer = Handover(self.door.writer)
@@ -170,6 +175,13 @@ class Gate:
         finally:
             if reserved:
                 self.streams.release(address)
+
+    async def crowded(self, scope, receive, send) -> None:
+        """The answer on a connection past its address's share (``shares``): 503 as the app
+        words it, with when to come back, and closed. Its body, if any, is not read."""
+        answer = await self.mount.answer(scope, b"", {REFUSED: 503})
+        retry = (b"retry-after", str(CROWDED_RETRY_SECONDS).encode())
+        await _send(send, answer._replace(headers=[*answer.headers, retry, (b"connection", b"close")]))
 
     async def refuse(self, scope, send, status: int) -> None:
         """Answers ``status`` as the app words it, and closes the connection: the body, if

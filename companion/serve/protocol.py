@@ -1,4 +1,4 @@
-"""uvicorn's HTTP/1.1 connection, with three manners of Banco's.
+"""uvicorn's HTTP/1.1 connection, with four manners of Banco's.
 
 The parser is httptools (llhttp, in C) where it is installed, as requirements.txt installs
 it on Linux, macOS and Windows: reading a request head costs a few microseconds instead of
@@ -12,6 +12,9 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
   chunked, which h11 refuses and llhttp would let through) is answered 400 (431 for a head too
   large) as the app words it, from what could be read of its head, instead of uvicorn's plain
   text.
+- A connection past its address's share of the server's (``shares``) is not counted among the
+  connections the server's limit counts, has ``CROWDED_SECONDS`` to send its head, and is
+  answered 503 as the app words it, with ``Retry-After``, and closed.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ except ImportError:  # h11 alone: pure Python, slower, the same manners
 
 HEAD_SECONDS = 10
 HEAD_BYTES = 16384  # h11's own limit for a request head, kept with either parser
+# A browser sends its head at once: a connection past its address's share waits for it this
+# long, so an address flooding the server holds its extra sockets for this long at most.
+CROWDED_SECONDS = 2
 
 
 def parser_name() -> str:
@@ -46,11 +52,18 @@ def protocol_class(gate, parser: str | None = None):
             super().connection_made(transport)
             self._head = bytearray()
             self._behind = 0  # bytes read behind a request whole and still being answered
-            self._arm()
+            self._address = self.client[0] if self.client else ""
+            self._counted = gate.shares.take(self._address)
+            if not self._counted:
+                # Past its address's share: not one of the server's connections, so the server's
+                # limit still has room for the other addresses; its request is answered 503.
+                self.connections.discard(self)
+                self.app = gate.crowded
+            self._arm(HEAD_SECONDS if self._counted else CROWDED_SECONDS)
 
-        def _arm(self) -> None:
+        def _arm(self, seconds: float = HEAD_SECONDS) -> None:
             self._head_of = self.cycle  # the cycle before the head being awaited
-            self._head_timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+            self._head_timer = self.loop.call_later(seconds, self._too_slow)
 
         def _too_slow(self) -> None:
             if self.cycle is self._head_of and not self.transport.is_closing():
@@ -101,6 +114,9 @@ def protocol_class(gate, parser: str | None = None):
 
         def connection_lost(self, exc) -> None:
             self._head_timer.cancel()
+            if self._counted:
+                self._counted = False  # once: the loop may tell a closing connection twice
+                gate.shares.release(self._address)
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:

@@ -54,10 +54,31 @@ _HTTP_MESSAGES = {
 }
 
 
+# What the server refuses before the app sees the request, where the status alone does not say
+# why: 503, a connection past its address's share of the server's (``companion.serve.shares``).
+_SERVER_MESSAGES = {
+    503: (
+        "too_many_connections",
+        N_(
+            "Too many connections to the bank come from your network's address. Close the bank's "
+            "pages you no longer need, then try again in a few seconds."
+        ),
+    ),
+}
+
+
 def http_error(status: int):
     """The answer to an HTTP-level refusal (``status`` from ``_HTTP_MESSAGES``)."""
     code, message = _HTTP_MESSAGES.get(status, ("error", N_("Something went wrong.")))
     return respond(status, code, gettext(message))
+
+
+def server_refusal(status: int):
+    """The answer to a request the server refused before the app saw it (``REFUSED``)."""
+    if status in _SERVER_MESSAGES:
+        code, message = _SERVER_MESSAGES[status]
+        return respond(status, code, gettext(message))
+    return http_error(status)
 
 
 def init_app(app) -> None:
@@ -116,7 +137,7 @@ class _Guard:
         if status is None:
             return self.wsgi_app(environ, start_response)
         with self.app.request_context(environ):
-            response = self.app.process_response(http_error(status))
+            response = self.app.process_response(server_refusal(status))
         return response(environ, start_response)
 
     def _read_whole(self, environ) -> int | None:
