@@ -16,12 +16,12 @@ import contextlib
 import logging
 import sys
 
-from companion import config, create_app
-from companion.database import SchemaMismatch
+from companion import config, create_app, database
+from companion.database import DatabaseUnwritable, SchemaMismatch
 
 try:
     app = create_app()
-except SchemaMismatch as error:
+except (SchemaMismatch, DatabaseUnwritable) as error:
     sys.exit(f"Banco cannot start: {error}")
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -41,6 +41,11 @@ def main() -> None:
             "On SQLite a live update made in one worker process could not reach the phones of the "
             "others. Leave BANCO_WORKERS unset (one process serves a home table), or use PostgreSQL."
         )
+    try:
+        with app.app_context():
+            database.check_writable()  # never serve a database that cannot save: say why now
+    except DatabaseUnwritable as error:
+        sys.exit(f"Banco cannot start: {error}")
     url = app.config["PUBLIC_URL"] + "/"
     print(f"\nBanco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n")
     print(qr_terminal(url))

@@ -29,6 +29,9 @@ class Broker:
         self._waiters: dict[str, set[asyncio.Future]] = {}  # touched on the loop only
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
+        # Whether this process's last write found the database unable to save (a full disk, a
+        # read-only file): every live page says so until a write succeeds again.
+        self.cannot_save = False
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the streams wait on (the server's; a restarted server brings its own)."""
@@ -58,6 +61,22 @@ class Broker:
             # The loop may close between the check and the call: then no stream is left.
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._wake, game_id)
+
+    def saving(self, saved: bool) -> bool:
+        """A write of this process was saved (``saved``), or failed as the database cannot
+        save; every open stream wakes when that changes, to tell its page. Says whether it
+        changed."""
+        if self.cannot_save is not saved:
+            return False  # as it was, as after nearly every write: no lock taken
+        with self._lock:
+            if self.cannot_save is not saved:
+                return False
+            self.cannot_save = not saved
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake_all)
+        return True
 
     def known(self) -> list[str]:
         """Every game this process has a version of (those its streams are on among them)."""

@@ -1,5 +1,5 @@
 """The words the app and the server's loop share about a live stream: the event a new version
-makes, and the environ key under which the app and the loop agree on which stream the loop
+makes, the event saying whether the database can save, and the environ key under which the app and the loop agree on which stream the loop
 holds open. Plain Python: the server (``companion.serve``) knows the live layer by these."""
 
 from __future__ import annotations
@@ -14,3 +14,10 @@ def event(version: int, parts: frozenset[str] | None) -> str:
     (``null`` when the server cannot tell)."""
     data = {"version": version, "parts": sorted(parts) if parts is not None else None}
     return f"id: {version}\nevent: version\ndata: {json.dumps(data)}\n\n"
+
+
+def storage(cannot_save: bool) -> str:
+    """The ``storage`` event: whether the database cannot save now (a full disk, a read-only
+    file), for the page to say so; no ``id``, so a reconnecting stream still resumes from its
+    last version."""
+    return f"event: storage\ndata: {json.dumps({'cannot_save': cannot_save})}\n\n"

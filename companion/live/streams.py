@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from .events import event
+from .events import event, storage
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 15
@@ -44,15 +44,20 @@ class Streams:
 
     async def hold(self, game_id: str, seen: int, receive, send) -> None:
         """Sends ``game_id``'s versions past ``seen`` as they come, until ``STREAM_SECONDS`` pass, the
-        client leaves (then nothing more is sent, nor logged) or the broker closes."""
+        client leaves (then nothing more is sent, nor logged) or the broker closes; and, when
+        the database cannot save, a ``storage`` event saying so, and another once it can."""
         loop = asyncio.get_running_loop()
         stream = _Stream()
         gone = loop.create_task(_left(receive))
         gone.add_done_callback(stream.wake)
         stream.start(loop)
+        told = False  # whether this stream has said the database cannot save
         try:
             while not gone.done() and not stream.ended and not self.broker.closing:
-                if (version := self.broker.latest(game_id) or 0) > seen:
+                if self.broker.cannot_save is not told:
+                    told = self.broker.cannot_save
+                    chunk = _STORAGE[told]
+                elif (version := self.broker.latest(game_id) or 0) > seen:
                     chunk = self._event(game_id, seen, version)
                     seen = version
                 elif stream.beat:
@@ -87,6 +92,7 @@ class Streams:
 
 
 _KEEPALIVE = b": keep-alive\n\n"
+_STORAGE = {cannot: storage(cannot).encode() for cannot in (False, True)}
 EVENTS_KEPT = 1024
 
 

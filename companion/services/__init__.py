@@ -7,6 +7,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``seats``: tokens, claiming a seat, rejoin codes, who is calling
 - ``actions``: the action types, ``prepare``, ``run_batch`` and ``preview``
 - ``door``: the one door of the actions (the API's and the pages'), through the one ``writer``
+- ``faults``: a database that cannot save (a full disk, a read-only file), refused in words (503)
 - ``journal``: entries, persistence through the core's interpreter, undo, verification
 - ``clock``: the game clock
 - ``reads``: the read model the API and pages show
@@ -28,6 +29,7 @@ from .custom_editions import (
 )
 from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent_line, tradable
 from .door import Door, Reply, act
+from .faults import StorageUnavailable, cannot_save, is_storage_fault
 from .games import (
     EDITION_CLOCK,
     ID_ALPHABET,
@@ -115,10 +117,12 @@ __all__ = [
     "Door",
     "EditionRefused",
     "Reply",
+    "StorageUnavailable",
     "act",
     "auction_clock",
     "authenticate",
     "can_see_cash",
+    "cannot_save",
     "check_edition",
     "checkable_view",
     "claim_seat",
@@ -148,6 +152,7 @@ __all__ = [
     "is_director",
     "is_imported",
     "is_referee",
+    "is_storage_fault",
     "issue_bank_handoff",
     "issue_referee_token",
     "issue_rejoin",

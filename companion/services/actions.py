@@ -24,6 +24,7 @@ from ..core.state import FINISHED, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from ..store.statements import Prepared
 from . import clock, journal
+from .faults import is_storage_fault
 from .games import random_id
 from .seats import Caller, identify
 from .serials import secret_of
@@ -108,7 +109,8 @@ class _Repeated(Exception):
 def run_batch(batch: list[_Action]) -> None:
     """Runs a batch of actions in one write transaction, each in its own savepoint, and sets
     each one's ``answer`` (``{"version", "result"}``) or ``error`` (a refusal, which changed
-    nothing); an error of the commit itself is raised, and then nothing of the batch holds.
+    nothing); an error of the commit itself is raised, and then nothing of the batch holds, as
+    is a database that cannot save (``faults``), whichever action met it.
 
     The games are locked in the order of their ids (PostgreSQL: ``FOR UPDATE`` on each game's
     row as its first action comes), the order every batch of every process follows, so two
@@ -129,6 +131,10 @@ def run_batch(batch: list[_Action]) -> None:
             try:
                 work.answer = _answer(work, locked)
             except Exception as error:  # a refusal, or a fault of this action alone: the others still commit
+                if is_storage_fault(error):
+                    # Not this action's alone: SQLite may have rolled the whole transaction
+                    # back, and what ran after it would be committed statement by statement.
+                    raise
                 work.error = error
 
 
@@ -148,7 +154,9 @@ def _all_standing(ordered: list[_Action]) -> bool:
                     game = _locked_game(work, locked)
                     locked[game.id] = game
                     work.answer = _run(work, game)
-                except Exception:
+                except Exception as error:
+                    if is_storage_fault(error):
+                        raise  # the whole batch fails: no action of it can be saved
                     raise _NotAllStanding() from None
     except _NotAllStanding:
         for work in ordered:

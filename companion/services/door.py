@@ -23,6 +23,7 @@ from ..core.errors import N_, BancoError
 from ..extension import banco
 from .actions import prepare, run_batch, unsigned
 from .bodies import parse_json
+from .faults import cannot_save
 from .seats import Caller
 from .tx import keep_games, rollback
 from .wording import gettext, language, say
@@ -55,12 +56,14 @@ class Door:
         ``caller`` in ``game_id`` and answers in ``lang``: 200 ``{"version", "result"}`` once
         committed, 202 for money held for the banker, or the refusal ``{"error": {"code",
         "message"}}`` with its status. Refuses what ``take`` refuses and what the action's
-        batch refuses (``services.actions.run_batch``); a refusal changes nothing. An
-        unexpected failure is raised, for the caller's own error handling."""
+        batch refuses (``services.actions.run_batch``), and 503 ``storage_unavailable`` when
+        the database cannot save (``faults``); a refusal changes nothing. An unexpected
+        failure is raised, for the caller's own error handling."""
         work = self.take(game_id, caller, body)
         if work.error is None:
             rollback()  # the caller's reads so far end here: it reads the commit after
             self.writer.submit(work)
+        _judge(work)
         if work.error is not None and not isinstance(work.error, BancoError):
             raise work.error
         return reply(work, lang)
@@ -85,10 +88,21 @@ class Door:
             return refused
 
 
+def _judge(work: Waiting) -> None:
+    """An action that failed because the database cannot save is refused as such (503), in
+    words: no one's mistake, and nothing of it was written (``faults``)."""
+    if work.error is not None and not isinstance(work.error, BancoError):
+        refused = cannot_save(work.error)
+        if refused is not None:
+            log.warning("an action was refused: the database cannot save (%s)", getattr(work.error, "orig", work.error))
+            work.error = refused
+
+
 def reply(work: Waiting, lang: str) -> Reply:
     """The answer to an action taken (``Door.take``) and run: its success, its refusal in
-    ``lang`` (which only a refusal reads), or 500 for an unexpected failure (the action's own,
-    or its whole batch's), logged here."""
+    ``lang`` (which only a refusal reads), 503 when the database cannot save, or 500 for an
+    unexpected failure (the action's own, or its whole batch's), logged here."""
+    _judge(work)
     error = work.error
     if error is None:
         answer = work.answer
@@ -153,8 +167,9 @@ def act(game_id, caller: Caller | None, payload: dict, token: str | None = None)
 
     The same ``key`` from the same caller with the same request returns the first answer again
     and changes nothing; a refusal is not remembered, so a corrected retry with the same key is
-    judged afresh."""
+    judged afresh. When the database cannot save, raises ``faults.StorageUnavailable``."""
     work = prepare(game_id, caller, payload, token)
     rollback()
     of(current_app).writer.submit(work)
+    _judge(work)
     return work.outcome()

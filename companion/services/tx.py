@@ -26,6 +26,7 @@ the serial secret) is on rows it reads afresh or never writes.
 from __future__ import annotations
 
 import contextvars
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -40,7 +41,10 @@ from ..live import fanout
 from ..store import Game, db
 from ..store.rows import GameRecord, attributes, read_game, row_select
 from ..store.statements import Prepared
+from .faults import is_storage_fault
 from .states import STATES
+
+log = logging.getLogger(__name__)
 
 _SQLITE_WRITERS = threading.Lock()
 _TO_PUBLISH = "banco_to_publish"
@@ -80,16 +84,23 @@ def writing():
                 fanout.notify(db.session, versions)  # heard by every process, at commit only
             db.session.commit()
             _expire_all_but_kept()
-        except BaseException:
+        except BaseException as error:
             db.session.info.pop(_TO_PUBLISH, None)
             db.session.rollback()
             STATES.forget()
+            if is_storage_fault(error) and banco().broker.saving(False):
+                log.error(
+                    "The database cannot save (%s): every change is refused until it can.",
+                    getattr(error, "orig", error),
+                )
             raise
         finally:
             WRITE_INTENT.reset(token)
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
     # process's streams hear it at once, the other processes' through the NOTIFY above.
     broker = banco().broker
+    if broker.saving(True):
+        log.warning("The database saves again.")
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
         broker.publish_all(game_id, versions)
 

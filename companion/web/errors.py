@@ -1,5 +1,7 @@
 """One error handler for everything: JSON to the API, a page to a person. Nothing answers
-with a bare server error: unexpected failures are rolled back, logged and told politely.
+with a bare server error: a database that cannot save (a full disk) is answered 503
+``storage_unavailable`` in words (``services.faults``); unexpected failures are rolled back,
+logged and told politely.
 
 The same words answer the requests the server refuses before the app sees them (a body over
 the size limit, a request it cannot parse): ``companion.serve`` asks the app to word them. No
@@ -107,6 +109,9 @@ def init_app(app) -> None:
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
         services.rollback()
+        refused = services.cannot_save(error)
+        if refused is not None:  # a full disk, a read-only file: said in words, and logged once by tx
+            return _banco(refused)
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
         return respond(500, "internal_error", gettext("Something went wrong on the bank's side. Nothing was changed."))
 

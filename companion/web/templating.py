@@ -11,6 +11,8 @@ from flask import has_request_context, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from ..extension import banco
+
 _LANG = "banco.lang"  # where ``lang`` keeps the reader's language in the request's environ
 
 
@@ -85,4 +87,10 @@ def init_app(app) -> None:
 
     @app.context_processor
     def _globals():
-        return {"lang": lang(), "new_key": lambda: uuid.uuid4().hex, "current_path": request.full_path.rstrip("?")}
+        return {
+            "lang": lang(),
+            "new_key": lambda: uuid.uuid4().hex,
+            "current_path": request.full_path.rstrip("?"),
+            # The last write of this process found the database unable to save (base.html says so).
+            "cannot_save": banco().broker.cannot_save,
+        }

@@ -200,11 +200,19 @@
 
   if (streamUrl && window.EventSource) {
     var offline = document.getElementById("offline");
+    var cannotSave = document.getElementById("cannot-save");
     var source = new EventSource(streamUrl + "?since=" + encodeURIComponent(body.dataset.version || "0"));
     source.addEventListener("version", function (e) {
       var data = e.data ? JSON.parse(e.data) : {};
+      // A new version was saved: the database saves (again).
+      if (cannotSave) { cannotSave.hidden = true; }
       // An event without "parts" (an older server) says only that something changed.
       heard(Number(data.version), data.parts || null);
+    });
+    // The server's writes found the database unable to save (a full disk), or saving again.
+    source.addEventListener("storage", function (e) {
+      var data = e.data ? JSON.parse(e.data) : {};
+      if (cannotSave) { cannotSave.hidden = !data.cannot_save; }
     });
     source.addEventListener("open", function () {
       // Reconnected: the stream's opening says what changed since the last event it sent.
