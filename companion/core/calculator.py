@@ -18,13 +18,24 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeGuard
 
 from .editions.edition import Deed, Edition
-from .errors import N_, BadInput, RuleViolation
+from .errors import N_, BadInput, BancoError, RuleViolation
 from .policies.buildings import big_building
 from .policies.mortgage import terms as mortgage_terms
 from .state import FINISHED, DeedState, GameState, PlayerState
 
 MAX_NAME = 40
 MAX_CASH = 999_999_999
+
+
+class WrongEntries(BadInput):
+    """Every impossible entry at once: ``problems`` holds each refusal, in the order of the
+    form (the players' cash, then the deeds in board order, then the bank's supply). Its code
+    and words are its first problem's, with that entry's ``key`` or ``player``."""
+
+    def __init__(self, problems: Sequence[BancoError]):
+        first = problems[0]
+        super().__init__(first.code, first.message, **first.params)
+        self.problems = list(problems)
 
 
 class PlayerEntry(NamedTuple):
@@ -112,39 +123,53 @@ def _cash(name: str, index: int, cash: object, cash_required: bool) -> int:
     return cash
 
 
-def _deed_entries(edition: Edition, names: list[str], deeds: Sequence[Any]) -> dict[str, tuple[Deed, DeedEntry]]:
-    """Each deed entered, once, with its values checked for type and range."""
+def _deed_entries(
+    edition: Edition, names: list[str], deeds: Sequence[Any], problems: list[BancoError]
+) -> dict[str, tuple[Deed, DeedEntry]]:
+    """Each deed entered, once, with its values checked for type and range; an entry that is
+    not one goes to ``problems`` and is left out."""
     if not isinstance(deeds, (list, tuple)):
         raise BadInput("invalid_deeds", N_("Deeds must be a list."))
     found: dict[str, tuple[Deed, DeedEntry]] = {}
     for raw in deeds:
-        entry = DeedEntry(*raw) if isinstance(raw, (list, tuple)) else None
-        if entry is None:
-            raise BadInput("invalid_deeds", N_("Deeds must be a list."))
-        deed = edition.deed(entry.key) if isinstance(entry.key, str) else None
-        if deed is None:
-            raise BadInput("unknown_deed", N_("There is no deed %(deed)s in this edition."), deed=str(entry.key)[:60])
-        said = {"deed": deed.name, "key": deed.key}
-        owner = entry.owner
-        if owner is not None and not (_whole(owner) and 0 <= owner < len(names)):
-            raise BadInput("invalid_owner", N_("The owner of %(deed)s is not one of the players."), **said)
-        if not (_whole(entry.small) and entry.small >= 0) or not isinstance(entry.big, bool):
-            raise BadInput("invalid_buildings", N_("The buildings on %(deed)s are not a number of buildings."), **said)
-        if not isinstance(entry.mortgaged, bool):
-            raise BadInput("invalid_mortgage", N_("Mortgaged or not: %(deed)s takes a yes or a no."), **said)
-        if deed.key in found:
-            first = found[deed.key][1].owner
-            if first != owner and first is not None and owner is not None:
-                raise RuleViolation(
-                    "deed_two_owners",
-                    N_("%(deed)s is given to both %(first)s and %(second)s: a deed has one owner."),
-                    first=names[first],
-                    second=names[owner],
-                    **said,
-                )
-            raise BadInput("deed_entered_twice", N_("%(deed)s is entered twice."), **said)
+        try:
+            deed, entry = _deed_entry(edition, names, raw, found)
+        except BancoError as problem:
+            problems.append(problem)
+            continue
         found[deed.key] = (deed, entry)
     return found
+
+
+def _deed_entry(
+    edition: Edition, names: list[str], raw: object, found: dict[str, tuple[Deed, DeedEntry]]
+) -> tuple[Deed, DeedEntry]:
+    entry = DeedEntry(*raw) if isinstance(raw, (list, tuple)) else None
+    if entry is None:
+        raise BadInput("invalid_deeds", N_("Deeds must be a list."))
+    deed = edition.deed(entry.key) if isinstance(entry.key, str) else None
+    if deed is None:
+        raise BadInput("unknown_deed", N_("There is no deed %(deed)s in this edition."), deed=str(entry.key)[:60])
+    said = {"deed": deed.name, "key": deed.key}
+    owner = entry.owner
+    if owner is not None and not (_whole(owner) and 0 <= owner < len(names)):
+        raise BadInput("invalid_owner", N_("The owner of %(deed)s is not one of the players."), **said)
+    if not (_whole(entry.small) and entry.small >= 0) or not isinstance(entry.big, bool):
+        raise BadInput("invalid_buildings", N_("The buildings on %(deed)s are not a number of buildings."), **said)
+    if not isinstance(entry.mortgaged, bool):
+        raise BadInput("invalid_mortgage", N_("Mortgaged or not: %(deed)s takes a yes or a no."), **said)
+    if deed.key in found:
+        first = found[deed.key][1].owner
+        if first != owner and first is not None and owner is not None:
+            raise RuleViolation(
+                "deed_two_owners",
+                N_("%(deed)s is given to both %(first)s and %(second)s: a deed has one owner."),
+                first=names[first],
+                second=names[owner],
+                **said,
+            )
+        raise BadInput("deed_entered_twice", N_("%(deed)s is entered twice."), **said)
+    return deed, entry
 
 
 def _check_deed(
@@ -211,12 +236,60 @@ def _check_deed(
                 name=names[entry.owner],
                 **said,
             )
-        if member.mortgaged:
+        if member.mortgaged and edition.mortgage.reach == "group":
             raise RuleViolation(
                 "group_mortgaged",
                 N_("%(deed)s has buildings while %(other)s, of its group, is mortgaged."),
                 other=other.name,
                 **said,
+            )
+
+
+def _check_even(edition: Edition, group_key: str, entries: dict[str, tuple[Deed, DeedEntry]]) -> None:
+    """Refuses buildings no play could leave on a group: small ones more than one apart (they
+    go up and come down evenly), and a big building while a deed of the group holds fewer small
+    ones than a big building needs (it goes up only once every deed holds them). A mortgaged
+    deed holds none and, where a mortgage reaches the deed alone, is left out of evenness
+    (Motopolis) but not of the big building's condition. Groups the checks per deed refused are
+    not looked at."""
+    members = [entries.get(d.key, (d, DeedEntry(d.key))) for d in edition.deeds_in_group(group_key) if d.buildable]
+    if not any(e.small or e.big for _, e in members):
+        return
+    even = [(d, e) for d, e in members if not (e.mortgaged and edition.mortgage.reach == "deed")]
+    b = edition.buildings
+    small = [(d, e) for d, e in even if not e.big]
+    if small:
+        most = max(small, key=lambda de: de[1].small)
+        fewest = min(small, key=lambda de: de[1].small)
+        if most[1].small - fewest[1].small > 1:
+            raise RuleViolation(
+                "uneven_buildings",
+                N_("%(deed)s has %(n)s %(small)s but %(other)s only %(m)s: building goes evenly, at most one apart."),
+                n=most[1].small,
+                m=fewest[1].small,
+                small=b.small_plural,
+                other=fewest[0].name,
+                deed=most[0].name,
+                key=most[0].key,
+            )
+    big = big_building(edition)
+    built_big = next((d for d, e in members if e.big), None)
+    if big is None or built_big is None or big.needs_small == 0:
+        return
+    for deed, entry in members:
+        if not entry.big and entry.small < big.needs_small:
+            raise RuleViolation(
+                "big_before_small",
+                N_(
+                    "%(other)s has a %(big)s while %(deed)s has %(n)s %(small)s: a %(big)s needs %(need)s on every deed of its group."
+                ),
+                other=built_big.name,
+                big=b.big,
+                n=entry.small,
+                small=b.small_plural,
+                need=big.needs_small,
+                deed=deed.name,
+                key=deed.key,
             )
 
 
@@ -231,42 +304,71 @@ def game_state(
     tuples in its order). With ``cash_required`` false a cash not entered yet (``None``) counts
     as 0: entries in progress are checked without being counted.
 
-    Refuses (naming the entry): everything ``clean_names`` refuses; a cash missing, not a whole
+    Refuses everything ``clean_names`` refuses, then every other impossible entry at once
+    (``WrongEntries``, each problem naming its entry): a cash missing, not a whole
     number, negative or absurdly large; an unknown deed, an owner who is not a player, buildings
     that are not a count, a deed entered twice or given to two players; a mortgage or buildings
     on a deed nobody owns; a mortgage where the edition or the deed has none; buildings on a
-    deed that takes none, on a mortgaged deed, on a group with a mortgaged deed or on a group
-    its owner does not wholly own; more small buildings than a deed takes; a big building where
-    the edition has none or beside small ones on the same deed; more buildings in all than the
-    bank's supply.
+    deed that takes none, on a mortgaged deed, on a group with a mortgaged deed (where a
+    mortgage reaches the whole group) or on a group its owner does not wholly own; more small
+    buildings than a deed takes; a big building where the edition has none or beside small ones
+    on the same deed; uneven buildings on a group (small ones more than one apart, a big one
+    while a deed of the group holds fewer small ones than it needs); more buildings in all than
+    the bank's supply.
     """
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in players):
         raise BadInput("invalid_players", N_("Players must be a list of names."))
     entries = [PlayerEntry(*p) for p in players]
     names = clean_names(edition, [p.name for p in entries])
-    cash = [_cash(names[i], i, p.cash, cash_required) for i, p in enumerate(entries)]
-    found = _deed_entries(edition, names, deeds)
-    for deed, entry in found.values():
-        _check_deed(edition, names, deed, entry, found)
+    problems: list[BancoError] = []
+    cash = []
+    for i, p in enumerate(entries):
+        try:
+            cash.append(_cash(names[i], i, p.cash, cash_required))
+        except BancoError as problem:
+            problems.append(problem)
+    found = _deed_entries(edition, names, deeds, problems)
+    refused_groups = set()
+    for deed in edition.deeds:
+        if deed.key not in found:
+            continue
+        try:
+            _check_deed(edition, names, deed, found[deed.key][1], found)
+        except BancoError as problem:
+            problems.append(problem)
+            refused_groups.add(deed.group)
+    for group in edition.groups:
+        if group.kind != "street" or group.key in refused_groups:
+            continue
+        try:
+            _check_even(edition, group.key, found)
+        except BancoError as problem:
+            problems.append(problem)
     b = edition.buildings
     small = sum(entry.small for _, entry in found.values())
     big = sum(1 for _, entry in found.values() if entry.big)
     if b.supply_small is not None and small > b.supply_small:
-        raise RuleViolation(
-            "bank_supply_small",
-            N_("%(n)s %(small)s entered, but the bank has only %(supply)s."),
-            n=small,
-            small=b.small_plural,
-            supply=b.supply_small,
+        problems.append(
+            RuleViolation(
+                "bank_supply_small",
+                N_("%(n)s %(small)s entered, but the bank has only %(supply)s."),
+                n=small,
+                small=b.small_plural,
+                supply=b.supply_small,
+            )
         )
     if b.supply_big is not None and big > b.supply_big:
-        raise RuleViolation(
-            "bank_supply_big",
-            N_("%(n)s %(big)s entered, but the bank has only %(supply)s."),
-            n=big,
-            big=b.big_plural,
-            supply=b.supply_big,
+        problems.append(
+            RuleViolation(
+                "bank_supply_big",
+                N_("%(n)s %(big)s entered, but the bank has only %(supply)s."),
+                n=big,
+                big=b.big_plural,
+                supply=b.supply_big,
+            )
         )
+    if problems:
+        raise WrongEntries(problems)
     state_players = {player_id(i): PlayerState(player_id(i), name, cash[i]) for i, name in enumerate(names)}
     state_deeds = {}
     for deed in edition.deeds:

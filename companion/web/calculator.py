@@ -211,12 +211,19 @@ def _groups(edition) -> list[dict]:
     return out
 
 
+def problems_of(error: BancoError) -> list[dict]:
+    """Each wrong entry a refusal names, in words: ``{"message", "code", "key", "player"}``
+    (``key`` a deed's, ``player`` an index in the entries; either may be ``None``). The core
+    names every wrong entry at once (``WrongEntries.problems``); any other refusal is one."""
+    problems = getattr(error, "problems", None) or [error]
+    return [
+        {"message": say(p), "code": p.code, "key": p.params.get("key"), "player": p.params.get("player")}
+        for p in problems
+    ]
+
+
 def _entries_page(found: Calculation, typed: dict, error: BancoError | None = None, status: int = 200):
-    wrong = {}
-    message = None
-    if error is not None:
-        message = say(error)
-        wrong = {"key": error.params.get("key"), "player": error.params.get("player")}
+    problems = problems_of(error) if error is not None else []
     return render_template(
         "calculator_entries.html",
         found=found,
@@ -224,8 +231,9 @@ def _entries_page(found: Calculation, typed: dict, error: BancoError | None = No
         typed=typed,
         groups=_groups(found.edition),
         options=building_options(found.edition),
-        error=message,
-        wrong=wrong,
+        errors=[p["message"] for p in problems],
+        wrong_keys={p["key"] for p in problems if p["key"] is not None},
+        wrong_players={p["player"] for p in problems if p["player"] is not None},
     ), status
 
 
@@ -302,8 +310,8 @@ def count():
 @bp.post("/calculator/save")
 def save():
     """The entry page saving itself at each change (JavaScript): the whole form, stored if the
-    core accepts it (a cash not typed yet is fine), else refused with the message and nothing
-    stored."""
+    core accepts it (a cash not typed yet is fine), else refused with nothing stored: ``error``,
+    ``key`` and ``player`` say the first wrong entry, ``errors`` every one."""
     found = load()
     if found is None:
         return jsonify({"error": _("This phone has no calculation open."), "version": None}), 409
@@ -311,11 +319,13 @@ def save():
     try:
         calc.check(found.edition, players, deeds)
     except BancoError as error:
+        problems = problems_of(error)
         return jsonify(
             {
-                "error": say(error),
-                "key": error.params.get("key"),
-                "player": error.params.get("player"),
+                "error": problems[0]["message"],
+                "key": problems[0]["key"],
+                "player": problems[0]["player"],
+                "errors": problems,
                 "version": found.version,
             }
         ), 400

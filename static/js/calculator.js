@@ -16,16 +16,19 @@
     status.classList.toggle("is-wrong", !!wrong);
   }
 
-  function mark(key, player) {
+  // Every wrong entry the answer names is marked at once ([{key, player}]; none: clear).
+  function mark(wrongs) {
     form.querySelectorAll(".is-wrong").forEach(function (el) { el.classList.remove("is-wrong"); });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
-    var box = key ? document.getElementById("deed-" + key) : (player !== null && player !== undefined
-      ? document.getElementById("cash-" + player) : null);
-    if (!box) { return; }
-    var row = box.closest(".calc-deed, .calc-cash-row");
-    if (row) { row.classList.add("is-wrong"); }
-    var field = box.tagName === "INPUT" ? box : box.querySelector("select");
-    if (field) { field.setAttribute("aria-invalid", "true"); }
+    (wrongs || []).forEach(function (wrong) {
+      var box = wrong.key ? document.getElementById("deed-" + wrong.key)
+        : (wrong.player !== null && wrong.player !== undefined ? document.getElementById("cash-" + wrong.player) : null);
+      if (!box) { return; }
+      var row = box.closest(".calc-deed, .calc-cash-row");
+      if (row) { row.classList.add("is-wrong"); }
+      var field = box.tagName === "INPUT" ? box : box.querySelector("select");
+      if (field) { field.setAttribute("aria-invalid", "true"); }
+    });
   }
 
   function save(keepalive) {
@@ -42,11 +45,12 @@
             form.dataset.version = answer.data.version;
             var error = document.getElementById("calc-error");
             if (error) { error.remove(); }
-            mark(null, null);
+            mark([]);
             say(form.dataset.saved, false);
           } else {
-            mark(answer.data.key, answer.data.player);
-            say(answer.data.error, true);
+            var wrongs = answer.data.errors || [{ key: answer.data.key, player: answer.data.player, message: answer.data.error }];
+            mark(wrongs);
+            say(wrongs.map(function (w) { return w.message; }).join(" "), true);
           }
         })
         .catch(function () { dirty = true; say(form.dataset.offline, true); });

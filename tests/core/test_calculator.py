@@ -8,12 +8,13 @@ import pytest
 
 from companion.core.calculator import DeedEntry as D
 from companion.core.calculator import PlayerEntry as P
-from companion.core.calculator import clean_names, game_state
-from companion.core.errors import BadInput, RuleViolation
+from companion.core.calculator import WrongEntries, clean_names, game_state
+from companion.core.errors import BadInput, BancoError, RuleViolation
 from companion.core.score import standings
 from tests.core.conftest import EDITIONS
 
 CLASSIC, CHAMPIONSHIP = EDITIONS["classic-it"], EDITIONS["campionato-2015"]
+MOTOPOLIS, PETROPOLIS = EDITIONS["motopolis"], EDITIONS["petropolis"]
 
 
 def rows(edition, players, deeds):
@@ -44,13 +45,13 @@ def test_the_state_holds_the_entries_and_the_bank_keeps_the_rest_of_the_supply()
     state = game_state(
         CLASSIC,
         [P("Anna", 10), P("Bruno", 0)],
-        [D("via-roma", 1, 3), D("corso-impero", 1, 4), D("largo-augusto", 1, 0, True)],
+        [D("via-roma", 1, 4), D("corso-impero", 1, 4), D("largo-augusto", 1, 0, True)],
     )
     assert [(p.id, p.name, p.cash) for p in state.players.values()] == [("p1", "Anna", 10), ("p2", "Bruno", 0)]
     assert set(state.deeds) == {d.key for d in CLASSIC.deeds}
     assert state.deeds["largo-augusto"].owner == "p2" and state.deeds["largo-augusto"].hotel
-    assert state.deeds["via-roma"].houses == 3 and state.deeds["vicolo-corto"].owner is None
-    assert (state.bank_small, state.bank_big) == (32 - 7, 12 - 1)
+    assert state.deeds["via-roma"].houses == 4 and state.deeds["vicolo-corto"].owner is None
+    assert (state.bank_small, state.bank_big) == (32 - 8, 12 - 1)
 
 
 def test_championship_tie_broken_by_unmortgaged_deeds_and_the_points():
@@ -210,15 +211,17 @@ REFUSALS = [
     "players, deeds, kind, code, params", [case[1:] for case in REFUSALS], ids=[case[0] for case in REFUSALS]
 )
 def test_each_impossible_entry_is_refused_naming_it(players, deeds, kind, code, params):
-    with pytest.raises(kind) as refused:
+    with pytest.raises(BancoError) as refused:
         game_state(CLASSIC, players, deeds)
-    assert refused.value.code == code
-    assert {k: refused.value.params.get(k) for k in params} == params
-    assert refused.value.message  # words for people, translated by the pages
+    found = refused.value.problems if isinstance(refused.value, WrongEntries) else [refused.value]
+    assert len(found) == 1, [p.code for p in found]
+    assert isinstance(found[0], kind) and found[0].code == code
+    assert {k: found[0].params.get(k) for k in params} == params
+    assert found[0].message  # words for people, translated by the pages
 
 
 def test_the_building_names_come_from_the_edition():
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(WrongEntries) as refused:
         game_state(CLASSIC, TWO, _green(small=5))
     assert refused.value.params["small"].en == "houses" and refused.value.params["small"].it == "case"
 
@@ -231,10 +234,10 @@ def test_an_edition_without_mortgages_or_big_buildings_refuses_them():
         mortgage=replace(CLASSIC.mortgage, policy="none"),
         buildings=replace(CLASSIC.buildings, policy="small_only"),
     )
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(WrongEntries) as refused:
         game_state(edition, TWO, [D("vicolo-corto", 0, mortgaged=True)])
     assert refused.value.code == "no_mortgages"
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(WrongEntries) as refused:
         game_state(edition, TWO, _green(big=True))
     assert refused.value.code == "no_big_building"
 
@@ -246,3 +249,69 @@ def test_a_hotel_on_each_deed_of_a_group_and_the_supply_to_the_last_house():
     deeds += [D(d.key, 0) for d in streets[20:]]
     state = game_state(CLASSIC, TWO, deeds)
     assert (state.bank_small, state.bank_big) == (0, 0)
+
+
+def problems(edition, players, deeds) -> list[tuple[str, str | None]]:
+    """Every problem the entries have, as ``(code, deed key or player index)``."""
+    with pytest.raises(WrongEntries) as refused:
+        game_state(edition, players, deeds)
+    return [(p.code, p.params.get("key", p.params.get("player"))) for p in refused.value.problems]
+
+
+def test_uneven_buildings_are_refused():
+    # Petropolis, seed 003 line 43: "Le costruzioni debbono avvenire in modo omogeneo"; Motopolis,
+    # seed 002 lines 61-62: "al massimo, una sola Stazione di Servizio in più" (2, 2 and 1 of 5).
+    green = [d.key for d in PETROPOLIS.deeds_in_group("verde")]
+    assert problems(PETROPOLIS, TWO, [D(green[0], 0, 3), D(green[1], 0, 1), D(green[2], 0, 2)]) == [
+        ("uneven_buildings", green[0])
+    ]
+    blue = ["gilera", "moto-morini", "malaguti"]
+    state = game_state(MOTOPOLIS, TWO, [D("gilera", 0, 2), D("moto-morini", 0, 2), D("malaguti", 0, 1)])
+    assert [state.deeds[k].houses for k in blue] == [2, 2, 1]
+    assert problems(MOTOPOLIS, TWO, [D("gilera", 0, 3), D("moto-morini", 0, 1), D("malaguti", 0, 2)]) == [
+        ("uneven_buildings", "gilera")
+    ]
+
+
+def test_a_big_building_needs_its_small_ones_on_every_deed_of_the_group():
+    # Motopolis line 66: no dealership unless 3 stations stand on every land of the colour; a
+    # dealership beside 3 or 4 stations is a position play reaches.
+    fine = [D("gilera", 0, 0, True), D("moto-morini", 0, 3), D("malaguti", 0, 4)]
+    assert game_state(MOTOPOLIS, TWO, fine).deeds["gilera"].hotel
+    wrong = [D("gilera", 0, 0, True), D("moto-morini", 0, 2), D("malaguti", 0, 3)]
+    assert problems(MOTOPOLIS, TWO, wrong) == [("big_before_small", "moto-morini")]
+    assert problems(CLASSIC, TWO, _green(small=0, big=True)) == [("big_before_small", "corso-impero")]
+
+
+def test_a_mortgaged_land_is_left_out_of_evenness_where_a_mortgage_reaches_the_land_alone():
+    # Motopolis line 73: only the mortgaged land takes no building; its groupmates build.
+    deeds = [D("gilera", 0, 2), D("moto-morini", 0, 2), D("malaguti", 0, mortgaged=True)]
+    assert game_state(MOTOPOLIS, TWO, deeds).deeds["malaguti"].mortgaged
+    deeds = [D("gilera", 0, 0, True), D("moto-morini", 0, 3), deeds[2]]
+    assert problems(MOTOPOLIS, TWO, deeds) == [("big_before_small", "malaguti")]
+    assert problems(
+        CLASSIC, TWO, [D("via-roma", 0, 1), D("corso-impero", 0, 1), D("largo-augusto", 0, mortgaged=True)]
+    ) == [
+        ("group_mortgaged", "via-roma"),
+        ("group_mortgaged", "corso-impero"),
+    ]
+
+
+def test_every_wrong_entry_is_named_at_once():
+    players = [P("Anna", -5), P("Bruno", "lots"), P("Carla", 100)]
+    deeds = [
+        D("atlantide", 0),
+        D("vicolo-corto", 2, 1),  # Carla's, but Vicolo Stretto is the bank's
+        D("via-roma", 0, 4),
+        D("corso-impero", 0, 1),
+        D("largo-augusto", 0, 4),
+        D("stazione-sud", 1, 1),
+    ]
+    assert problems(CLASSIC, players, deeds) == [
+        ("negative_cash", 0),
+        ("invalid_cash", 1),
+        ("unknown_deed", None),
+        ("group_incomplete", "vicolo-corto"),
+        ("not_buildable", "stazione-sud"),
+        ("uneven_buildings", "via-roma"),
+    ]

@@ -32,7 +32,9 @@ def start(client, names=("Anna", "Bruno", "Carla"), edition="classic-it"):
 
 
 def flash(html: str) -> str:
-    return htmllib.unescape(re.search(r'class="flash flash-error"[^>]*>([^<]*)<', html).group(1))
+    """The refusal's words: one sentence, or each wrong entry's after the count of them."""
+    found = re.search(r'<(p|div) class="flash flash-error"[^>]*>(.*?)</\1>', html, re.S).group(2)
+    return htmllib.unescape(" ".join(re.sub(r"<[^>]+>", " ", found).split()))
 
 
 def selected(html: str, name: str) -> str:
@@ -371,6 +373,14 @@ def test_the_page_saves_itself_at_each_change(client, app):
         "error": "Via Roma has buildings, but Carla does not own its whole group.",
         "key": "via-roma",
         "player": None,
+        "errors": [
+            {
+                "message": "Via Roma has buildings, but Carla does not own its whole group.",
+                "code": "group_incomplete",
+                "key": "via-roma",
+                "player": None,
+            }
+        ],
         "version": 2,
     }
     assert stored(app, client)["d"] == {"via-roma": [2, 0, 0, 0]}
@@ -398,3 +408,34 @@ def test_eight_long_names_and_every_deed_fit_the_cookie(client, app):
     assert len(stored(app, client)["d"]) == 28
     cookie = next(h for h in response.headers.getlist("Set-Cookie") if h.startswith("session="))
     assert len(cookie) < 4000, len(cookie)
+
+
+def test_every_wrong_entry_is_named_and_marked_at_once(client, app):
+    """Uneven building is refused (Petropolis, seed 003 line 43; Motopolis, seed 002 line 61),
+    and the page names every wrong entry, not only the first, on the page and in the JSON the
+    page saves itself with."""
+    page = start(client)
+    assert count(client, page, CLASSIC).status_code == 303
+    before = stored(app, client)
+    wrong = {**CLASSIC, "cash-0": "-3", "build-via-roma": "4", "owner-stazione-sud": "5"}
+    response = count(client, page, wrong)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and stored(app, client) == before
+    said = flash(html)
+    assert said.startswith("3 entries cannot be right:")
+    assert "The cash of Anna cannot be negative." in said
+    assert "Via Roma has 4 houses but Largo Augusto only 1: building goes evenly, at most one apart." in said
+    assert "The owner of Stazione Sud is not one of the players." in said
+    assert 'class="calc-cash-row is-wrong"' in html
+    assert 'id="deed-via-roma"' in html and re.search(r'class="calc-deed is-wrong[^"]*" id="deed-via-roma"', html)
+    assert re.search(r'class="calc-deed is-wrong[^"]*" id="deed-stazione-sud"', html)
+    saved = client.post("/calculator/save", data={"csrf_token": csrf(page), **wrong}, headers=EN)
+    assert saved.status_code == 400
+    answer = saved.get_json()
+    assert [(e["code"], e["key"], e["player"]) for e in answer["errors"]] == [
+        ("negative_cash", None, 0),
+        ("invalid_owner", "stazione-sud", None),
+        ("uneven_buildings", "via-roma", None),
+    ]
+    assert answer["error"] == answer["errors"][0]["message"] and answer["player"] == 0
+    assert stored(app, client) == before
