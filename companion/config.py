@@ -22,6 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # refused (413) before it is read. The largest legitimate request (a trade, a new game of 8)
 # is a few kilobytes; an edition file is about 12 KB.
 MAX_BODY_BYTES = 64 * 1024
+# The largest game file an import reads (``POST /api/v1/games/import`` and the home page's
+# upload): the whole journal of a game, each entry with what it changed (docs/gamefile.md has
+# the sizes measured). Only those two routes read this much.
+MAX_GAME_FILE_BYTES = 32 * 1024 * 1024
 # The threads that answer the app's requests; live streams take none (they wait on the event loop),
 # printed sheets have their own (``serve.mount``). The app's work holds Python's lock but for
 # the database's calls, and every such call hands the lock to another waiting thread: with a
@@ -132,6 +136,7 @@ def from_environment(instance: Path) -> dict:
         "STREAMS_PER_ADDRESS": int(os.environ.get("BANCO_STREAMS_PER_ADDRESS", str(STREAMS_PER_ADDRESS))),
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         "EVENTS_PAGE": events_page(),
+        "MAX_GAME_FILE_BYTES": int(os.environ.get("BANCO_MAX_GAME_FILE_BYTES", str(MAX_GAME_FILE_BYTES))),
         # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
         "SECURE_COOKIES": os.environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in ("1", "true", "yes", "on"),
@@ -177,5 +182,6 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
         JSON_SORT_KEYS=False,
     )
     app.config.setdefault("EVENTS_PAGE", EVENTS_PAGE)
+    app.config.setdefault("MAX_GAME_FILE_BYTES", MAX_GAME_FILE_BYTES)
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))

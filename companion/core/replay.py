@@ -26,10 +26,14 @@ class Step:
 
 
 def starting_state(
-    edition: Edition, players: Sequence[tuple[str, str]], settings: Mapping[str, Any], pots: Iterable[str]
+    edition: Edition,
+    players: Sequence[tuple[str, str]],
+    settings: Mapping[str, Any],
+    pots: Iterable[str],
+    seed: int | None = None,
 ) -> GameState:
     """A game as it stood when it was opened: ``players`` as (id, name) with no cash, the bank
-    holding every deed and every building, the ``pots`` empty."""
+    holding every deed and every building, the ``pots`` empty, the game's ``seed``."""
     return GameState(
         edition,
         SETUP,
@@ -38,6 +42,7 @@ def starting_state(
         *building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big),
         settings=dict(settings),
         pots=dict.fromkeys(pots, 0),
+        seed=seed,
     )
 
 

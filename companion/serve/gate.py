@@ -1,7 +1,7 @@
 """The ASGI application in front of the Flask app: what reaches a thread, and what stays on the loop.
 
 Every request's body is read here, on the event loop, before any thread sees it: at most the
-app's ``MAX_CONTENT_LENGTH``, in ``BODY_SECONDS`` at most, so a slow or oversized upload never
+app's ``MAX_CONTENT_LENGTH`` (a game file's upload: ``MAX_GAME_FILE_BYTES``), in ``BODY_SECONDS`` at most, so a slow or oversized upload never
 holds one of the app's threads. A body declared over the limit is refused unread; a chunked one
 as soon as it grows past it. Refusals are answered by the Flask app itself (``_Guard`` in
 ``companion.web.errors``, told the status through the environ), so they read as every other
@@ -25,7 +25,7 @@ from ..live.events import LIVE
 from ..live.streams import Streams
 from ..services.door import bearer, reader, reply
 from ..services.door import of as door_of
-from ..web.errors import REFUSED
+from ..web.errors import REFUSED, game_file_paths
 from .mount import Answer, Mount
 from .shares import Shares
 from .writer import Handover
@@ -62,6 +62,8 @@ class Gate:
     def __init__(self, app) -> None:
         self.app = app
         self.limit = app.config["MAX_CONTENT_LENGTH"]
+        # A game file's upload may be far larger (``web.errors.body_limit``): only these addresses.
+        self.file_limit, self.file_paths = app.config["MAX_GAME_FILE_BYTES"], game_file_paths(app)
         parts = banco(app)
         self.streams = Streams(parts.broker, app.config["STREAMS_PER_ADDRESS"])
         self.shares = Shares(app.config["CONNECTIONS_PER_ADDRESS"])
@@ -133,8 +135,9 @@ class Gate:
     async def _body(self, scope, receive) -> bytes | int | None:
         """The whole body; a status to refuse with (413 over the limit, 400 when it does not
         arrive in time); ``None`` when the client left."""
+        limit = self.file_limit if scope["method"] == "POST" and scope["path"] in self.file_paths else self.limit
         declared = header(scope, b"content-length")
-        if declared is not None and int(declared) > self.limit:  # h11 has checked it is a number
+        if declared is not None and int(declared) > limit:  # h11 has checked it is a number
             return 413
         parts, size, more = [], 0, True
         try:
@@ -146,7 +149,7 @@ class Gate:
                     part = message.get("body", b"")
                     parts.append(part)
                     size += len(part)
-                    if size > self.limit:
+                    if size > limit:
                         return 413
                     more = message.get("more_body", False)
         except TimeoutError:

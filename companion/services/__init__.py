@@ -30,6 +30,8 @@ from .custom_editions import (
 from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent_line, tradable
 from .door import Door, Reply, act
 from .faults import StorageUnavailable, cannot_save, is_storage_fault
+from .gamefiles import export_game, import_game, read_game_file
+from .gamefiles import file_name as game_file_name
 from .games import (
     EDITION_CLOCK,
     ID_ALPHABET,
@@ -142,13 +144,16 @@ __all__ = [
     "editions",
     "entries_since",
     "entry_at",
+    "export_game",
     "find_game",
     "game_by_join_code",
+    "game_file_name",
     "game_state",
     "get_game",
     "get_tournament",
     "import_edition",
     "import_edition_text",
+    "import_game",
     "is_director",
     "is_imported",
     "is_referee",
@@ -170,6 +175,7 @@ __all__ = [
     "prepare",
     "preview",
     "random_id",
+    "read_game_file",
     "reading",
     "recent_entries",
     "recent_lines",

@@ -65,7 +65,7 @@ def _content(digest: str) -> Edition:
 def content_hash(data: Mapping[str, Any]) -> str:
     """The SHA-256 of an edition's content in canonical JSON (key order and spacing do not
     count)."""
-    canonical = json.dumps(_plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -77,7 +77,7 @@ def pin(edition: Edition) -> str:
             # In a savepoint: a game opened at the same instant may store the same content first
             # (PostgreSQL then refuses this row as a duplicate, and the one stored is the same).
             with db.session.begin_nested():
-                db.session.add(EditionContent(hash=digest, edition_id=edition.id, data=_plain(edition.raw)))
+                db.session.add(EditionContent(hash=digest, edition_id=edition.id, data=plain(edition.raw)))
         except IntegrityError:
             pass
     return digest
@@ -90,10 +90,10 @@ def edition_of(game: GameRecord) -> Edition:
     return _content(game.edition_hash)
 
 
-def _plain(value):
+def plain(value):
     """The edition's raw data as plain dicts and lists (it is frozen in mapping proxies)."""
     if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value

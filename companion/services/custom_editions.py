@@ -21,7 +21,7 @@ from ..core.editions.lines import with_lines
 from ..core.editions.loading import parse_edition, validate_edition
 from ..core.errors import N_, BadInput, NotFound, RuleViolation
 from ..store import CustomEdition, db, now_utc
-from .catalog import _plain, built_in_editions, editions, imported_editions, pin
+from .catalog import built_in_editions, editions, imported_editions, pin, plain
 from .tx import writing
 
 
@@ -43,7 +43,7 @@ def edition_file(edition_id: Any) -> dict:
     edition = editions().get(edition_id) if isinstance(edition_id, str) else None
     if edition is None:
         raise NotFound("unknown_edition", N_("There is no such edition."))
-    return _plain(edition.raw)
+    return plain(edition.raw)
 
 
 def is_imported(edition_id: str) -> bool:

@@ -47,9 +47,15 @@ def gettext(message: str, lang: str, **params) -> str:
 
 def say(error: BancoError, lang: str) -> str:
     """The refusal's message in ``lang``, with its values filled in (numbers grouped the
-    reader's way: 1.500 in Italian, 1,500 in English)."""
-    params = {
-        k: format_decimal(v, locale=lang) if isinstance(v, int) and not isinstance(v, bool) else v
-        for k, v in error.params.items()
-    }
+    reader's way: 1.500 in Italian, 1,500 in English; a refusal given as a value, the reason
+    for this one, worded in ``lang`` too)."""
+    params = {k: _worded(v, lang) for k, v in error.params.items()}
     return gettext(error.message, lang, **params)
+
+
+def _worded(value, lang: str):
+    if isinstance(value, BancoError):
+        return say(value, lang)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value, locale=lang)
+    return value

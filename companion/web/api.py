@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
-from ..core.errors import N_, NotFound, Unauthorized
+from ..core.errors import N_, Forbidden, NotFound, Unauthorized
 from ..live.routes import stream_response
 from ..services import door
 from ..services.bodies import parse_json
@@ -148,6 +148,34 @@ def create_game():
         settings=body.get("settings"),
     )
     return jsonify(result), 201
+
+
+@bp.post("/v1/games/import")
+def import_game():
+    """A new game from a game file (the body): 201 as ``POST /v1/games`` answers; a file that
+    does not check out is refused (400 ``invalid_game_file``, naming the first wrong entry)."""
+    # A new game, as POST /v1/games makes one: the same per-address limit on creating games
+    # belongs here when the server has one.
+    data = services.read_game_file(request.get_data(cache=True))
+    return jsonify(services.import_game(data)), 201
+
+
+@bp.get("/v1/games/<game_id>/export")
+def export_game(game_id):
+    """The game as a file (banker): ``{"format": "banco-game", "format_version": 1, ...}``."""
+    if not _caller(game_id).is_banker:
+        raise Forbidden("banker_only", N_("Only the banker can do this."))
+    return game_file_response(services.export_game(game_id))
+
+
+def game_file_response(data: dict):
+    """The game file as a download."""
+    response = current_app.response_class(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", mimetype="application/json"
+    )
+    response.headers["Content-Disposition"] = f'attachment; filename="{services.game_file_name(data)}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/v1/games/<game_id>/join")

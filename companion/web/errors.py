@@ -5,14 +5,16 @@ logged and told politely.
 
 The same words answer the requests the server refuses before the app sees them (a body over
 the size limit, a request it cannot parse): ``companion.serve`` asks the app to word them. No
-body is read past the app's ``MAX_CONTENT_LENGTH``, whatever server runs it (``_Guard``).
+body is read past the app's ``MAX_CONTENT_LENGTH`` (a game file's: ``MAX_GAME_FILE_BYTES``),
+whatever server runs it (``_Guard``).
 """
 
 from __future__ import annotations
 
 import io
 
-from flask import jsonify, make_response, render_template, request
+import flask
+from flask import current_app, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -84,6 +86,8 @@ def server_refusal(status: int):
 
 
 def init_app(app) -> None:
+    app.request_class = Request  # a game file's upload reads more than any other request
+
     @app.errorhandler(BancoError)
     def _banco(error: BancoError):
         services.rollback()
@@ -121,6 +125,37 @@ def init_app(app) -> None:
 # --- bodies of unknown length, and the server's own refusals -----------------------------------
 
 REFUSED = "banco.refused"  # the environ key saying which status the server refused the request with
+# The routes that take a whole game file (``POST``): a long game's file is far larger than any
+# other request, so these read up to ``MAX_GAME_FILE_BYTES`` where every other reads up to
+# ``MAX_CONTENT_LENGTH``.
+GAME_FILE_ENDPOINTS = ("api.import_game", "gamefiles.import_file")
+
+
+def game_file_paths(app) -> frozenset[str]:
+    """The addresses of the routes that take a game file."""
+    return frozenset(rule.rule for endpoint in GAME_FILE_ENDPOINTS for rule in app.url_map.iter_rules(endpoint))
+
+
+def body_limit(app, method: str, path: str) -> int:
+    """The most bytes of body the request ``method path`` may send."""
+    if method == "POST" and path in game_file_paths(app):
+        return app.config["MAX_GAME_FILE_BYTES"]
+    return app.config["MAX_CONTENT_LENGTH"]
+
+
+class Request(flask.Request):
+    """Flask's request, reading a game file's body up to ``MAX_GAME_FILE_BYTES``."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        rule = self.url_rule
+        if self._max_content_length is None and rule is not None and rule.endpoint in GAME_FILE_ENDPOINTS:
+            return current_app.config["MAX_GAME_FILE_BYTES"]
+        return super().max_content_length
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
 
 
 class _Guard:
@@ -147,7 +182,7 @@ class _Guard:
 
     def _read_whole(self, environ) -> int | None:
         """Reads the body into memory, at most the limit; 413 when there is more."""
-        limit = self.app.config["MAX_CONTENT_LENGTH"]
+        limit = body_limit(self.app, environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
         stream, parts, size = environ["wsgi.input"], [], 0
         while size <= limit and (part := stream.read(min(65536, limit + 1 - size))):
             parts.append(part)

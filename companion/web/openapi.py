@@ -72,6 +72,22 @@ def document() -> dict:
     edition_ids = sorted(offered)
     most_players = max((e.max_players for e in offered.values()), default=8)
     game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    # A new game's secrets: POST /api/v1/games and POST /api/v1/games/import answer alike.
+    created = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "join_code": {"type": "string"},
+            "banker_token": {"type": "string"},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "token": {"type": "string"}},
+                },
+            },
+        },
+    }
     tournament_id = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
     return {
         "openapi": "3.1.0",
@@ -658,29 +674,83 @@ def document() -> dict:
                     "responses": {
                         "201": {
                             "description": "Created",
+                            **_json(created),
+                        },
+                        **_errors(400),
+                    },
+                }
+            },
+            "/api/v1/games/import": {
+                "post": {
+                    "summary": "Carry on a game from its file: a new game at the file's version",
+                    "description": "The body is a game file as `GET /api/v1/games/{game_id}/export` gives it "
+                    "(docs/gamefile.md). Every entry is checked on the way in (its digest, version, "
+                    "balance and the values it changes from, replayed through the rules) and the "
+                    "state it leads to must be the file's; the edition is taken from the file by its "
+                    "hash. A file that does not check out is refused (400 `invalid_game_file`, naming "
+                    "the first wrong entry) and nothing is stored. The new game has new ids, a new join "
+                    "code and new tokens. Bodies up to BANCO_MAX_GAME_FILE_BYTES.",
+                    "requestBody": {
+                        "required": True,
+                        **_json(
+                            {
+                                "type": "object",
+                                "required": [
+                                    "format",
+                                    "format_version",
+                                    "game",
+                                    "edition",
+                                    "seats",
+                                    "state",
+                                    "journal",
+                                ],
+                                "properties": {
+                                    "format": {"const": "banco-game"},
+                                    "format_version": {"const": 1},
+                                    "exported_at": {"type": "string"},
+                                    "game": {"type": "object"},
+                                    "edition": {"type": "object"},
+                                    "seats": {"type": "array", "items": {"type": "object"}},
+                                    "state": {"type": "object"},
+                                    "journal": {"type": "array", "items": {"type": "object"}},
+                                },
+                            }
+                        ),
+                    },
+                    "responses": {
+                        "201": {"description": "Created, as POST /api/v1/games answers", **_json(created)},
+                        **_errors(400, 413),
+                    },
+                }
+            },
+            "/api/v1/games/{game_id}/export": {
+                "get": {
+                    "summary": "The game as a file (banker only)",
+                    "description": '`{"format": "banco-game", "format_version": 1, ...}`: the whole journal '
+                    "(each entry chained to the one before by a SHA-256 digest), the edition the game "
+                    "is pinned to (its content and hash), the seats (ids and names), the game's seed, "
+                    "clock and state. No token, join code or other secret. Sent as an attachment.",
+                    "security": bearer,
+                    "parameters": [game_id],
+                    "responses": {
+                        "200": {
+                            "description": "The game file",
                             **_json(
                                 {
                                     "type": "object",
-                                    "properties": {
-                                        "id": {"type": "string"},
-                                        "join_code": {"type": "string"},
-                                        "banker_token": {"type": "string"},
-                                        "players": {
-                                            "type": "array",
-                                            "items": {
-                                                "type": "object",
-                                                "properties": {
-                                                    "id": {"type": "string"},
-                                                    "name": {"type": "string"},
-                                                    "token": {"type": "string"},
-                                                },
-                                            },
-                                        },
-                                    },
+                                    "required": [
+                                        "format",
+                                        "format_version",
+                                        "game",
+                                        "edition",
+                                        "seats",
+                                        "state",
+                                        "journal",
+                                    ],
                                 }
                             ),
                         },
-                        **_errors(400),
+                        **_errors(401, 403, 404),
                     },
                 }
             },

@@ -18,6 +18,7 @@ from . import (
     edition_files,
     editor,
     errors,
+    gamefiles,
     notices,
     pages,
     printing,
@@ -61,6 +62,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(edition_files.bp)  # editions as files: import, download
     edition_files.init_app(app)
     app.register_blueprint(editor.bp)  # the edition editor
+    app.register_blueprint(gamefiles.bp)  # a game as a file: the Bank's download, the home page's upload
     scan.init_app(app)
     notices.init_app(app)  # what happened to me, on every page of a game
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged

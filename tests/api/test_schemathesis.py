@@ -49,6 +49,8 @@ OPERATIONS = [
     ("GET", "/api/v1/editions/{edition}/file"),
     ("POST", "/api/v1/editions"),
     ("POST", "/api/v1/games"),
+    ("POST", "/api/v1/games/import"),
+    ("GET", "/api/v1/games/{game_id}/export"),
     ("POST", "/api/v1/games/{game_id}/join"),
     ("GET", "/api/v1/games/{game_id}"),
     ("POST", "/api/v1/games/{game_id}/actions"),
