@@ -107,6 +107,7 @@ KEYS = {
     "deeds_tradable": N_("Deeds traded between players"),
     "tradable": N_("Traded while mortgaged"),
     "reach": N_("What a mortgage needs unbuilt and stops building on"),
+    "unbuilt": N_("What must be unbuilt for a deed to be traded"),
     "lot": N_("A lot (holding it all makes a whole lot)"),
 }
 

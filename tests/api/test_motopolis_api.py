@@ -83,6 +83,24 @@ def test_a_mortgage_reaches_the_land_alone(app, api):
     balanced(app, game)
 
 
+def test_a_land_is_traded_once_it_is_unbuilt_itself(app, api):
+    """Seed 002 line 70: a land with stations or a dealership is not sold or traded until they
+    go back to the bank; its unbuilt groupmates are (line 69), whatever the others hold."""
+    game = api.new_game(players=NAMES, edition="motopolis", seed=4).start()
+    top_up(game, "Anna", 20000)
+    gilera, _, malaguti = LIGHT_BLUE
+    gather(game, "Anna", LIGHT_BLUE)
+    ok(game.act("Anna", {"type": "build", "deed": gilera}))
+    bruno = game.ids["Bruno"]
+    offer = {"type": "trade_propose", "to": bruno, "give": {"deeds": [gilera]}, "get": {"cash": 500}}
+    assert "Gilera" in refusal(game.act("Anna", offer), 409, "deed_has_buildings")
+    offer["give"] = {"deeds": [malaguti]}
+    trade = ok(game.act("Anna", offer))["trade"]
+    ok(game.act("Bruno", {"type": "trade_accept", "trade": trade}))
+    assert owners(game)[malaguti] == bruno and deed_state(game, gilera)["houses"] == 1
+    balanced(app, game)
+
+
 def test_seven_players_only_when_the_banker_does_not_play(app, api):
     seven = [f"P{i}" for i in range(7)]
     game = api.new_game(players=seven, edition="motopolis", seed=3).start()  # the API's banker does not play

@@ -251,6 +251,31 @@ def test_a_mortgaged_deed_cannot_be_sold_to_another_player():
     act(state, rules.trade_propose(state, "t1", "a", "b", {"deeds": ["garelli"]}, {"cash": 500}))
 
 
+def test_a_land_is_traded_once_it_is_unbuilt_itself_whatever_its_groupmates_hold():
+    # Seed 002 line 70: "Un terreno sul quale sono state edificate Stazioni di Servizio o
+    # Concessionarie non può essere venduto o scambiato" (the land itself; line 69: "I terreni
+    # senza Stazioni [...] possono essere [...] scambiati o venduti liberamente"). The classic
+    # rule keeps a deed out of trades while any deed of its group is built on.
+    state = game()
+    give(state, "a", *LIGHT_BLUE)
+    set_deed(state, "gilera", houses=2)
+    set_deed(state, "moto-morini", houses=1)
+    refused("deed_has_buildings", rules.trade_propose, state, "t1", "a", "b", {"deeds": ["gilera"]}, {"cash": 900})
+    act(state, rules.trade_propose(state, "t1", "a", "b", {"deeds": ["malaguti"]}, {"cash": 900}))
+    set_deed(state, "malaguti", houses=1)  # built on after the offer: it cannot go any more
+    refused("deed_has_buildings", rules.trade_accept, state, "t1", "b")
+    set_deed(state, "malaguti", houses=0)
+    act(state, rules.trade_accept(state, "t1", "b"))
+    assert state.deeds["malaguti"].owner == "b" and state.deeds["gilera"].houses == 2
+    refused("group_incomplete", rules.build, state, "a", "moto-morini")  # the colour is split now
+    classic = new_state()
+    give(classic, "a", "vicolo-corto", "vicolo-stretto")
+    set_deed(classic, "vicolo-corto", houses=1)
+    refused(
+        "group_has_buildings", rules.trade_propose, classic, "t1", "a", "b", {"deeds": ["vicolo-stretto"]}, {"cash": 1}
+    )
+
+
 def test_a_trade_offered_before_the_mortgage_cannot_be_accepted_after_it():
     state = game()
     give(state, "a", "garelli")

@@ -279,9 +279,13 @@ class DeedSale:
 class Trades:
     """When players may trade deeds among themselves (``deeds_tradable``): ``always``, or
     ``once_every_deed_sold``: not while the bank still holds a deed (Petropolis, seed 003
-    line 35). Cards and cash alone change hands at any time."""
+    line 35). Cards and cash alone change hands at any time. ``unbuilt``: what buildings keep
+    a deed out of a trade."""
 
     deeds_tradable: str = "always"
+    # What must be free of buildings for a deed to change hands: ``group`` (the classic rule:
+    # its whole group) or ``deed`` (Motopolis, seed 002 line 70: the land itself).
+    unbuilt: str = "group"
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from .common import (
     clean_id,
     deed_state,
     group_has_buildings,
+    has_buildings,
     player_changes,
     require_deed,
     require_fee_settled,
@@ -72,12 +73,20 @@ def _require_can_give(state: GameState, giver: PlayerState, side: Mapping[str, A
 
 def require_tradable(state: GameState, giver: PlayerState, deed_key: str) -> None:
     """Refuses a deed ``giver`` cannot hand over in a trade now: an unknown deed, one not
-    theirs, one whose group has buildings, a mortgaged one where the edition keeps those out of
+    theirs, one whose group has buildings (or that has buildings itself, where the edition's
+    ``trades.unbuilt`` is ``deed``), a mortgaged one where the edition keeps those out of
     trades, and one whose mortgage fee is unpaid."""
     deed, ds = require_deed(state, deed_key)
     if ds.owner != giver.id:
         raise RuleViolation("not_owner", N_("%(deed)s does not belong to %(name)s."), deed=deed.name, name=giver.name)
-    if group_has_buildings(state, deed.group):
+    if state.edition.trades.unbuilt == "deed":
+        # Motopolis, seed 002 line 70: "Un terreno sul quale sono state edificate Stazioni [...]
+        # non può essere venduto o scambiato": the land itself, whatever its groupmates hold.
+        if has_buildings(ds):
+            raise RuleViolation(
+                "deed_has_buildings", N_("Sell the buildings on %(deed)s before trading it."), deed=deed.name
+            )
+    elif group_has_buildings(state, deed.group):
         raise RuleViolation(
             "group_has_buildings", N_("Sell the buildings of %(deed)s's group before trading it."), deed=deed.name
         )
