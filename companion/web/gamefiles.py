@@ -31,7 +31,7 @@ def import_file():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         flash(_("Choose a game file to carry on."), "error")
-        return redirect(url_for("pages.home") + "#saved-game")
+        return redirect(url_for("pages.home"))
     # A new game, as the home page's form opens one: the same per-address limit on creating
     # games belongs here when the server has one.
     try:
@@ -40,7 +40,7 @@ def import_file():
         services.rollback()
         flash(_("The game file was refused and nothing was stored."), "error")
         flash(translate(error), "error")
-        return redirect(url_for("pages.home") + "#saved-game")
+        return redirect(url_for("pages.home"))
     seats.remember(made["id"], seats.BANKER, made["banker_token"])
     game = services.get_game(made["id"])
     flash(
