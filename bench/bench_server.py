@@ -140,6 +140,9 @@ class Server:
             "SECRET_KEY": "bench-" + uuid.uuid4().hex,
             "BANCO_PUBLIC_URL": f"http://{HOST}:{self.port}",
             "PYTHONUNBUFFERED": "1",
+            # Every table of a benchmark is opened from its one address (a club's 50 in
+            # bench_club): the limit on new games per address is not what is measured.
+            "BANCO_CREATIONS_PER_ADDRESS": "0",
         }
         if threads is not None:
             self.env["BANCO_THREADS"] = str(threads)

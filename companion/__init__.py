@@ -19,7 +19,7 @@ from .live.broker import Broker
 from .live.fanout import listener
 from .services.door import Door
 from .web import site
-from .web.ratelimit import RateLimiter
+from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -48,6 +48,7 @@ def shared_parts(app: Flask) -> Banco:
         # Started by the server (companion.serve) while it serves: other processes' versions.
         fanout=listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
         limiter=RateLimiter(limit=20, window_seconds=60),
+        creations=RateLimiter(app.config["CREATIONS_PER_ADDRESS"], CREATION_WINDOW_SECONDS),
         # Every action, the API's and the pages', goes through it (services.door): one writer.
         door=Door(app),
     )

@@ -44,6 +44,12 @@ WORKERS = 1
 # when all are taken. Opened once and kept, never one per busy moment: a new SQLite connection
 # reads the whole schema again before its first statement, a new PostgreSQL one starts a backend.
 DATABASE_CONNECTIONS = 15
+# New games, tournaments and editions one client address may store in 10 minutes, each kind
+# counted apart (0: no limit): a table opens a game or two an evening, so only a script storing
+# them by the hundred is slowed (``web.ratelimit``).
+CREATIONS_PER_ADDRESS = 30
+# Editions imported on this server, at most (0: no limit): a file is about 12 KB.
+IMPORTED_EDITIONS_LIMIT = 100
 # Live streams one client address may hold: each phone on a LAN has its own address, and a
 # phone holds one per open page; past this, that address is refused (429) and the others still served.
 STREAMS_PER_ADDRESS = 64
@@ -134,6 +140,8 @@ def from_environment(instance: Path) -> dict:
         "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", str(CONNECTION_LIMIT))),
         "CONNECTIONS_PER_ADDRESS": int(os.environ.get("BANCO_CONNECTIONS_PER_ADDRESS", str(CONNECTIONS_PER_ADDRESS))),
         "STREAMS_PER_ADDRESS": int(os.environ.get("BANCO_STREAMS_PER_ADDRESS", str(STREAMS_PER_ADDRESS))),
+        "CREATIONS_PER_ADDRESS": int(os.environ.get("BANCO_CREATIONS_PER_ADDRESS", str(CREATIONS_PER_ADDRESS))),
+        "IMPORTED_EDITIONS_LIMIT": int(os.environ.get("BANCO_IMPORTED_EDITIONS_LIMIT", str(IMPORTED_EDITIONS_LIMIT))),
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         "EVENTS_PAGE": events_page(),
         "MAX_GAME_FILE_BYTES": int(os.environ.get("BANCO_MAX_GAME_FILE_BYTES", str(MAX_GAME_FILE_BYTES))),
@@ -167,6 +175,10 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
                 "CONNECTION_LIMIT": CONNECTION_LIMIT,
                 "CONNECTIONS_PER_ADDRESS": CONNECTIONS_PER_ADDRESS,
                 "STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
+                # The suite's modules open hundreds of games from one address; the tests of the
+                # limit set it.
+                "CREATIONS_PER_ADDRESS": 0,
+                "IMPORTED_EDITIONS_LIMIT": IMPORTED_EDITIONS_LIMIT,
             }
         )
         app.config.update(test_config)

@@ -30,6 +30,8 @@ class Banco:
     fanout: Listener | None
     # Guesses of a secret (a join or rejoin code) from one address.
     limiter: RateLimiter
+    # New games, tournaments and editions stored from one address, each kind counted apart.
+    creations: RateLimiter
     # Every action, the API's and the pages', goes through it: one writer (``services.door``).
     door: Door
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).

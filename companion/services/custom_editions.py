@@ -5,7 +5,9 @@ An import is validated whole by the same schema as the built-in files (``core.ed
 file with any problem is refused with every problem named by its field, and nothing is
 stored. An id of a built-in edition is refused (409 ``edition_exists``): an import never
 replaces a built-in edition. Importing an id this server imported before points that id at
-the new content; the games already opened keep the content they were pinned to.
+the new content; the games already opened keep the content they were pinned to. A server keeps
+at most the host's number of imported editions (``BANCO_IMPORTED_EDITIONS_LIMIT``): past it, a
+new id is refused (409 ``too_many_editions``), and an id imported before may still be replaced.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 
 from ..core.editions.edition import EditionError
@@ -61,7 +64,7 @@ def check_edition(data: Any) -> list[str]:
     return problems
 
 
-def import_edition_text(text: str) -> dict:
+def import_edition_text(text: str, *, most: int) -> dict:
     """Imports an edition file's text (an upload): as ``import_edition``, each problem preceded
     by the line of the field it names, and text that is not JSON refused with its line."""
     try:
@@ -71,15 +74,16 @@ def import_edition_text(text: str) -> dict:
     except (ValueError, RecursionError):
         raise EditionRefused(["edition: not valid JSON"]) from None
     try:
-        return import_edition(data)
+        return import_edition(data, most=most)
     except EditionRefused as refused:
         raise EditionRefused(with_lines(refused.problems, text)) from None
 
 
-def import_edition(data: Any) -> dict:
+def import_edition(data: Any, *, most: int) -> dict:
     """Stores an edition file; returns ``{"id", "replaced"}`` (``replaced``: the id was imported
     before and now has this content). Refuses, storing nothing, a file with any problem
-    (``EditionRefused``, every field named) and the id of a built-in edition (409)."""
+    (``EditionRefused``, every field named), the id of a built-in edition (409) and a new id
+    when the server keeps ``most`` imported editions already (409; ``most`` 0: no limit)."""
     if not isinstance(data, Mapping):
         raise EditionRefused(["edition: must be an object"])
     problems = validate_edition(data)
@@ -98,9 +102,11 @@ def import_edition(data: Any) -> dict:
     for attempt in (1, 2):
         try:
             with writing():
-                digest = pin(edition)
                 row = db.session.get(CustomEdition, edition.id)
                 replaced = row is not None
+                if row is None and most:
+                    _refuse_past(most)
+                digest = pin(edition)
                 if row is None:
                     db.session.add(CustomEdition(id=edition.id, edition_hash=digest))
                 else:
@@ -110,3 +116,21 @@ def import_edition(data: Any) -> dict:
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def _refuse_past(most: int) -> None:
+    """Refuses (409 ``too_many_editions``) a new edition when the server keeps ``most``. On
+    PostgreSQL the count is taken under a lock that imports of other processes wait on (SQLite's
+    writers already take turns), so two new ids at the same instant cannot both pass it."""
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(text("LOCK TABLE custom_edition IN SHARE ROW EXCLUSIVE MODE"))
+    kept = db.session.scalar(select(func.count()).select_from(CustomEdition)) or 0
+    if kept >= most:
+        raise RuleViolation(
+            "too_many_editions",
+            N_(
+                "This bank keeps %(most)s imported editions, as many as its host allows: "
+                "import a file with the id of one of them to replace it."
+            ),
+            most=most,
+        )

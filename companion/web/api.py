@@ -15,7 +15,7 @@ from ..services.door import bearer
 from . import hosting, openapi
 from .errors import translate
 from .feed import describe
-from .ratelimit import count_attempt
+from .ratelimit import count_attempt, count_created, may_create
 from .results import visible_score
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -121,9 +121,10 @@ def import_edition():
     """Imports an edition file: 201 ``{"id", "replaced"}``; a file with problems is refused
     whole (400 ``invalid_edition``, ``problems`` naming each field), a built-in id too (409)."""
     hosting.require_host(_token())
+    may_create("edition")
     body = _body()
     try:
-        result = services.import_edition(body)
+        result = services.import_edition(body, most=current_app.config["IMPORTED_EDITIONS_LIMIT"])
     except services.EditionRefused as refused:
         services.rollback()
         response = jsonify(
@@ -131,11 +132,13 @@ def import_edition():
         )
         response.status_code = 400
         return response
+    count_created("edition")
     return jsonify(result), 201
 
 
 @bp.post("/v1/games")
 def create_game():
+    may_create("game")
     body = _body()
     # Leaving time_limit_minutes out gives the edition's own clock; null gives none.
     minutes = body.get("time_limit_minutes", services.EDITION_CLOCK)
@@ -147,6 +150,7 @@ def create_game():
         auction_seconds=body.get("auction_seconds"),
         settings=body.get("settings"),
     )
+    count_created("game")
     return jsonify(result), 201
 
 
@@ -154,10 +158,11 @@ def create_game():
 def import_game():
     """A new game from a game file (the body): 201 as ``POST /v1/games`` answers; a file that
     does not check out is refused (400 ``invalid_game_file``, naming the first wrong entry)."""
-    # A new game, as POST /v1/games makes one: the same per-address limit on creating games
-    # belongs here when the server has one.
+    may_create("game")  # a new game, as POST /v1/games makes one: the same share
     data = services.read_game_file(request.get_data(cache=True))
-    return jsonify(services.import_game(data)), 201
+    made = services.import_game(data)
+    count_created("game")
+    return jsonify(made), 201
 
 
 @bp.get("/v1/games/<game_id>/export")
@@ -249,6 +254,7 @@ def _lang() -> str:
 
 @bp.post("/v1/tournaments")
 def create_tournament():
+    may_create("tournament")
     body = _body()
     minutes = body.get("round_minutes", services.EDITION_CLOCK)
     result = services.create_tournament(
@@ -261,6 +267,7 @@ def create_tournament():
         body.get("finals"),
         body.get("last_minutes"),
     )
+    count_created("tournament")
     return jsonify(result), 201
 
 

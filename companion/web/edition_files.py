@@ -3,13 +3,14 @@ named by its field and line, nothing stored on any), and download any edition's 
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
 from .errors import translate
 from .hosting import password_required, require_host
+from .ratelimit import count_created, may_create
 from .templating import lang
 
 bp = Blueprint("edition_files", __name__)
@@ -24,6 +25,7 @@ def import_file():
     except BancoError as error:
         flash(translate(error), "error")
         return redirect(url_for("pages.home") + "#editions")
+    may_create("edition")  # past this address's share: the error page, 429, says when to come back
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         flash(_("Choose an edition file to import."), "error")
@@ -35,7 +37,7 @@ def import_file():
         flash(_("This file is not an edition file: it is not text in UTF-8."), "error")
         return redirect(url_for("pages.home") + "#editions")
     try:
-        result = services.import_edition_text(text)
+        result = services.import_edition_text(text, most=current_app.config["IMPORTED_EDITIONS_LIMIT"])
     except services.EditionRefused as refused:
         services.rollback()
         flash(_("The edition file was refused and nothing was stored."), "error")
@@ -48,6 +50,7 @@ def import_file():
         services.rollback()
         flash(translate(error), "error")
         return redirect(url_for("pages.home") + "#editions")
+    count_created("edition")
     edition = services.editions()[result["id"]]
     if result["replaced"]:
         flash(

@@ -14,14 +14,15 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
 from .editor_labels import field_label, section_label
-from .errors import translate
+from .errors import refusal_headers, translate
 from .hosting import require_host
+from .ratelimit import count_created, may_create
 from .templating import lang
 
 bp = Blueprint("editor", __name__)
@@ -193,13 +194,16 @@ def save():
     data = edited(_base(base_id), request.form)
     try:
         require_host(request.form.get("password") or None)
-        result = services.import_edition(data)
+        may_create("edition")
+        result = services.import_edition(data, most=current_app.config["IMPORTED_EDITIONS_LIMIT"])
     except services.EditionRefused as refused:
         services.rollback()
         return _page(base_id, data, refused.problems, 400)
-    except BancoError as error:
+    except BancoError as error:  # the edits stay on the page, with what refused them
         services.rollback()
-        return _page(base_id, data, [translate(error)], error.status)
+        page, status = _page(base_id, data, [translate(error)], error.status)
+        return page, status, refusal_headers(error)
+    count_created("edition")
     name = services.editions()[result["id"]].name(lang())
     if result["replaced"]:
         flash(

@@ -85,6 +85,13 @@ def server_refusal(status: int):
     return http_error(status)
 
 
+def refusal_headers(error: BancoError) -> dict[str, str]:
+    """The headers a refusal's answer carries: a 429's ``Retry-After`` (when a new attempt is
+    counted again)."""
+    retry_after = getattr(error, "retry_after", None)
+    return {} if retry_after is None else {"Retry-After": str(retry_after)}
+
+
 def init_app(app) -> None:
     app.request_class = Request  # a game file's upload reads more than any other request
 
@@ -92,9 +99,7 @@ def init_app(app) -> None:
     def _banco(error: BancoError):
         services.rollback()
         response = respond(error.status, error.code, translate(error))
-        retry_after = getattr(error, "retry_after", None)
-        if retry_after is not None:  # 429: when a new attempt is counted again
-            response.headers["Retry-After"] = str(retry_after)
+        response.headers.update(refusal_headers(error))
         return response
 
     @app.errorhandler(CSRFError)

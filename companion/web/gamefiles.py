@@ -11,6 +11,7 @@ from ..core.errors import BancoError
 from . import seats
 from .api import game_file_response
 from .errors import translate
+from .ratelimit import count_created, may_create
 
 bp = Blueprint("gamefiles", __name__)
 
@@ -32,8 +33,7 @@ def import_file():
     if upload is None or not upload.filename:
         flash(_("Choose a game file to carry on."), "error")
         return redirect(url_for("pages.home"))
-    # A new game, as the home page's form opens one: the same per-address limit on creating
-    # games belongs here when the server has one.
+    may_create("game")  # a new game, as the home page's form opens one: the same share (429 page)
     try:
         made = services.import_game(services.read_game_file(upload.read()), hand_out_tokens=False)
     except BancoError as error:
@@ -41,6 +41,7 @@ def import_file():
         flash(_("The game file was refused and nothing was stored."), "error")
         flash(translate(error), "error")
         return redirect(url_for("pages.home"))
+    count_created("game")
     seats.remember(made["id"], seats.BANKER, made["banker_token"])
     game = services.get_game(made["id"])
     flash(

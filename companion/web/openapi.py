@@ -560,7 +560,10 @@ def document() -> dict:
                     "it (400 invalid_edition, the error's `problems` naming each field) and "
                     "nothing is stored. The id of a built-in edition is refused (409 "
                     "edition_exists); an id imported before gets the new content (`replaced`), "
-                    "games already opened keep theirs. With BANCO_HOST_PASSWORD set, send it "
+                    "games already opened keep theirs. A new id past the server's "
+                    "BANCO_IMPORTED_EDITIONS_LIMIT is refused (409 too_many_editions). One address "
+                    "stores at most BANCO_CREATIONS_PER_ADDRESS editions in 10 minutes (429 "
+                    "too_many_created, with Retry-After). With BANCO_HOST_PASSWORD set, send it "
                     "as the bearer token.",
                     "security": [{}, {"bearer": []}],
                     "requestBody": {
@@ -585,7 +588,7 @@ def document() -> dict:
                                 }
                             ),
                         },
-                        **_errors(400, 401, 409),
+                        **_errors(400, 401, 409, 429),
                     },
                 },
             },
@@ -648,6 +651,8 @@ def document() -> dict:
             "/api/v1/games": {
                 "post": {
                     "summary": "Open a game in setup",
+                    "description": "One address opens at most BANCO_CREATIONS_PER_ADDRESS games in 10 minutes "
+                    "(429 too_many_created, with Retry-After).",
                     "requestBody": {
                         "required": True,
                         **_json(
@@ -676,7 +681,7 @@ def document() -> dict:
                             "description": "Created",
                             **_json(created),
                         },
-                        **_errors(400),
+                        **_errors(400, 429),
                     },
                 }
             },
@@ -689,7 +694,9 @@ def document() -> dict:
                     "state it leads to must be the file's; the edition is taken from the file by its "
                     "hash. A file that does not check out is refused (400 `invalid_game_file`, naming "
                     "the first wrong entry) and nothing is stored. The new game has new ids, a new join "
-                    "code and new tokens. Bodies up to BANCO_MAX_GAME_FILE_BYTES.",
+                    "code and new tokens. Bodies up to BANCO_MAX_GAME_FILE_BYTES. One address imports "
+                    "at most BANCO_CREATIONS_PER_ADDRESS games in 10 minutes (429 too_many_created, "
+                    "with Retry-After).",
                     "requestBody": {
                         "required": True,
                         **_json(
@@ -719,7 +726,7 @@ def document() -> dict:
                     },
                     "responses": {
                         "201": {"description": "Created, as POST /api/v1/games answers", **_json(created)},
-                        **_errors(400, 413),
+                        **_errors(400, 413, 429),
                     },
                 }
             },
@@ -863,6 +870,8 @@ def document() -> dict:
                 "post": {
                     "summary": "Open a tournament: an edition with tournament points, its players, the table size "
                     "and each round's minutes",
+                    "description": "One address opens at most BANCO_CREATIONS_PER_ADDRESS tournaments in 10 "
+                    "minutes (429 too_many_created, with Retry-After); the rounds' games are not counted.",
                     "requestBody": {
                         "required": True,
                         **_json(
@@ -920,7 +929,7 @@ def document() -> dict:
                             "description": "Created: the id, the director's token, the players' ids",
                             **_json({"type": "object"}),
                         },
-                        **_errors(400),
+                        **_errors(400, 429),
                     },
                 }
             },

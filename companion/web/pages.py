@@ -24,7 +24,7 @@ from .errors import translate
 from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
-from .ratelimit import count_attempt
+from .ratelimit import count_attempt, count_created, may_create
 from .templating import lang
 
 bp = Blueprint("pages", __name__)
@@ -162,6 +162,7 @@ def create_game():
     opened = seats.opened_with(key)
     if opened is not None:  # the same form sent again (a reload, a second tap): that table
         return redirect(url_for("pages.table", game_id=opened))
+    may_create("game")  # past this address's share: the error page, 429, says when to come back
     names = [n for n in request.form.getlist("name") if n.strip()]
     edition_id = request.form.get("edition", "")
     minutes = request.form.get("time_limit", "").strip()
@@ -186,16 +187,17 @@ def create_game():
                 flash(_("The time limit must be 1 to 1440 minutes."), "error")
                 return redirect(url_for("pages.home"))
             limit = int(minutes)
-        created = services.create_game(
+        table = services.create_game(
             edition_id, names, limit, settings=settings, hand_out_tokens=False, banker_seat=0 if plays else None
         )
     except BancoError as error:
         flash(translate(error), "error")
         return redirect(url_for("pages.home"))
-    seats.remember(created["id"], seats.BANKER, created["banker_token"], opened_with=key)
-    for player in created["players"]:
-        seats.remember(created["id"], seats.PLAYER, player["token"])
-    return redirect(url_for("pages.table", game_id=created["id"]))
+    count_created("game")
+    seats.remember(table["id"], seats.BANKER, table["banker_token"], opened_with=key)
+    for player in table["players"]:
+        seats.remember(table["id"], seats.PLAYER, player["token"])
+    return redirect(url_for("pages.table", game_id=table["id"]))
 
 
 def _building_supply(edition) -> dict:

@@ -25,9 +25,10 @@ from ..core.errors import BancoError
 from ..core.tournament import FINAL, ROUND, SEMI_FINAL
 from ..services import door
 from . import seats
-from .errors import translate
+from .errors import refusal_headers, translate
 from .printing import _paper
 from .qr import qr_svg
+from .ratelimit import TooManyAttempts, count_created, may_create
 from .templating import lang as page_lang
 from .templating import text
 
@@ -150,6 +151,7 @@ def create():
     edition_id = request.form.get("edition", "")
     minutes = request.form.get("round_minutes", "").strip()
     try:
+        may_create("tournament")
         table_size = _whole(request.form.get("table_size", ""))
         round_minutes = services.EDITION_CLOCK
         if minutes == "0":
@@ -174,8 +176,10 @@ def create():
             last_minutes=_whole(warning) if warning else None,
         )
     except BancoError as error:
-        flash(translate(error), "error")
-        return render_template("tournament_new.html", editions=_championships(), directed=[], form=request.form), 400
+        flash(translate(error), "error")  # the form again, as it was typed
+        page = render_template("tournament_new.html", editions=_championships(), directed=[], form=request.form)
+        return page, 429 if isinstance(error, TooManyAttempts) else 400, refusal_headers(error)
+    count_created("tournament")
     _remember_director(created["id"], created["director_token"])
     session["tournament_opened_with"] = [key, created["id"]]
     return redirect(url_for("tournaments.desk", tournament_id=created["id"]))
