@@ -205,7 +205,7 @@ def _edition(part: object) -> tuple[Edition, str]:
 def _seats(part: object, edition: Edition) -> list[tuple[str, str]]:
     """The seats in order, (id, name): ids shaped as Banco makes them, none a deed's key, each
     once; names as a new game takes them, each once; no more than the edition seats."""
-    if not isinstance(part, list) or not part or len(part) > edition.max_players:
+    if not isinstance(part, list) or len(part) > edition.max_players:
         raise refused(N_("The game file's seats are not a table of this edition."))
     seats = []
     for seat in part:

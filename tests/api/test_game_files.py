@@ -122,6 +122,15 @@ def test_a_game_exported_and_imported_is_the_same_game(app, api, edition):
     ok(copy_.act("Anna", {"type": "approve", "pending": waiting}))
     ok(copy_.act("banker", {"type": "auction_close"}))
     balanced(app, copy_)
+    # Undo reaches back past the import, into the file's own entries: the auction just closed,
+    # the request paid, then the roll on both tables.
+    for _ in range(3):
+        ok(copy_.act("banker", {"type": "undo"}))
+    ok(game.act("banker", {"type": "undo"}))
+    assert seen_as(copy_, {v: k for k, v in copy_.ids.items()})[0]["state"] | {"version": 0} == seen_as(
+        game, {v: k for k, v in game.ids.items()}
+    )[0]["state"] | {"version": 0}
+    balanced(app, copy_)
     # And its own file is the first's journal with what it played since.
     again = export(copy_)
     assert [e["kind"] for e in again["journal"]][: len(data["journal"])] == [e["kind"] for e in data["journal"]]
@@ -152,6 +161,16 @@ def test_only_the_banker_exports(api):
     refusal(api.get(f"/api/v1/games/{game.id}/export", game.tokens["Anna"]), 403, "banker_only")
     refusal(api.get(f"/api/v1/games/{game.id}/export"), 401, "missing_token")
     refusal(api.get("/api/v1/games/nosuchgame/export", game.banker), 404, "unknown_game")
+
+
+def test_a_game_in_setup_with_nobody_at_the_table_goes_in_too(api):
+    status, created = api.post("/api/v1/games", {"edition": "classic-it", "players": []})
+    assert status == 201
+    game = type(api.new_game())(api, created)
+    made = ok(import_file(api, export(game)), 201)
+    assert made["players"] == []
+    status, joined = api.post(f"/api/v1/games/{made['id']}/join", {"join_code": made["join_code"], "name": "Anna"})
+    assert status == 201, joined
 
 
 def test_the_same_file_imported_twice_makes_two_games(app, api):

@@ -14,8 +14,8 @@ from tests.web.test_pages import cash, csrf, keyed, open_table, sit_down, start
 
 def saved(client, app):
     """A table opened, started and played a little from the pages, saved from its Bank."""
-    game_id, _ = open_table(client)
-    anna = sit_down(app, game_id, "Anna")
+    game_id, _ = open_table(client, banker_plays="1")  # the host holds Anna's seat too
+    anna = client
     start(client, game_id)
     page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
     with app.app_context():
@@ -63,6 +63,9 @@ def test_a_saved_game_goes_on_on_another_server_and_the_players_sit_down_again(c
         version, code = game.version, game.join_code
     assert f"The game goes on from version {version}" in table and code in table
     assert cash(other, new_id) == cash(app, game_id) == {"Anna": 1380, "Bruno": 1620, "Carla": 1500}
+    with other.app_context():
+        anna_seat = next(p for p in services.get_game(new_id).players if p.name == "Anna")
+        assert services.get_game(new_id).banker_player_id == anna_seat.id  # still the banker's own seat
     # Nobody holds a seat yet: each phone takes its own with the new code, and pays on.
     bruno = sit_down(other, new_id, "Bruno")
     page = bruno.get(f"/g/{new_id}/me").get_data(as_text=True)
