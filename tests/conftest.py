@@ -264,6 +264,14 @@ class Game:
     def cash(self):
         return {p["name"]: p["cash"] for p in self.state()["players"]}
 
+    def beyond_means(self, who) -> int:
+        """A debt ``who`` cannot pay: one more than their cash and everything selling and
+        mortgaging would raise (the least a bankruptcy is accepted for)."""
+        from companion import services
+
+        with self.api.client.application.app_context():
+            return services.liquidation(services.get_game(self.id), self.ids[who]).payable + 1
+
 
 @pytest.fixture
 def api(client):

@@ -190,5 +190,11 @@ def liquidation(game: Game, player_id: str) -> rules.Liquidation:
     return rules.liquidation_value(state_of(game), player_id)
 
 
+def debts_to(game: Game, player_id: str, creditor: str) -> list[rules.Debt]:
+    """The debts the player could name going bankrupt to ``creditor`` (``rules.debts_to``), for
+    the bankruptcy form to offer."""
+    return rules.debts_to(state_of(game), player_id, creditor)
+
+
 def current_version(game_id: str) -> int | None:
     return db.session.execute(select(Game.version).where(Game.id == game_id)).scalar_one_or_none()

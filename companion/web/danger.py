@@ -16,16 +16,19 @@ from .notices import LOOKBACK, recent_entries
 def wallet_view(game, player) -> dict:
     """The wallet's danger zone and take-back for ``player``: ``take_back`` (``{"what",
     "amount", "seconds", "version"}`` or ``None``), ``raise_money`` (a ``Liquidation``, or ``None`` when
-    the player cannot act) and ``bankrupt_to`` (the creditor picked in the form's first step:
-    ``"bank"``, a player still in the game, or ``None``)."""
+    the player cannot act), ``bankrupt_to`` (the creditor picked in the form's first step:
+    ``"bank"``, a player still in the game, or ``None``) and ``debts`` (the debts to that
+    creditor the form offers: ``rules.Debt``)."""
     if game.status != "running" or player.bankrupt:
-        return {"take_back": None, "raise_money": None, "bankrupt_to": None}
+        return {"take_back": None, "raise_money": None, "bankrupt_to": None, "debts": []}
     creditors = {BANK} | {p.id for p in game.players if p.id != player.id and not p.bankrupt}
     picked = request.args.get("bankrupt_to")
+    picked = picked if picked in creditors else None
     return {
         "take_back": Lazy(lambda: _take_back(game, player)),
         "raise_money": Lazy(lambda: services.liquidation(game, player.id)),
-        "bankrupt_to": picked if picked in creditors else None,
+        "bankrupt_to": picked,
+        "debts": Lazy(lambda: services.debts_to(game, player.id, picked) if picked else []),
     }
 
 

@@ -86,6 +86,7 @@ KEYS = {
     "min_raise": N_("Smallest raise"),
     "fine": N_("Fine"),
     "share_percent": N_("Share (%)"),
+    "free_deeds_percent": N_("Unmortgageable deeds count, before bankruptcy, at (%)"),
     "deed_percent": N_("Deeds count at (%)"),
     "mortgaged_deed_percent": N_("Mortgaged deeds count at (%)"),
     "building_percent": N_("Buildings count at (%)"),

@@ -233,11 +233,14 @@ def test_a_three_player_game(app, api):
     ok(game.act("Carla", {"type": "pay_jail_fine"}))
     assert game.cash()["Carla"] == cash["Carla"] - 20
 
-    # Bankruptcy: Carla owes Bruno 400; the bank takes everything and pays Bruno in full.
+    # Bankruptcy: Carla owes Bruno more than she has, her lands counted at their price (lines
+    # 283-287); the bank takes everything and pays Bruno in full.
     cash = game.cash()
     carla_deeds = [k for k, o in owners(game).items() if o == c]
-    result = ok(game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": 400}))
-    assert game.cash()["Bruno"] == cash["Bruno"] + 400
+    debt = game.beyond_means("Carla")
+    refusal(game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": debt - 1}), 409, "can_still_pay")
+    result = ok(game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": debt}))
+    assert game.cash()["Bruno"] == cash["Bruno"] + debt
     assert sorted(result["to_auction"]) == sorted(carla_deeds)
     assert all(owners(game)[k] is None for k in carla_deeds)
     balanced(app, game)

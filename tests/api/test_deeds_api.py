@@ -191,7 +191,8 @@ def test_bankruptcy_to_a_player_hands_everything_over(app, api):
     game = api.new_game().start()
     buy_group(game, "Anna", ["vicolo-corto", "vicolo-stretto"])
     game.act("Anna", {"type": "build", "deed": "vicolo-corto"})
-    status, body = game.act("Anna", {"type": "bankrupt", "creditor": game.ids["Bruno"]})
+    owed = game.beyond_means("Anna")
+    status, body = game.act("Anna", {"type": "bankrupt", "creditor": game.ids["Bruno"], "amount": owed})
     assert status == 200
     state = game.state()
     anna = next(p for p in state["players"] if p["name"] == "Anna")
@@ -207,7 +208,7 @@ def test_bankruptcy_to_a_player_hands_everything_over(app, api):
 def test_bankruptcy_to_the_bank_returns_the_deeds(api):
     game = api.new_game().start()
     buy_group(game, "Anna", ["via-roma"])
-    status, body = game.act("Anna", {"type": "bankrupt", "creditor": "bank"})
+    status, body = game.act("Anna", {"type": "bankrupt", "creditor": "bank", "amount": game.beyond_means("Anna")})
     assert status == 200 and body["result"]["to_auction"] == ["via-roma"]
     assert deeds(game)["via-roma"]["owner"] is None
 

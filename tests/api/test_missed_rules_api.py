@@ -15,7 +15,7 @@ def test_a_bankrupt_players_deeds_are_auctioned_one_after_another_by_the_table(a
     game = api.new_game().start()
     for key in ("vicolo-corto", "vicolo-stretto"):
         ok(game.act("Carla", {"type": "buy", "deed": key}))
-    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank"}))
+    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank", "amount": game.beyond_means("Carla")}))
     auction = game.state()["auction"]
     assert auction["deed"] == "vicolo-corto"  # opened by itself
     ok(game.act("Anna", {"type": "bid", "amount": 10}))
@@ -36,7 +36,7 @@ def test_a_bankrupt_players_deeds_are_auctioned_one_after_another_by_the_table(a
 def test_no_trades_between_the_last_two_is_a_setting(api):
     game = api.new_game(edition="campionato-2015", settings={"no_trades_two_left": True}).start()
     ok(game.act("Anna", {"type": "buy", "deed": "vicolo-corto"}))
-    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank"}))
+    ok(game.act("Carla", {"type": "bankrupt", "creditor": "bank", "amount": game.beyond_means("Carla")}))
     code, body = game.act(
         "Anna",
         {
@@ -137,3 +137,42 @@ def test_faq_6_a_table_not_marking_turns_is_asked_to_end_the_game(app, api, clie
     assert "Time's up!" in screen and "The banker ends the game now" in screen
     ok(game.act("banker", {"type": "end"}))
     assert game.state()["status"] == "finished"
+
+
+def test_bankruptcy_only_for_a_debt_that_cannot_be_paid(app, api):
+    """Che Impresa! lines 283-287 (and Motopolis line 74): bankrupt only owing "una somma
+    superiore a tutto ciò che possiede". The issue's case: a player with money to spare
+    declaring bankruptcy "owing 100", which the bank would have paid in full."""
+    game = api.new_game(edition="che-impresa").start()
+    b = game.ids["Bruno"]
+    code, body = game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": 100})
+    assert (code, body["error"]["code"]) == (409, "can_still_pay")
+    payable = game.beyond_means("Carla") - 1
+    assert f"Carla can still pay {payable:,}" in body["error"]["message"]
+    code, body = game.act("Carla", {"type": "bankrupt", "creditor": b})  # no debt named, as before
+    assert (code, body["error"]["code"]) == (400, "debt_required")
+    code, body = game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": 100, "payment": "agenzia-viaggi"})
+    assert (code, body["error"]["code"]) == (400, "two_debts")
+    cash = game.cash()
+    result = ok(game.act("Carla", {"type": "bankrupt", "creditor": b, "amount": payable + 1}))
+    assert result["creditor_paid"] == payable + 1  # the debt in full, no more
+    assert game.cash()["Bruno"] == cash["Bruno"] + payable + 1
+    events = game.api.get(f"/api/v1/games/{game.id}/events", game.banker)[1]["events"]
+    said = next(e["summary"] for e in events if e["type"] == "bankrupt").replace("\u00a0", " ")
+    assert "Carla cannot pay Bruno" in said and "passed to the bank" in said and "The bank paid Bruno" in said
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []
+
+
+def test_a_bankruptcy_names_a_rent_and_the_rules_compute_it(app, api):
+    game = api.new_game().start()
+    ok(game.act("Bruno", {"type": "buy", "deed": "parco-della-vittoria"}))
+    code, body = game.act("Anna", {"type": "bankrupt", "deed": "parco-della-vittoria"})
+    assert (code, body["error"]["code"]) == (409, "can_still_pay")  # 50 of rent, 1,500 in hand
+    code, body = game.act("Anna", {"type": "bankrupt", "creditor": game.ids["Carla"], "deed": "parco-della-vittoria"})
+    assert (code, body["error"]["code"]) == (409, "wrong_creditor")
+    ok(game.act("banker", {"type": "transfer", "from": game.ids["Anna"], "to": "bank", "amount": 1480}))
+    result = ok(game.act("Anna", {"type": "bankrupt", "deed": "parco-della-vittoria"}))  # 20 left: out
+    assert result["to_auction"] == [] and game.cash()["Bruno"] == 1500 - 400 + 20
+    with app.app_context():
+        assert services.verify_game(services.get_game(game.id)) == []

@@ -134,7 +134,7 @@ def test_a_three_player_game(app, api):
     # the bank for Carla, who gets them with Anna's cash and deeds.
     cash = game.cash()
     anna_deeds = [k for k, o in owners(game).items() if o == a]
-    ok(game.act("Anna", {"type": "bankrupt", "creditor": c}))
+    ok(game.act("Anna", {"type": "bankrupt", "creditor": c, "amount": game.beyond_means("Anna")}))
     assert game.cash()["Carla"] == cash["Carla"] + cash["Anna"] + 700_000
     assert all(owners(game)[k] == c for k in anna_deeds)
     assert game.state()["bank"] == {"houses": 20, "hotels": 5}

@@ -40,7 +40,8 @@ def test_the_score_needs_a_token_of_the_game(api):
 
 def test_the_last_player_standing_ends_the_game_and_its_clock(api):
     game = api.new_game(players=("Anna", "Bruno"), time_limit_minutes=60).start()
-    status, body = game.act("Bruno", {"type": "bankrupt", "creditor": game.ids["Anna"]})
+    owed = game.beyond_means("Bruno")
+    status, body = game.act("Bruno", {"type": "bankrupt", "creditor": game.ids["Anna"], "amount": owed})
     assert status == 200 and body["result"]["winner"] == game.ids["Anna"]
     state = game.state()
     assert state["status"] == "finished" and state["clock"]["running"] is False

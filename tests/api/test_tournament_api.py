@@ -204,8 +204,9 @@ def test_a_tournament_through_the_semi_finals_and_the_final(api):
     seat = {p["id"]: p["token"] for p in game["players"]}
     pids = [p["id"] for p in game["players"]]
     ok(api.post(path, {"type": "start"}, banker))
-    ok(api.post(path, {"type": "bankrupt", "creditor": "bank"}, seat[pids[2]]))
-    ok(api.post(path, {"type": "bankrupt", "creditor": "bank"}, seat[pids[3]]))
+    # Each owes the bank more than the 1,500 they hold and nothing else.
+    ok(api.post(path, {"type": "bankrupt", "creditor": "bank", "amount": 1501}, seat[pids[2]]))
+    ok(api.post(path, {"type": "bankrupt", "creditor": "bank", "amount": 1501}, seat[pids[3]]))
     ok(
         api.post(
             path,

@@ -178,3 +178,11 @@ def refused(code, fn, state, *args, **kwargs) -> BancoError:
 
 def cash(state: GameState) -> dict[str, int]:
     return {p.id: p.cash for p in state.players.values()}
+
+
+def owing(state: GameState, player_id: str) -> int:
+    """A debt ``player_id`` cannot pay: one more than everything they could (their cash and
+    what selling and mortgaging would raise), the least a bankruptcy is accepted for."""
+    from companion.core.rules import liquidation_value
+
+    return liquidation_value(state, player_id).payable + 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import act, cash, give, new_state, refused, set_deed, set_game, set_player
+from conftest import act, cash, give, new_state, owing, refused, set_deed, set_game, set_player
 
 from companion.core import commands, rules, turns
 from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
@@ -422,8 +422,14 @@ def test_bankruptcy_to_a_player_goes_to_the_bank_which_pays_the_debt_in_full():
     for key in keys[:3]:
         set_deed(state, key, houses=1)
     set_game(state, bank_small=state.bank_small - 3)
-    outcome = act(state, rules.bankrupt(state, "a", "b", 300))
-    assert cash(state)["b"] == 100 + 300
+    # Lines 283-287: the debt exceeds the cash, the activities at half and the free lands (at
+    # their price: the edition's choice); the bank pays it in full.
+    means = rules.liquidation_value(state, "a")
+    assert (means.cash, means.free_deeds) == (100, sum(CI.deed(k).price for k in keys))
+    refused("can_still_pay", rules.bankrupt, state, "a", "b", means.payable)
+    outcome = act(state, rules.bankrupt(state, "a", "b", means.payable + 1))
+    assert cash(state)["b"] == 100 + means.payable + 1
+    assert outcome.params["creditor_paid"] == means.payable + 1 and outcome.params["heir"] == "bank"
     assert all(state.deeds[k].owner is None and state.deeds[k].houses == 0 for k in keys)
     assert state.bank_small == 75 and outcome.result["to_auction"] == keys
 
@@ -473,8 +479,8 @@ def test_going_bankrupt_in_ones_turn_hands_it_on():
     state = game()
     act(state, turns.end_turn(state, "a"))
     act(state, turns.end_turn(state, "b"))  # Carla's turn, round 1
-    act(state, rules.bankrupt(state, "c", "bank"))
+    act(state, rules.bankrupt(state, "c", "bank", owing(state, "c")))
     assert (state.turn_player, state.turn_round) == ("a", 2)
     other = game()
-    act(other, rules.bankrupt(other, "b", "bank"))  # not in turn: the turn stays
+    act(other, rules.bankrupt(other, "b", "bank", owing(other, "b")))  # not in turn: the turn stays
     assert other.turn_player == "a"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, play_on, refused, set_game, set_player, snapshot
+from conftest import NOW, act, cash, give, new_state, owing, play_on, refused, set_game, set_player, snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -287,7 +287,7 @@ def test_a_bankrupt_player_takes_their_requests_away():
     act(state, pending.request_payment(state, "p1", "a", "b", 120, None, NOW))
     act(state, pending.request_payment(state, "p2", "c", "a", 50, None, NOW))
     act(state, pending.request_payment(state, "p3", "c", "b", 70, None, NOW))
-    act(state, rules.bankrupt(state, "a", BANK))
+    act(state, rules.bankrupt(state, "a", BANK, owing(state, "a")))
     assert set(state.pending) == {"p3"}
 
 

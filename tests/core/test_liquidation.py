@@ -42,17 +42,21 @@ def test_classic_buildings_then_mortgages():
     give(state, "a", "stazione-sud", mortgaged=True)  # already mortgaged: nothing more
     # By hand: a house of the brown group costs 50 and sells at 25; a hotel is worth 5 houses:
     # 5 × 25 + 4 × 25 = 225; then the two brown deeds mortgage at 30 each.
-    assert liquidation_value(state, "a") == Liquidation(buildings=225, mortgages=60)
+    assert liquidation_value(state, "a") == Liquidation(buildings=225, mortgages=60, cash=1500)
+    assert liquidation_value(state, "a").payable == 1500 + 285
     assert liquidation_value(state, "a").total == _raise_through_the_rules(state, "a") == 285
 
 
-def test_without_mortgages_only_buildings_count():
-    """Che Impresa!: deeds cannot be mortgaged; its businesses sell back at half."""
-    state = new_state("che-impresa")
+def test_without_mortgages_the_bank_raises_only_the_buildings_and_the_free_lands_count():
+    """Che Impresa!: deeds cannot be mortgaged; its businesses sell back at half (all the bank
+    pays), and lines 283-287 count "i terreni liberi" in what a player has, at no stated value:
+    the edition file counts them at their price (``bankruptcy.free_deeds_percent``)."""
+    state = new_state("che-impresa", cash=0)
     give(state, "a", "lagora", "cavanicce")
-    assert liquidation_value(state, "a") == Liquidation()
+    lands = sum(state.edition.deed(k).price for k in ("lagora", "cavanicce"))
+    assert liquidation_value(state, "a") == Liquidation(free_deeds=lands)
     set_deed(state, "lagora", houses=2)
-    assert liquidation_value(state, "a") == Liquidation(buildings=50)  # 2 × half of 50
+    assert liquidation_value(state, "a") == Liquidation(buildings=50, free_deeds=lands)  # 2 × half of 50
     assert _raise_through_the_rules(state, "a") == 50
 
 
@@ -61,7 +65,7 @@ def test_where_the_bank_buys_deeds_back_they_count_at_the_sale_price():
     state = new_state("niente-e-come-sembra")
     give(state, "a", "vicolo-storto", "vicolo-cieco")
     set_deed(state, "vicolo-storto", hotel=True)
-    assert liquidation_value(state, "a") == Liquidation(buildings=50, deed_sales=120)
+    assert liquidation_value(state, "a") == Liquidation(buildings=50, deed_sales=120, cash=1500)
     assert _raise_through_the_rules(state, "a") == 170
 
 

@@ -11,7 +11,7 @@ import copy
 import json
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, refused, set_deed, set_game, set_player
+from conftest import NOW, act, cash, give, new_state, owing, refused, set_deed, set_game, set_player
 
 from companion.core import commands, rules, turns
 from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
@@ -429,9 +429,14 @@ def test_bankruptcy_goes_to_the_bank_which_pays_the_creditor_half():
     state = game(cash=100)
     give(state, "a", *BROWN, houses=2)
     give(state, "a", "gilera", mortgaged=True)
-    outcome = act(state, rules.bankrupt(state, "a", "b", 777))
-    assert outcome.result["creditor_paid"] == 389  # half of 777, rounded up
-    assert cash(state) == {"a": 0, "b": 100 + 389, "c": 100}
+    # Line 74: owing more than the cash, the stations sold at half and the free deeds at their
+    # mortgage value: 100 + 4 stations at 125 + 2 deeds at 150 = 900 (gilera is mortgaged).
+    refused("can_still_pay", rules.bankrupt, state, "a", "b", 900)
+    debt = owing(state, "a")
+    assert debt == 901
+    outcome = act(state, rules.bankrupt(state, "a", "b", debt))
+    assert outcome.result["creditor_paid"] == 451  # half of 901, rounded up
+    assert cash(state) == {"a": 0, "b": 100 + 451, "c": 100}
     for key in BROWN + ["gilera"]:
         ds = state.deeds[key]
         assert (ds.owner, ds.houses, ds.mortgaged) == (None, 0, False)
@@ -441,7 +446,7 @@ def test_bankruptcy_goes_to_the_bank_which_pays_the_creditor_half():
 
 def test_bankruptcy_to_the_bank_pays_nobody():
     state = game(cash=100)
-    act(state, rules.bankrupt(state, "a", "bank"))
+    act(state, rules.bankrupt(state, "a", "bank", owing(state, "a")))
     assert cash(state) == {"a": 0, "b": 100, "c": 100}
 
 

@@ -11,7 +11,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from conftest import EDITIONS, NOW, act, cash, give, new_state, play_on, refused, set_game, set_player
+from conftest import EDITIONS, NOW, act, cash, give, new_state, owing, play_on, refused, set_game, set_player
 
 from companion.core import commands, endings, rules
 from companion.core.changes import apply_outcome
@@ -352,7 +352,7 @@ def test_a_bankrupt_player_leaves_with_hotels_sold_at_half_to_the_creditor():
     state = game()
     give(state, "a", *BROWN, hotel=True)
     set_player(state, "a", cash=30)
-    act(state, rules.bankrupt(state, "a", "b"))
+    act(state, rules.bankrupt(state, "a", "b", owing(state, "a")))
     assert state.players["b"].cash == 1500 + 30 + 2 * 50
     assert all(state.deeds[k].owner == "b" and not state.deeds[k].hotel for k in BROWN)
     assert state.bank_big == 12

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import NOW, act, give, new_state, refused, set_deed, set_game, set_player
+from conftest import NOW, act, give, new_state, owing, refused, set_deed, set_game, set_player
 
 from companion.core import commands, play_off, rules
 from companion.core.editions.loading import load_editions
@@ -313,7 +313,7 @@ def test_bankruptcy_hands_everything_to_the_creditor_the_buildings_sold_at_half_
     give(state, "b", saudi, houses=3)
     give(state, "b", "gabon", mortgaged=True)
     set_player(state, "b", cash=50_000, jail_cards=1)
-    outcome = act(state, rules.bankrupt(state, "b", "a"))
+    outcome = act(state, rules.bankrupt(state, "b", "a", owing(state, "b")))
     # Platform 400,000 + three towers 300,000, sold to the bank, plus the cash: all to Anna.
     assert outcome.params["cash"] == 50_000 + 700_000
     assert state.players["a"].cash == 1_000_000 + 750_000 and state.players["b"].cash == 0

@@ -10,7 +10,7 @@ import copy
 import json
 
 import pytest
-from conftest import NOW, act, cash, give, new_state, refused, set_deed, set_player
+from conftest import NOW, act, cash, give, new_state, owing, refused, set_deed, set_player
 
 from companion.core import commands
 from companion.core.editions.loading import EDITIONS_DIR, parse_edition
@@ -311,7 +311,7 @@ def test_a_share_needs_the_debt_and_going_bankrupt_to_the_bank_does_not():
     refused("debt_required", bankrupt, state, "a", "b")
     refused("invalid_amount", bankrupt, state, "a", "b", 0)
     refused("invalid_amount", bankrupt, state, "a", "b", "300")
-    outcome = act(state, bankrupt(state, "a", BANK))
+    outcome = act(state, bankrupt(state, "a", BANK, owing(state, "a")))
     assert outcome.result["creditor_paid"] == 0 and cash(state)["b"] == 1500
 
 

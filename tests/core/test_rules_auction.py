@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from conftest import EDITION_IDS, NOW, act, cash, give, new_state, refused, set_player
+from conftest import EDITION_IDS, NOW, act, cash, give, new_state, owing, refused, set_player
 
 from companion.core.rules import auction_close, auction_start, bankrupt, bid
 
@@ -81,7 +81,7 @@ def test_a_bankrupt_winner_is_always_dropped(edition_id):
     state = new_state(edition_id)
     act(state, auction_start(state, "via-roma", NOW, 15))
     act(state, bid(state, "a", 300, NOW))
-    act(state, bankrupt(state, "a", "bank"))
+    act(state, bankrupt(state, "a", "bank", owing(state, "a")))
     assert act(state, auction_close(state, NOW)).kind == "auction_rerun"
 
 

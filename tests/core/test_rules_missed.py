@@ -3,7 +3,7 @@ rulebook), each on a hand-made position."""
 
 from __future__ import annotations
 
-from conftest import act, give, new_state, play_on, refused, set_deed, set_game, set_player
+from conftest import act, give, new_state, owing, play_on, refused, set_deed, set_game, set_player
 
 from companion.core import rules
 from companion.core.rules import trade_accept, trade_propose
@@ -41,7 +41,7 @@ def test_deeds_back_from_a_bankruptcy_are_auctioned_one_after_another():
 
     state = new_state("classic-it")
     give(state, "c", "vicolo-corto", "via-roma", "parco-della-vittoria")
-    outcome = act(state, rules.bankrupt(state, "c", "bank"))
+    outcome = act(state, rules.bankrupt(state, "c", "bank", owing(state, "c")))
     assert state.auction_queue == ["vicolo-corto", "via-roma", "parco-della-vittoria"]
     assert outcome.result["to_auction"] == state.auction_queue
     act(state, rules.buy(state, "a", "via-roma"))  # bought meanwhile: skipped
@@ -58,7 +58,7 @@ def test_deeds_back_from_a_bankruptcy_are_auctioned_one_after_another():
 def test_the_last_player_standing_leaves_nothing_to_auction():
     state = new_state("classic-it", players=2)
     give(state, "b", "vicolo-corto")
-    act(state, rules.bankrupt(state, "b", "bank"))
+    act(state, rules.bankrupt(state, "b", "bank", owing(state, "b")))
     assert state.status == "finished" and state.auction_queue == []
 
 
@@ -74,7 +74,7 @@ def test_faq_32_deeds_pass_as_they_were_when_the_turn_began():
     assert state.turn_start_mortgaged == ["via-roma"]
     act(state, rules.mortgage(state, "a", "corso-impero"))  # + 150 in her fatal turn
     assert state.players["a"].cash == 250
-    outcome = act(state, rules.bankrupt(state, "a", "b"))
+    outcome = act(state, rules.bankrupt(state, "a", "b", owing(state, "a")))
     assert not state.deeds["corso-impero"].mortgaged and state.deeds["corso-impero"].owner == "b"
     assert state.deeds["via-roma"].mortgaged and state.deeds["via-roma"].fee_due
     assert state.players["b"].cash == 100 + 250 - 150  # the mortgage money went back to the bank
@@ -85,7 +85,7 @@ def test_faq_32_is_the_championship_s_only():
     state = new_state("classic-it", cash=100)
     give(state, "a", "corso-impero")
     act(state, rules.mortgage(state, "a", "corso-impero"))
-    act(state, rules.bankrupt(state, "a", "b"))
+    act(state, rules.bankrupt(state, "a", "b", owing(state, "a")))
     assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
 
 
@@ -137,7 +137,7 @@ def test_faq_32_waits_for_a_table_that_marks_its_turns():
     set_game(state, turn_player="a", turn_round=1, turn_seq=1, turn_start_mortgaged=[])
     give(state, "a", "corso-impero")
     act(state, rules.mortgage(state, "a", "corso-impero"))
-    act(state, rules.bankrupt(state, "a", "b"))  # nobody has ended a turn yet: no turn to go back to
+    act(state, rules.bankrupt(state, "a", "b", owing(state, "a")))  # nobody has ended a turn yet: no turn to go back to
     assert state.deeds["corso-impero"].mortgaged and state.players["b"].cash == 100 + 250
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.core import rules
 from companion.core.score import standings, winner
-from tests.core.conftest import EDITIONS, act, give, new_state, set_player
+from tests.core.conftest import EDITIONS, act, give, new_state, owing, set_player
 
 # The rulebook's table (players left -> points for 1st, 2nd, ...).
 POINTS = {1: [28], 2: [25, 14], 3: [22, 12, 6], 4: [19, 10, 5, 3], 5: [16, 8, 4, 2, 1], 6: [13, 6, 3, 1, 1]}
@@ -64,8 +64,8 @@ def test_beyond_the_table_the_last_row_counts(left, place, points):
 
 def test_players_out_of_the_game_come_last_and_score_nothing():
     state = new_state("campionato-2015", cash=500, players=4)
-    act(state, rules.bankrupt(state, "d", "bank"))
-    act(state, rules.bankrupt(state, "c", "bank"))
+    act(state, rules.bankrupt(state, "d", "bank", owing(state, "d")))
+    act(state, rules.bankrupt(state, "c", "bank", owing(state, "c")))
     set_player(state, "a", cash=900)
     rows = standings(state)
     # The worked example of the rulebook: 4 at the table, 2 eliminated: 25 and 14.
@@ -77,17 +77,17 @@ def test_players_out_of_the_game_come_last_and_score_nothing():
     ]
     assert rows[2].total == 0 and set(rows[2].breakdown) == {"cash", "deeds", "buildings"}
     assert winner(state) is None
-    act(state, rules.bankrupt(state, "b", "a"))
+    act(state, rules.bankrupt(state, "b", "a", owing(state, "b")))
     assert winner(state) == "a"
     assert standings(state)[0].tournament_points == 28
 
 
 def test_the_last_player_standing_wins_and_the_game_ends_by_itself():
     state = new_state("classic-it", players=3)
-    act(state, rules.bankrupt(state, "c", "bank"))
+    act(state, rules.bankrupt(state, "c", "bank", owing(state, "c")))
     assert state.status == "running"
     give(state, "b", "vicolo-corto")
-    outcome = act(state, rules.bankrupt(state, "b", "a"))  # act() also proves undo reopens it
+    outcome = act(state, rules.bankrupt(state, "b", "a", owing(state, "b")))  # act() also proves undo reopens it
     assert state.status == "finished"
     assert outcome.params["winner"] == outcome.result["winner"] == "a"
     assert outcome.result["to_auction"] == []

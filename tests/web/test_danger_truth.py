@@ -52,21 +52,37 @@ def test_bankruptcy_names_the_creditor_and_what_could_still_be_raised(client, ap
     assert 'class="card danger-zone" id="danger-zone"' in wallet
     assert 'name="type" value="bankrupt"' not in wallet  # first, say to whom
 
+    banker_act(app, game_id, type="buy", player=who["Bruno"], deed="parco-della-vittoria")
+    banker_act(app, game_id, type="buy", player=who["Bruno"], deed="societa-elettrica")
     picked = page(anna, f"/g/{game_id}/me?bankrupt_to={who['Bruno']}")
-    form = picked.split('id="bankrupt-form"')[1].split("</form>")[0]
-    assert 'data-confirm="Declare bankruptcy to Bruno? You leave the game and hand everything over."' in form
-    assert "Declare bankruptcy to Bruno</button>" in form and 'class="btn btn-danger btn-big"' in form
-    assert f'name="creditor" value="{who["Bruno"]}"' in form
+    zone = picked.split('id="bankrupt-form"')[1].split('class="btn btn-ghost"')[0]
+    assert 'data-confirm="Declare bankruptcy to Bruno? You leave the game and hand everything over."' in zone
+    assert "You owe Bruno and cannot pay. What is the debt?" in text(zone)
+    # Anna's cash (1,500 - 60 - 60 - 50 = 1,330) and the 85 she could raise.
+    assert "accepted only for a debt above € 1,415" in text(zone)
+    # The debts the rules know: the rent on each of Bruno's deeds (the utility's by the dice).
+    assert '<option value="parco-della-vittoria">Parco della Vittoria · € 50</option>' in zone
+    assert '<option value="societa-elettrica">Società Elettrica</option>' in zone and 'name="dice"' in zone
+    assert 'name="payment"' not in zone  # taxes are owed to the bank
+    assert zone.count(f'name="creditor" value="{who["Bruno"]}"') == 2 and 'name="amount"' in zone
     assert 'class="card danger-zone" id="danger-zone" open' in picked
     to_bank = page(anna, f"/g/{game_id}/me?bankrupt_to=bank")
-    assert "Declare bankruptcy to the bank</button>" in to_bank
+    assert "I cannot pay this tax</button>" in to_bank and 'name="deed"' not in to_bank.split('id="bankrupt-form"')[1]
     # A creditor who is not in the game (or Anna herself) is no choice: back to the first step.
     assert 'id="bankrupt-form"' not in page(anna, f"/g/{game_id}/me?bankrupt_to={who['Anna']}")
 
-    response = anna.post(f"/g/{game_id}/me", data={**keyed(picked, "bankrupt"), "creditor": who["Bruno"]})
+    form = {**keyed(picked, "bankrupt"), "creditor": who["Bruno"]}
+    response = anna.post(f"/g/{game_id}/me", data={**form, "deed": "parco-della-vittoria"}, headers=EN)
+    assert response.status_code == 302
+    refused = text(page(anna, f"/g/{game_id}/me"))  # 50 can be paid: refused, saying how much she has
+    assert "Anna can still pay 1,415" in refused and "the debt of 50: no bankruptcy" in refused
+    response = anna.post(
+        f"/g/{game_id}/me", data={**keyed(picked, "bankrupt"), "creditor": who["Bruno"], "amount": 1416}
+    )
     assert response.status_code == 302
     feed = text(page(client, f"/g/{game_id}/table"))
-    assert "Anna went bankrupt owing Bruno and is out of the game." in feed
+    assert "Anna cannot pay Bruno € 1,416 and goes bankrupt, out of the game." in feed
+    assert "€ 1,355 passed to Bruno. 2 deeds passed to Bruno." in feed  # her cash and the house sold back
 
 
 def test_mortgaged_deeds_raise_nothing_more_and_an_empty_hand_shows_no_hint(client, app):
@@ -81,17 +97,26 @@ def test_mortgaged_deeds_raise_nothing_more_and_an_empty_hand_shows_no_hint(clie
     assert 'id="raise-money"' not in page(anna, f"/g/{game_id}/me")
 
 
-def test_without_mortgages_deeds_raise_nothing(client, app):
-    """Che Impresa! deals deeds at the start but has no mortgages: with no businesses built,
-    nothing can be raised, and the form says nothing of it."""
+def test_without_mortgages_the_bank_raises_nothing_but_the_lands_still_count(client, app):
+    """Che Impresa! deals deeds at the start but has no mortgages: with no businesses built the
+    bank would raise nothing, but the rulebook (lines 283-287) counts the free lands in what a
+    player has: at their price, the edition file's choice, which the form says."""
     game_id, _ = open_table(client, edition="che-impresa")
     start(client, game_id)
     anna = sit_down(app, game_id, "Anna")
     with app.app_context():
         game = services.get_game(game_id)
-        assert any(h.owner_id == ids(app, game_id)["Anna"] for h in game.holdings)
+        worth = sum(
+            services.edition_of(game).deed(h.deed_key).price
+            for h in game.holdings
+            if h.owner_id == ids(app, game_id)["Anna"]
+        )
+    assert worth
     wallet = page(anna, f"/g/{game_id}/me")
-    assert 'id="danger-zone"' in wallet and 'id="raise-money"' not in wallet
+    said = text(wallet.split('id="raise-money"')[1].split("</p>")[0])
+    assert "You could still raise" not in said and "Your deeds count for" in said and f"{worth:,} more" in said
+    picked = text(page(anna, f"/g/{game_id}/me?bankrupt_to=bank"))
+    assert "the rulebook counts them without saying at what value" in picked
 
 
 def test_a_one_tap_go_is_taken_back_by_its_player_within_the_seconds(client, app):

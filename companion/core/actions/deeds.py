@@ -74,7 +74,17 @@ def _build_lot(state: GameState, asked: Asked) -> Outcome:
 
 
 def _bankrupt(state: GameState, asked: Asked) -> Outcome:
-    return rules.bankrupt(state, asked.player(), asked.get("creditor"), asked.get("amount"))
+    return rules.bankrupt(
+        state,
+        asked.player(),
+        asked.get("creditor"),
+        asked.get("amount"),
+        deed=asked.get("deed"),
+        dice=asked.get("dice"),
+        request=asked.get("request"),
+        payment=asked.get("payment"),
+        now=asked.now,
+    )
 
 
 ACTIONS = (
@@ -267,11 +277,40 @@ ACTIONS = (
         _bankrupt,
         (
             PLAYER,
-            Field("creditor", TEXT, 'A player id or "bank".', refusal=UNKNOWN_PLAYER),
-            Field("amount", AMOUNT, "The debt, needed when the edition's bank pays the creditor a share of it."),
+            Field(
+                "creditor",
+                TEXT,
+                'A player id or "bank": to whom the debt is owed (needed with amount; a rent, a request or a '
+                "payment names its own, which this may repeat).",
+                refusal=UNKNOWN_PLAYER,
+            ),
+            Field(
+                "amount",
+                AMOUNT,
+                "The debt: an amount owed to creditor. Name one debt: amount, deed (a rent), request or payment.",
+            ),
+            Field("deed", TEXT, "The debt: the rent on this deed, as pay_rent computes it.", refusal=UNKNOWN_DEED),
+            Field("dice", DICE_TOTAL, "With deed: the dice total, where the rent goes by the dice."),
+            Field(
+                "request",
+                TEXT,
+                "The debt: a request for money (a rent request among them) waiting on the player.",
+                refusal=(NotFound, "unknown_request"),
+            ),
+            Field(
+                "payment",
+                TEXT,
+                "The debt: one of the edition's fixed payments (a tax, a fine), owed to the bank.",
+                refusal=(NotFound, "unknown_payment"),
+            ),
         ),
         line=Line(
             (
+                Say(
+                    N_("%(name)s cannot pay %(creditor)s %(debt)s and goes bankrupt, out of the game."),
+                    {"name": "who player", "creditor": "who creditor", "debt": "money debt"},
+                    when=has("debt"),
+                ),
                 Say(
                     N_("%(name)s went bankrupt owing %(creditor)s and is out of the game."),
                     {"name": "who player", "creditor": "who creditor"},
@@ -279,12 +318,30 @@ ACTIONS = (
             ),
             (
                 Say(
+                    N_("%(amount)s passed to %(heir)s."),
+                    {"amount": "money cash", "heir": "who heir"},
+                    when=lambda p, e: bool(p.get("cash")) and bool(p.get("heir")),
+                ),
+                Say(
+                    N_("%(num)d deed passed to %(heir)s."),
+                    {"heir": "who heir"},
+                    plural=N_("%(num)d deeds passed to %(heir)s."),
+                    count="deed_count",
+                    when=lambda p, e: bool(p.get("deed_count")) and bool(p.get("heir")),
+                ),
+                Say(
+                    N_("The bank paid %(creditor)s %(paid)s."),
+                    {"creditor": "who creditor", "paid": "money creditor_paid"},
+                    when=has("creditor_paid"),
+                ),
+                Say(
                     N_("%(name)s is the last player left and wins: the game is over."),
                     {"name": "who winner"},
                     when=has("winner"),
                 ),
             ),
         ),
-        about="Hands everything over as the edition says.",
+        about="A player who cannot pay a debt (named: amount with creditor, deed, request or payment) hands "
+        "everything over as the edition says. Refused while the player could still pay it, saying how much.",
     ),
 )

@@ -246,6 +246,10 @@ class Bankruptcy:
     share_percent: int | None = None
     # A creditor player gets the deeds as they were when the debtor's turn began (FAQ 32).
     turn_start_state: bool = False
+    # Where the edition neither mortgages deeds nor buys them back, what each deed counts for
+    # in what a player could still pay, in percent of its price (Che Impresa! counts "i terreni
+    # liberi" without a value: its file says 100); None: nothing.
+    free_deeds_percent: int | None = None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ jail. Each function takes a ``GameState`` (and ``now`` where time matters) and r
 ``Outcome`` fully described by its postings and Changes, or raises a named refusal."""
 
 from .auction import auction_close, auction_start, bid, building_auction_start, queued_auction
-from .bankruptcy import Liquidation, bankrupt, liquidation_value
+from .bankruptcy import Debt, Liquidation, bankrupt, debts_to, liquidation_value
 from .buildings import break_shared, build, next_building, sell_building
 from .deeds import buy, lift_cost, mortgage, pay_mortgage_fee, sale_price, sell_to_bank, unmortgage
 from .expropriation import expropriation_roll, expropriation_settle, expropriation_start
@@ -21,6 +21,7 @@ from .squares import land_on_square
 from .trade import require_deeds_tradable, require_tradable, trade_accept, trade_propose, trade_reject
 
 __all__ = [
+    "Debt",
     "Liquidation",
     "auction_close",
     "auction_start",
@@ -31,6 +32,7 @@ __all__ = [
     "build_lot",
     "building_auction_start",
     "buy",
+    "debts_to",
     "draw_jail_card",
     "expropriation_roll",
     "expropriation_settle",

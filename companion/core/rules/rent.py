@@ -113,6 +113,14 @@ def _rent_owed(
     return payer, state.players[ds.owner], deed, amount, dice
 
 
+def rent_owed(state: GameState, payer_id: str, deed_key: str, dice: object = None) -> tuple[str, int]:
+    """To whom ``payer_id`` owes rent on ``deed_key`` now, and how much, as ``pay_rent`` would
+    pay it (the owner, or the bank's share of a mortgaged deed's rent where the edition has
+    one), whatever the payer's cash. Refuses what ``pay_rent`` refuses but the cash."""
+    _payer, owner, deed, amount, _dice = _rent_owed(state, payer_id, deed_key, dice, to_bank=True)
+    return (BANK if state.deeds[deed.key].mortgaged else owner.id), amount
+
+
 def pay_rent(state: GameState, payer_id: str, deed_key: str, dice: object = None) -> Outcome:
     """The lander pays the rent ``rent_due`` gives: to the owner, or on a mortgaged deed the
     bank's share to the bank, as the edition's ``mortgaged_rent`` says.
