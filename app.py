@@ -17,11 +17,13 @@ import logging
 import sys
 
 from companion import config, create_app, database
+from companion.backups import Locked
+from companion.config import BadSetting
 from companion.database import DatabaseUnwritable, SchemaMismatch
 
 try:
     app = create_app()
-except (SchemaMismatch, DatabaseUnwritable) as error:
+except (SchemaMismatch, DatabaseUnwritable, BadSetting) as error:
     sys.exit(f"Banco cannot start: {error}")
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -46,6 +48,14 @@ def main() -> None:
             database.check_writable()  # never serve a database that cannot save: say why now
     except DatabaseUnwritable as error:
         sys.exit(f"Banco cannot start: {error}")
+    server = None
+    if workers == 1:
+        server = create_server(app, app.config["HOST"], app.config["PORT"])
+        try:
+            if server.keeping is not None:
+                server.keeping.start()  # the database's lock, taken before anyone is told to come
+        except Locked as error:
+            sys.exit(f"Banco cannot start: {error}")
     url = app.config["PUBLIC_URL"] + "/"
     print(f"\nBanco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n")
     print(qr_terminal(url))
@@ -67,7 +77,7 @@ def main() -> None:
         failed = serve_workers(workers, sock, serve_worker, say=lambda line: print(line, flush=True))
         print("Banco has stopped.", flush=True)
         sys.exit(failed)
-    server = create_server(app, app.config["HOST"], app.config["PORT"])
+    assert server is not None
     print(serving, flush=True)
     # uvicorn stops gracefully on Ctrl+C, then passes the signal on
     with contextlib.suppress(KeyboardInterrupt):

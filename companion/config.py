@@ -58,6 +58,12 @@ STREAMS_PER_ADDRESS = 64
 EVENTS_PAGE = 500
 EVENTS_PAGE_LEAST = 100
 
+# The server's own backups of a SQLite database (``companion.backups``): a copy every so many
+# minutes while games change (0: none), the newest so many kept: 24 copies 10 minutes apart
+# reach four hours back, a whole evening's game.
+BACKUP_MINUTES = 10
+BACKUPS_KEPT = 24
+
 # On every answer, the app's (``web.site``) and those the server writes itself (``serve.gate``).
 SECURITY_HEADERS = (
     (
@@ -120,6 +126,29 @@ def events_page(environ=os.environ) -> int:
     return int(raw)
 
 
+class BadSetting(ValueError):
+    """A setting of the environment Banco cannot run with; the message says what it takes."""
+
+
+def _whole(environ, name: str, default: int, lowest: int, highest: int) -> int:
+    """The environment's ``name`` as a whole number from ``lowest`` to ``highest`` (``default``
+    when unset); refuses (``BadSetting``) anything else, saying what is expected."""
+    raw = environ.get(name, "").strip() or str(default)
+    if not (raw.isascii() and raw.isdigit() and lowest <= int(raw) <= highest):
+        raise BadSetting(f"{name} must be a whole number from {lowest} to {highest}, not {raw!r}.")
+    return int(raw)
+
+
+def backup_settings(instance: Path, environ=os.environ) -> dict:
+    """Where and how often the server backs its SQLite database up (``BANCO_BACKUP_DIR``,
+    ``BANCO_BACKUP_MINUTES``, ``BANCO_BACKUPS_KEPT``); refuses (``BadSetting``) numbers out of range."""
+    return {
+        "BACKUP_DIR": environ.get("BANCO_BACKUP_DIR", "").strip() or str(instance / "backups"),
+        "BACKUP_MINUTES": _whole(environ, "BANCO_BACKUP_MINUTES", BACKUP_MINUTES, 0, 1440),
+        "BACKUPS_KEPT": _whole(environ, "BANCO_BACKUPS_KEPT", BACKUPS_KEPT, 1, 10000),
+    }
+
+
 def from_environment(instance: Path) -> dict:
     """The settings the server runs with, read from the environment."""
     host = os.environ.get("HOST", "0.0.0.0")
@@ -151,6 +180,7 @@ def from_environment(instance: Path) -> dict:
         # Who may add editions (import, editor): empty, anyone who opens the home page; set, the host
         # password is asked for (a hosted server).
         "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
+        **backup_settings(instance),
     }
 
 
@@ -179,6 +209,9 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
                 # limit set it.
                 "CREATIONS_PER_ADDRESS": 0,
                 "IMPORTED_EDITIONS_LIMIT": IMPORTED_EDITIONS_LIMIT,
+                # A test's server backs nothing up unless the test asks, and never into the checkout.
+                "BACKUP_MINUTES": 0,
+                "BACKUPS_KEPT": BACKUPS_KEPT,
             }
         )
         app.config.update(test_config)

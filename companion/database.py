@@ -8,11 +8,15 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 from flask import Flask
 from flask_migrate import Migrate
-from sqlalchemy import URL, event, inspect, text
+from sqlalchemy import URL, create_engine, event, inspect, text
+from sqlalchemy.pool import NullPool
 
 from .services import WRITE_INTENT, is_storage_fault
 from .store import db, migrations
@@ -29,6 +33,9 @@ def init_app(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(migrations.DIRECTORY))
     with app.app_context():
         app.config["DATABASE_FILE"] = database_file(db.engine.url)
+        # The environment names it (``config.backup_settings``); a test's app backs up beside its database.
+        beside = app.config["DATABASE_FILE"].parent if app.config["DATABASE_FILE"] else Path(app.instance_path)
+        app.config.setdefault("BACKUP_DIR", str(beside / "backups"))
         _tune_database(db.engine)
         try:
             prepare_schema()
@@ -69,6 +76,28 @@ def check_writable() -> None:
         WRITE_INTENT.reset(token)
 
 
+@contextmanager
+def elsewhere(path: Path) -> Iterator[None]:
+    """Inside, the current app's database is the SQLite file ``path``, its tables brought up to
+    date (``prepare_schema``): every service reads and writes there (``banco restore`` checks a
+    backup so, before it is put in place). Refuses (``SchemaMismatch``) tables this Banco cannot
+    upgrade. The app's own database is back after, untouched."""
+    engine = create_engine(URL.create("sqlite", database=str(path)), poolclass=NullPool)
+    # Flask-SQLAlchemy keeps one engine per bind key for each app; the services find theirs there.
+    engines = cast(dict, db.engines)
+    kept = engines[None]
+    db.session.remove()
+    engines[None] = engine
+    try:
+        _tune_database(engine)
+        prepare_schema()
+        yield
+    finally:
+        db.session.remove()
+        engines[None] = kept
+        engine.dispose()
+
+
 def database_file(url: URL) -> Path | None:
     """The file of a SQLite database (``sqlite:///banco.sqlite3``, or a ``file:`` URI with
     ``uri=true``), absolute; ``None`` for any other database, or one in memory."""
@@ -97,6 +126,9 @@ def _unwritable(url: URL, error: BaseException) -> str:
     way_out = "or set DATABASE_URL to a file in a folder Banco can write (sqlite:////full/path/banco.sqlite3), then start again."
     if url.query.get("mode") == "ro":
         why = f"DATABASE_URL opens the database {path} read-only (mode=ro)"
+    elif not folder.is_dir():
+        why = f"the folder {folder} does not exist"
+        return f"{why}. Make it, or set DATABASE_URL to a file in a folder that exists, then start again."
     elif _read_only_disk(folder):
         why = f"the disk holding {folder} is mounted read-only"
     elif path.exists() and not os.access(path, os.W_OK):

@@ -6,21 +6,26 @@ a thread. The API's actions are taken on the loop at the app's door and committe
 one writer thread, a batch at a time (``writer``); every other request runs in the Flask app,
 in a pool of ``THREADS`` threads (``gate``). The server raises the process's open-file limit as far as the system
 allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
-browsers reconnect to the next server), then the connections, then the loop.
+browsers reconnect to the next server), then the connections, then the loop. On a SQLite file
+it holds the database's server lock while it serves and backs the database up as it goes and
+once more when it stops (``companion.backups``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import uvicorn
 
+from ..backups import Keeping
 from ..extension import banco
 from .gate import Gate
 from .protocol import protocol_class
 
 GRACE_SECONDS = 10  # how long stopping waits for requests under way before it cuts them
+WRITER_SECONDS = 30  # how long stopping waits for the writer's last batch (its commit)
 
 
 class Server(uvicorn.Server):
@@ -35,8 +40,11 @@ class Server(uvicorn.Server):
         self.broker = gate.streams.broker
         self.fanout = banco(gate.app).fanout
         self.on_started = on_started
+        self.keeping = keeping(gate.app.config)
 
     async def startup(self, sockets=None) -> None:
+        if self.keeping is not None:
+            self.keeping.start()  # refuses (backups.Locked) while a restore runs on the database
         self.broker.attach(asyncio.get_running_loop())
         if self.fanout is not None:
             self.fanout.start()
@@ -48,9 +56,20 @@ class Server(uvicorn.Server):
         self.broker.close()
         await super().shutdown(sockets)
         self.gate.mount.shutdown()
-        self.gate.writer.stop()
+        self.gate.writer.stop(wait=WRITER_SECONDS)
         if self.fanout is not None:
             self.fanout.stop()
+        if self.keeping is not None:
+            self.keeping.stop()  # after the last commit: the last backup holds it
+
+
+def keeping(config) -> Keeping | None:
+    """What a server on a SQLite file keeps while it serves: the lock that tells a restore it
+    runs, and its rolling backups (``companion.backups``); nothing on PostgreSQL."""
+    database = config.get("DATABASE_FILE")
+    if database is None:
+        return None
+    return Keeping(Path(database), Path(config["BACKUP_DIR"]), config["BACKUP_MINUTES"], config["BACKUPS_KEPT"])
 
 
 def create_server(app, host: str, port: int, workers: int = 1, on_started=None, parser: str | None = None) -> Server:

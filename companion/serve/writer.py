@@ -32,8 +32,8 @@ class Handover:
         batch, self._waiting = self._waiting, []
         self.writer.post([work for work, _ in batch], lambda: loop.call_soon_threadsafe(_finished, batch))
 
-    def stop(self) -> None:
-        self.writer.stop()
+    def stop(self, wait: float = 0) -> None:
+        self.writer.stop(wait)
 
 
 def _finished(batch) -> None:

@@ -77,11 +77,16 @@ class Writer:
             else:
                 self._woken.notify()
 
-    def stop(self) -> None:
-        """Ends the thread once the actions queued have run; an action queued later starts it again."""
+    def stop(self, wait: float = 0) -> None:
+        """Ends the thread once the actions queued have run; an action queued later starts it
+        again. With ``wait``, returns once it has ended (or that many seconds have passed): the
+        server's last backup is taken after the last commit."""
         with self._lock:
             self._stopping = True
             self._woken.notify()
+            thread = self._thread
+        if wait and thread is not None and thread is not threading.current_thread():
+            thread.join(wait)
 
     def _serve(self) -> None:
         with self._surroundings():
