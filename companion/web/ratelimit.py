@@ -20,7 +20,8 @@ from ..extension import banco
 
 class TooManyAttempts(BancoError):
     """429; ``retry_after`` is the whole seconds until the window frees a slot, which the
-    answer's ``Retry-After`` header carries."""
+    answer's ``Retry-After`` header carries; the message may say them as ``seconds`` or, for a
+    long window, as whole ``minutes`` rounded up."""
 
     status = 429
 
@@ -30,7 +31,7 @@ class TooManyAttempts(BancoError):
         code: str = "too_many_attempts",
         message: str = N_("Too many attempts. Try again in %(seconds)s seconds."),
     ) -> None:
-        super().__init__(code, message, seconds=retry_after)
+        super().__init__(code, message, seconds=retry_after, minutes=math.ceil(retry_after / 60))
         self.retry_after = retry_after
 
 
@@ -95,13 +96,11 @@ CREATION_WINDOW_SECONDS = 600
 # What one kind of new thing is refused with, past its share. A game carried on from its file
 # (``/games/import``) is a new game: it counts as one.
 _TOO_MANY = {
-    "game": N_("Many tables were opened from your address in the last few minutes. Try again in %(seconds)s seconds."),
+    "game": N_("Many tables were opened from your address in the last few minutes. Try again in %(minutes)s min."),
     "tournament": N_(
-        "Many tournaments were created from your address in the last few minutes. Try again in %(seconds)s seconds."
+        "Many tournaments were created from your address in the last few minutes. Try again in %(minutes)s min."
     ),
-    "edition": N_(
-        "Many editions were stored from your address in the last few minutes. Try again in %(seconds)s seconds."
-    ),
+    "edition": N_("Many editions were stored from your address in the last few minutes. Try again in %(minutes)s min."),
 }
 
 
