@@ -96,15 +96,23 @@ def lan_address() -> str:
 
 
 def _secret_key(instance: Path) -> str:
+    """The key kept in ``instance/secret_key``, made there the first time; refuses
+    (``BadSetting``, saying why) a folder it cannot be written to."""
     path = instance / "secret_key"
     if path.exists():
         return path.read_text().strip()
-    instance.mkdir(parents=True, exist_ok=True)
     key = secrets.token_hex(32)
-    # Created private from the start, so the key is never readable by others, not even briefly.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key)
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+        # Created private from the start, so the key is never readable by others, not even briefly.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key)
+    except OSError as error:
+        raise BadSetting(
+            f"SECRET_KEY is not set, and the key Banco keeps in {path} cannot be written "
+            f"({error.strerror or error}). Make the folder writable, or set SECRET_KEY."
+        ) from error
     return key
 
 

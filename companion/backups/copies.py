@@ -101,6 +101,7 @@ def take(database: Path, destination: Path) -> int:
             source.close()
         if verdict != "ok":
             raise CopyRefused(f"the copy of {database} did not check out ({verdict}): the database may be damaged.")
+        os.chmod(partial, 0o600)  # the whole database: for this user's eyes only, as its secrets
         _flush(partial)
         os.replace(partial, destination)
         _flush(folder)

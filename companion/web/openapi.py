@@ -66,7 +66,24 @@ def action_schema() -> dict:
     return {"type": "object", "required": ["type"], "additionalProperties": False, "properties": properties}
 
 
+_CANNOT_SAVE = {
+    "description": "The server's database cannot save now (a full disk, a read-only file): "
+    "storage_unavailable, nothing changed; try again later.",
+    **_json(_ref("Error")),
+}
+
+
 def document() -> dict:
+    """The OpenAPI document; every write may also answer 503 ``storage_unavailable``."""
+    described = _document()
+    for operations in described["paths"].values():
+        for method, operation in operations.items():
+            if method in ("post", "put", "patch", "delete"):
+                operation["responses"].setdefault("503", _CANNOT_SAVE)
+    return described
+
+
+def _document() -> dict:
     bearer: list[dict[str, list[str]]] = [{"bearer": []}]
     offered = editions()
     edition_ids = sorted(offered)
@@ -1090,13 +1107,16 @@ def document() -> dict:
                                         "type": "object",
                                         "description": "One event of the stream.",
                                         "properties": {
-                                            "event": {"const": "version"},
+                                            "event": {"enum": ["version", "storage"]},
                                             "id": {"type": "string"},
                                             "data": {
                                                 "type": "string",
                                                 "contentMediaType": "application/json",
-                                                "description": '{"version": n, "parts": ["cash", '
-                                                '"cash:<account>", "feed", ...] or null}',
+                                                "description": 'version: {"version": n, "parts": '
+                                                '["cash", "cash:<account>", "feed", ...] or null}; '
+                                                'storage: {"cannot_save": true | false}, when the '
+                                                "server's database cannot save (a full disk), and "
+                                                "once it saves again",
                                             },
                                             "retry": {"type": "integer"},
                                         },

@@ -427,3 +427,23 @@ def test_a_fault_hidden_behind_a_savepoint_that_could_not_roll_back_is_found():
     except sqlite3.Error as raised:
         assert raised.__cause__ is None and raised.__context__ is not None
         assert is_storage_fault(raised)
+
+
+def test_the_openapi_document_says_every_write_may_answer_503(api):
+    status, described = api.get("/api/openapi.json")
+    assert status == 200
+    writes = [op for ops in described["paths"].values() for method, op in ops.items() if method == "post"]
+    assert writes and all("storage_unavailable" in op["responses"]["503"]["description"] for op in writes)
+    (stream,) = [ops["get"] for path, ops in described["paths"].items() if path.endswith("/stream")]
+    schema = stream["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    assert schema["properties"]["event"] == {"enum": ["version", "storage"]}
+
+
+def test_a_key_that_cannot_be_kept_is_refused_at_start_in_words(tmp_path):
+    from companion import config
+
+    (tmp_path / "instance").write_text("a file where the folder should be")
+    with pytest.raises(config.BadSetting) as refused:
+        config._secret_key(tmp_path / "instance")
+    assert str(refused.value).startswith(f"SECRET_KEY is not set, and the key Banco keeps in {tmp_path}")
+    assert str(refused.value).endswith("Make the folder writable, or set SECRET_KEY.")

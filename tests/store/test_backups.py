@@ -87,6 +87,7 @@ def test_a_backup_taken_under_load_restores_to_a_game_whose_journal_verifies(tmp
         server.stop()
     assert [p.parent for p in taken] == [tmp_path / "backups"] * 3
     assert all(p.name.startswith("banco-") and p.name.endswith(".sqlite3") for p in taken)
+    assert all(p.stat().st_mode & 0o077 == 0 for p in taken)  # readable by this user alone
     versions = [games_in(p)[game["id"]] for p in taken]
     assert versions == sorted(versions) and versions[0] > 40  # each a later instant of the same game
     final = games_in(tmp_path / "banco.sqlite3")[game["id"]]
@@ -306,6 +307,27 @@ def test_a_copy_is_taken_when_something_was_committed_and_the_oldest_go(tmp_path
     assert games_in(keeping.taken[-1]) == {}
     with sqlite3.connect(keeping.taken[-1]) as last:
         assert last.execute("SELECT count(*) FROM alembic_version").fetchone() == (4,)
+
+
+@sqlite_only
+def test_a_copy_without_room_is_skipped_said_and_tried_again(tmp_path, monkeypatch, caplog):
+    app = make_app(tmp_path)
+    closed(app)
+    database, folder = tmp_path / "banco.sqlite3", tmp_path / "backups"
+    keeping = rolling.Keeping(database, folder, minutes=10, kept=24)
+    watch = sqlite3.connect(database)
+    try:
+        seen = rolling._data_version(watch)
+        with sqlite3.connect(database) as writer:
+            writer.execute("INSERT INTO alembic_version (version_num) VALUES ('probe')")
+        full = shutil._ntuple_diskusage(10**9, 10**9 - 4096, 4096)
+        monkeypatch.setattr(copies.shutil, "disk_usage", lambda _: full)
+        assert keeping._copy_if_changed(watch, seen) == seen and keeping.taken == []
+        assert "Automatic backup skipped, tried again in 10 minutes: too little room in" in caplog.text
+        monkeypatch.undo()
+        assert keeping._copy_if_changed(watch, seen) != seen and len(keeping.taken) == 1  # room again
+    finally:
+        watch.close()
 
 
 @sqlite_only
