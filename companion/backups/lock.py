@@ -71,7 +71,10 @@ class ServerLock:
             self._file = None
 
     def _open(self) -> IO[str]:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as error:
+            raise Locked(f"{self.path} cannot be written ({error.strerror or error}).") from error
         return os.fdopen(fd, "r+", encoding="utf-8")
 
     def _database(self) -> Path:

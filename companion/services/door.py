@@ -93,8 +93,7 @@ def _judge(work: Waiting) -> None:
     words: no one's mistake, and nothing of it was written (``faults``)."""
     if work.error is not None and not isinstance(work.error, BancoError):
         refused = cannot_save(work.error)
-        if refused is not None:
-            log.warning("an action was refused: the database cannot save (%s)", getattr(work.error, "orig", work.error))
+        if refused is not None:  # logged once where it was found (``tx.writing``), not per action
             work.error = refused
 
 

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from .faults import is_storage_fault
+
 IDLE_SECONDS = 30.0
 
 log = logging.getLogger(__name__)
@@ -111,8 +113,11 @@ class Writer:
         try:
             self.run_batch(batch)
             return
-        except Exception:
-            log.warning("a batch of %d actions failed; it runs once more", len(batch), exc_info=True)
+        except Exception as error:
+            # A database that cannot save is said once, where it is found (``tx.writing``).
+            log.warning(
+                "a batch of %d actions failed; it runs once more", len(batch), exc_info=not is_storage_fault(error)
+            )
         for work in batch:
             work.answer, work.error = None, None
         try:
