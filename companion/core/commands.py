@@ -13,7 +13,7 @@ from . import endings
 from .changes import read
 from .counterfeits.chips import chips_back, starting_chips
 from .errors import N_, BadInput, NotFound, RuleViolation
-from .guards import clean_reason, require_cash, require_player, require_running
+from .guards import clean_reason, require_cash, require_player, require_rulebook_size, require_running
 from .ledger import BANK, Posting, balanced, move, reverse
 from .money import parse_amount
 from .policies import mortgage
@@ -30,8 +30,9 @@ def start(state: GameState) -> Outcome:
     printed price. Where the edition counts turns, the first seat plays first (the banker
     may hand the first turn to whoever the dice choose).
 
-    Refuses a game already started or finished, and a table with fewer players than the
-    edition needs.
+    Refuses a game already started or finished, a table with fewer or more players than the
+    edition takes, and one of a size the rulebook gives no values for unless the game plays
+    that house rule.
     """
     if state.status != SETUP:
         raise RuleViolation("already_started", N_("The game has already started."))
@@ -41,6 +42,7 @@ def start(state: GameState) -> Outcome:
         raise RuleViolation("too_few_players", N_("This game needs at least %(min)s players."), min=edition.min_players)
     if len(players) > edition.max_players:
         raise RuleViolation("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
+    require_rulebook_size(edition, len(players), state.setting("house_sizes"))
     cash = edition.starting_cash_for(len(players))
     postings: list[Posting] = []
     changes = [Change("game", None, "status", SETUP, RUNNING)]

@@ -4,7 +4,8 @@ bank's commands, the deeds' rules, the turns and the variants all start here."""
 
 from __future__ import annotations
 
-from .errors import N_, BadInput, NotFound, RuleViolation
+from .editions.edition import Edition
+from .errors import N_, BadInput, BancoError, NotFound, RuleViolation
 from .state import FINISHED, SETUP, GameState, PlayerState
 
 MAX_REASON = 80
@@ -54,3 +55,26 @@ def clean_reason(reason: object) -> str:
     if len(reason) > MAX_REASON:
         raise BadInput("invalid_reason", N_("The reason can be at most %(max)s characters."), max=MAX_REASON)
     return reason
+
+
+def plays_size(edition: Edition, players: int, house_sizes: bool) -> bool:
+    """Whether a table of ``players`` may play: any size but one the rulebook gives no starting
+    values for (the edition's ``house_sizes``: Motopolis' 7, seed 002 lines 11 and 18-23),
+    which plays only as a house rule (the ``house_sizes`` setting), at the file's own values."""
+    return house_sizes or players not in edition.house_sizes
+
+
+def require_rulebook_size(
+    edition: Edition, players: int, house_sizes: bool, error: type[BancoError] = RuleViolation
+) -> None:
+    """Refuses (``error``, 409 unless told) a table of a size the rulebook gives no values for,
+    unless the game plays that house rule (``plays_size``)."""
+    if not plays_size(edition, players, house_sizes):
+        raise error(
+            "house_size_not_chosen",
+            N_(
+                "The rulebook gives no starting cash for %(n)s players: %(n)s play only as a house rule, "
+                "ticked when the table is opened (the edition file's own values then)."
+            ),
+            n=players,
+        )

@@ -46,6 +46,9 @@ SETTINGS: dict[str, Setting] = {
         Setting("request_seconds", int, 0, 0, 3600),
         # The championship's preliminary rounds (FAQ 31): no deals or trades once two players are left.
         Setting("no_trades_two_left", bool, False),
+        # House rule: play at a table size the rulebook allows but gives no starting values for
+        # (the edition's ``house_sizes``: Motopolis' 7), at the edition file's own values.
+        Setting("house_sizes", bool, False),
         # Minutes before the clock runs out from which the table and the phones say the game is in
         # its last minutes (0: they never do); a tournament's tables all get the same.
         Setting("last_minutes", int, 0, 0, 60),

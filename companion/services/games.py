@@ -9,6 +9,7 @@ import unicodedata
 from sqlalchemy import select
 
 from ..core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation
+from ..core.guards import plays_size, require_rulebook_size
 from ..core.settings import building_supply, clean_settings, pots_for
 from ..core.state import SETUP, Outcome
 from ..store import Game, Holding, Player, db
@@ -91,7 +92,8 @@ def create_game(
     With ``hand_out_tokens`` every player gets a token now (API clients); without, players
     claim their seats from their phones. ``banker_seat`` gives the host that seat too.
     Refuses: an unknown edition, a list of names that is not a list, more names than the
-    edition seats (fewer when the banker plays too, where the edition says so), a bad or
+    edition seats (fewer when the banker plays too, where the edition says so), a table of a
+    size the rulebook gives no values for unless ``settings`` play that house rule, a bad or
     repeated name, a time limit that is not 1 to 1440 minutes, a
     seed that is not a whole number, an auction countdown that is not 5 to 600 seconds, and
     settings ``core.settings`` refuses (an unknown name among them).
@@ -131,6 +133,7 @@ def create_game(
             N_("When the banker plays too, this game takes at most %(max)s players."),
             max=_seats_with_banker(edition),
         )
+    require_rulebook_size(edition, len(names), settings["house_sizes"], BadInput)
 
     # The box's building counts where the group set them (they differ by printing), else the edition's.
     supply = building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big)
@@ -199,8 +202,9 @@ def join(game_id, join_code, name) -> dict:
     """Adds a player who joins with the game's code while it is in setup; returns their token.
 
     Refuses: an unknown game (404), a wrong code (403), a game already started (409), a full
-    table (409; fuller sooner where the banker plays and the edition seats fewer then), a bad
-    name or one already taken (400/409).
+    table (409; fuller sooner where the banker plays and the edition seats fewer then, or
+    where the next seat is a size the rulebook gives no values for and the game did not tick
+    that house rule), a bad name or one already taken (400/409).
     """
     name = clean_name(name)
     with writing():
@@ -222,6 +226,16 @@ def join(game_id, join_code, name) -> dict:
                 "table_full_banker_plays",
                 N_("The table is full: with the banker playing, at most %(max)s players."),
                 max=_seats_with_banker(edition),
+            )
+        settings = (game.extra or {}).get("settings") or {}
+        if not plays_size(edition, len(game.players) + 1, bool(settings.get("house_sizes"))):
+            raise RuleViolation(
+                "table_full_house_size",
+                N_(
+                    "The table is full: the rulebook gives no starting cash for %(n)s players, "
+                    "and this game does not play %(n)s as a house rule."
+                ),
+                n=len(game.players) + 1,
             )
         if any(p.name.casefold() == name.casefold() for p in game.players):
             raise RuleViolation("name_taken", N_("%(name)s is already at this table."), name=name)

@@ -74,6 +74,7 @@ def show_edition(edition_id):
             "currency": edition.currency_symbol,
             "min_players": edition.min_players,
             "max_players": edition.max_players,
+            "house_sizes": list(edition.house_sizes),
             "starting_cash": {str(k): v for k, v in edition.start.cash.items()},
             "starting_notes": {
                 str(n): {str(face): count for face, count in edition.starting_notes_for(n).items()}

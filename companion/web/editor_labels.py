@@ -54,6 +54,7 @@ KEYS = {
     "symbol": N_("Symbol"),
     "min": N_("Fewest"),
     "max": N_("Most"),
+    "house_sizes": N_("Table sizes played only as a house rule"),
     "key": N_("Key"),
     "name": N_("Name"),
     "amount": N_("Amount"),

@@ -400,6 +400,14 @@ def _document() -> dict:
                             "description": "The championship's preliminary rounds (FAQ 31): "
                             "no trades once only two players are left.",
                         },
+                        "house_sizes": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "House rule: play at a table size the rulebook gives no "
+                            "starting values for (the edition's house_sizes: Motopolis' 7), at the "
+                            "edition file's own values; without it such a table is refused at "
+                            "creation, join and start.",
+                        },
                         "last_minutes": {
                             "type": "integer",
                             "minimum": 0,

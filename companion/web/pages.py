@@ -174,6 +174,8 @@ def create_game():
             settings.update(_special_dice(edition))
         if edition is not None:
             settings.update(_building_supply(edition))
+            # One box per edition that has them (the form shows the chosen game's), so read its own.
+            settings["house_sizes"] = bool(edition.house_sizes) and request.form.get(f"house_sizes_{edition.id}") == "1"
         if edition is not None and len(names) < edition.min_players:
             flash(_("Enter at least %(min)s players.", min=edition.min_players), "error")
             return redirect(url_for("pages.home"))

@@ -101,9 +101,31 @@ def test_a_land_is_traded_once_it_is_unbuilt_itself(app, api):
     balanced(app, game)
 
 
-def test_seven_players_only_when_the_banker_does_not_play(app, api):
+def test_seven_players_only_as_a_house_rule(app, api):
+    """Seed 002 line 11 seats seven; the table of lines 18-23 gives no values for them: seven
+    play only where the game ticks the house rule, at the file's own 7000 and 1 deed."""
     seven = [f"P{i}" for i in range(7)]
-    game = api.new_game(players=seven, edition="motopolis", seed=3).start()  # the API's banker does not play
+    assert ok(api.get("/api/v1/editions/motopolis"))["house_sizes"] == [7]
+    message = refusal(
+        api.post("/api/v1/games", {"edition": "motopolis", "players": seven}), 400, "house_size_not_chosen"
+    )
+    assert "7" in message and "house rule" in message
+    italian = api.client.post(
+        "/api/v1/games", json={"edition": "motopolis", "players": seven}, headers={"Accept-Language": "it"}
+    )
+    assert "regola della casa" in refusal((italian.status_code, italian.get_json()), 400, "house_size_not_chosen")
+    six = api.new_game(players=seven[:6], edition="motopolis", seed=3)
+    refusal(
+        six.api.post(f"/api/v1/games/{six.id}/join", {"join_code": six.join_code, "name": "P6"}),
+        409,
+        "table_full_house_size",
+    )
+    ok(six.act("banker", {"type": "start"}))  # six, as the rulebook has them
+    with app.app_context():
+        assert services.create_game("motopolis", seven[:3])["id"]  # any other size needs nothing
+    game = api.new_game(players=seven, edition="motopolis", seed=3, settings={"house_sizes": True})
+    assert game.state()["settings"]["house_sizes"] is True
+    game.start()  # the API's banker does not play
     held = owners(game)
     for name in seven:
         mine = [d for d in MP.deeds if held[d.key] == game.ids[name]]
@@ -111,9 +133,9 @@ def test_seven_players_only_when_the_banker_does_not_play(app, api):
     refusal(api.post("/api/v1/games", {"edition": "motopolis", "players": seven + ["P7"]}), 400, "too_many_players")
     with app.app_context():
         with pytest.raises(BancoError) as info:
-            services.create_game("motopolis", seven, banker_seat=0)
+            services.create_game("motopolis", seven, banker_seat=0, settings={"house_sizes": True})
         assert info.value.code == "too_many_players_banker_plays"
-        created = services.create_game("motopolis", seven[:6], banker_seat=0)
+        created = services.create_game("motopolis", seven[:6], banker_seat=0, settings={"house_sizes": True})
     refusal(
         api.post(f"/api/v1/games/{created['id']}/join", {"join_code": created["join_code"], "name": "P7"}),
         409,

@@ -421,6 +421,7 @@ def test_settings_take_their_defaults():
         "auction_seconds": 20,
         "request_seconds": 0,
         "no_trades_two_left": False,
+        "house_sizes": False,
         "last_minutes": 0,
         "buyer_die": None,
         "owner_die": None,

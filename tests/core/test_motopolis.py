@@ -16,6 +16,7 @@ from conftest import NOW, act, cash, give, new_state, owing, refused, set_deed, 
 from companion.core import commands, rules, turns
 from companion.core.editions.loading import EDITIONS_DIR, load_editions, validate_edition
 from companion.core.editions.schema import load_schema
+from companion.core.guards import plays_size
 from companion.core.policies import squares as square_policies
 from companion.core.policies.mortgage import laps_left
 from companion.core.policies.start import dealt
@@ -57,16 +58,8 @@ def test_the_edition_is_marked_provisional_deed_by_deed():
     "n,each,cash_each", [(2, 6, 10000), (3, 5, 9000), (4, 4, 8500), (5, 3, 8000), (6, 2, 7500), (7, 1, 7000)]
 )
 def test_deeds_are_dealt_by_the_number_of_players_and_charged_at_their_price(n, each, cash_each):
-    ids = [f"p{i}" for i in range(n)]
-    state = GameState(
-        MP,
-        SETUP,
-        {i: PlayerState(i, i.upper()) for i in ids},
-        {d.key: DeedState(d.key) for d in MP.deeds},
-        32,
-        12,
-        seed=42,
-    )
+    state = table(n, house_sizes=n == 7)  # 7: the file's own values, a house rule (see below)
+    ids = list(state.players)
     outcome = act(state, commands.start(state))
     for pid in ids:
         mine = [d for d in MP.deeds if state.deeds[d.key].owner == pid]
@@ -74,6 +67,35 @@ def test_deeds_are_dealt_by_the_number_of_players_and_charged_at_their_price(n, 
         assert state.players[pid].cash == cash_each - sum(d.price for d in mine)
     assert len(outcome.params["dealt"]) == n * each
     assert (state.turn_player, state.turn_round) == ("p0", 1)
+
+
+def table(n, **settings) -> GameState:
+    """A Motopolis table of ``n`` in setup."""
+    ids = [f"p{i}" for i in range(n)]
+    return GameState(
+        MP,
+        SETUP,
+        {i: PlayerState(i, i.upper()) for i in ids},
+        {d.key: DeedState(d.key) for d in MP.deeds},
+        32,
+        12,
+        seed=42,
+        settings=settings,
+    )
+
+
+def test_seven_players_are_a_house_rule_the_game_must_choose():
+    # Seed 002 line 11 allows seven ("anche sette, quando chi fa da banchiere non partecipa"),
+    # but the table of lines 18-23 stops at six: 7000 and 1 deed are the file's own values.
+    assert MP.house_sizes == (7,) and (MP.start.cash[7], MP.start.deeds[7]) == (7000, 1)
+    error = refused("house_size_not_chosen", commands.start, table(7))
+    assert "7" in str(error)
+    assert not plays_size(MP, 7, False) and plays_size(MP, 7, True) and plays_size(MP, 6, False)
+    state = table(7, house_sizes=True)
+    act(state, commands.start(state))
+    assert state.players["p6"].cash == 7000 - sum(d.price for d in MP.deeds if state.deeds[d.key].owner == "p6")
+    classic = load_editions().editions["classic-it"]
+    assert classic.house_sizes == () and plays_size(classic, 8, False)
 
 
 def test_the_same_seed_deals_the_same_hands():
@@ -494,6 +516,10 @@ def _motopolis_file() -> dict:
         (
             lambda e: e["players"].update(max_with_playing_banker=8),
             "motopolis: players.max_with_playing_banker must be within players.min..players.max",
+        ),
+        (
+            lambda e: e["players"].update(house_sizes=[8]),
+            "motopolis: players.house_sizes: 8 is not within players.min..players.max",
         ),
         (lambda e: e["squares"][0].pop("prize"), "motopolis: squares[0].prize is missing"),
         (lambda e: e["squares"][3].pop("turns"), "motopolis: squares[3].turns is missing"),

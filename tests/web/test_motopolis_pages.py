@@ -40,8 +40,27 @@ def test_seven_players_only_when_the_banker_does_not_play(client):
     )
     assert response.status_code == 302 and response.location == "/"
     assert "When the banker plays too, this game takes at most 6 players." in page(client, "/")
-    game_id, _ = open_table(client, names=SEVEN, edition="motopolis")
+    game_id, _ = open_table(client, names=SEVEN, edition="motopolis", house_sizes_motopolis="1")
     assert game_id
+
+
+def test_seven_players_are_a_house_rule_ticked_on_the_form(client):
+    """Seed 002 lines 11 and 18-23: seven only as a house rule, whose values the form shows as
+    the edition file's own; without the box seven names are refused, saying why."""
+    home = page(client, "/")
+    assert 'name="house_sizes_motopolis"' in home and "Motopolis with 7 players" in home
+    assert "this house rule plays them at the edition file's own values, € 7,000 and 1 deed each" in home
+    response = client.post(
+        "/games", data={"csrf_token": csrf(home), "edition": "motopolis", "name": list(SEVEN)}, headers=EN
+    )
+    assert response.status_code == 302 and response.location == "/"
+    assert "The rulebook gives no starting cash for 7 players" in page(client, "/")
+    six, _ = open_table(client, names=SEVEN[:6], edition="motopolis")
+    assert "does not play them as a house rule" in page(client, f"/g/{six}/table")
+    game_id, _ = open_table(client, names=SEVEN, edition="motopolis", house_sizes_motopolis="1")
+    table = page(client, f"/g/{game_id}/table")
+    assert "Start: pay € 7,000 to each player" in table
+    assert "House rule: the rulebook gives no starting values for 7 players; these are the edition file's own." in table
 
 
 def test_a_motopolis_wallet_and_deed(client, app):

@@ -441,6 +441,10 @@ class Edition:
     trades: Trades = Trades()
     # The most players when the banker plays too (``None``: ``max_players``).
     max_players_with_banker: int | None = None
+    # Table sizes the rulebook allows but gives no starting values for (Motopolis: 7, seed 002
+    # lines 11 and 18-23): the file's own values for them are a house rule, played only where
+    # the game ticks it (the ``house_sizes`` setting).
+    house_sizes: tuple[int, ...] = ()
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def deed(self, key: str) -> Deed | None:

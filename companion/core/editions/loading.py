@@ -153,6 +153,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,
         trades=_section(Trades, d["trades"]) if "trades" in d else Trades(),
         max_players_with_banker=d["players"].get("max_with_playing_banker"),
+        house_sizes=tuple(d["players"].get("house_sizes", ())),
         raw=MappingProxyType(dict(data)),
     )
 
