@@ -94,7 +94,7 @@ def create_server(app, host: str, port: int, workers: int = 1, on_started=None, 
         server_header=False,
         date_header=True,
         proxy_headers=False,
-        limit_concurrency=app.config["CONNECTION_LIMIT"],
+        limit_concurrency=None,  # the server's limit is the gate's (``protocol``): worded, per connection
         timeout_keep_alive=5,
         timeout_graceful_shutdown=GRACE_SECONDS,
         workers=workers,

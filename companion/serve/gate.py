@@ -67,6 +67,7 @@ class Gate:
         parts = banco(app)
         self.streams = Streams(parts.broker, app.config["STREAMS_PER_ADDRESS"])
         self.shares = Shares(app.config["CONNECTIONS_PER_ADDRESS"])
+        self.connection_limit = app.config["CONNECTION_LIMIT"]
         self.mount = Mount(app, app.config["THREADS"])
         self.door = door_of(app)
         self.writer = Handover(self.door.writer)
@@ -182,7 +183,14 @@ class Gate:
     async def crowded(self, scope, receive, send) -> None:
         """The answer on a connection past its address's share (``shares``): 503 as the app
         words it, with when to come back, and closed. Its body, if any, is not read."""
-        answer = await self.mount.answer(scope, b"", {REFUSED: 503})
+        await self._turn_away(scope, send, "crowded")
+
+    async def full(self, scope, receive, send) -> None:
+        """The answer on a connection past the server's own limit: as ``crowded``, in other words."""
+        await self._turn_away(scope, send, "full")
+
+    async def _turn_away(self, scope, send, why: str) -> None:
+        answer = await self.mount.answer(scope, b"", {REFUSED: why})
         retry = (b"retry-after", str(CROWDED_RETRY_SECONDS).encode())
         await _send(send, answer._replace(headers=[*answer.headers, retry, (b"connection", b"close")]))
 

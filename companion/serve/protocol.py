@@ -12,9 +12,12 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
   chunked, which h11 refuses and llhttp would let through) is answered 400 (431 for a head too
   large) as the app words it, from what could be read of its head, instead of uvicorn's plain
   text.
-- A connection past its address's share of the server's (``shares``) is not counted among the
-  connections the server's limit counts, has ``CROWDED_SECONDS`` to send its head, and is
-  answered 503 as the app words it, with ``Retry-After``, and closed.
+- A connection past its address's share of the server's (``shares``), or past the server's
+  own limit (``CONNECTION_LIMIT``), is not counted among the server's connections, has
+  ``CROWDED_SECONDS`` to send its head, and is answered 503 as the app words it (saying which),
+  with ``Retry-After``, and closed. The connections already held are served as before (uvicorn's
+  own limit, which this replaces, refused every request once the server was full, and in plain
+  text).
 """
 
 from __future__ import annotations
@@ -54,16 +57,24 @@ def protocol_class(gate, parser: str | None = None):
             self._behind = 0  # bytes read behind a request whole and still being answered
             self._address = self.client[0] if self.client else ""
             self._counted = gate.shares.take(self._address)
-            if not self._counted:
-                # Past its address's share: not one of the server's connections, so the server's
-                # limit still has room for the other addresses; its request is answered 503.
+            full = len(self.connections) > gate.connection_limit  # this one counted among them
+            if not self._counted or full:
+                # Past its address's share, or past the server's limit: not one of the server's
+                # connections, so the limit still has room for the other addresses; its request
+                # is answered 503, saying which.
+                self.app = gate.full if self._counted else gate.crowded
+                if self._counted:
+                    self._counted = False
+                    gate.shares.release(self._address)
                 self.connections.discard(self)
-                self.app = gate.crowded
-            self._arm(HEAD_SECONDS if self._counted else CROWDED_SECONDS)
+                self._arm(CROWDED_SECONDS)
+            else:
+                self._arm()
 
-        def _arm(self, seconds: float = HEAD_SECONDS) -> None:
+        def _arm(self, seconds: float | None = None) -> None:
+            """Awaits the next head for ``seconds``, else ``HEAD_SECONDS`` (read now)."""
             self._head_of = self.cycle  # the cycle before the head being awaited
-            self._head_timer = self.loop.call_later(seconds, self._too_slow)
+            self._head_timer = self.loop.call_later(HEAD_SECONDS if seconds is None else seconds, self._too_slow)
 
         def _too_slow(self) -> None:
             if self.cycle is self._head_of and not self.transport.is_closing():

@@ -58,15 +58,22 @@ _HTTP_MESSAGES = {
 }
 
 
-# What the server refuses before the app sees the request, where the status alone does not say
-# why: 503, a connection past its address's share of the server's (``companion.serve.shares``).
-_SERVER_MESSAGES = {
-    503: (
+# The connections the server turns away before the app sees their request, by why (the status
+# alone does not say): past their address's share of the server's (``companion.serve.shares``),
+# or past the server's own limit.
+_TURNED_AWAY = {
+    "crowded": (
+        503,
         "too_many_connections",
         N_(
             "Too many connections to the bank come from your network's address. Close the bank's "
             "pages you no longer need, then try again in a few seconds."
         ),
+    ),
+    "full": (
+        503,
+        "server_busy",
+        N_("The bank is holding as many connections as it can right now. Try again in a few seconds."),
     ),
 }
 
@@ -77,12 +84,13 @@ def http_error(status: int):
     return respond(status, code, gettext(message))
 
 
-def server_refusal(status: int):
-    """The answer to a request the server refused before the app saw it (``REFUSED``)."""
-    if status in _SERVER_MESSAGES:
-        code, message = _SERVER_MESSAGES[status]
+def server_refusal(refused: int | str):
+    """The answer to a request the server refused before the app saw it (``REFUSED``): a
+    status, or why its connection was turned away (a key of ``_TURNED_AWAY``)."""
+    if isinstance(refused, str):
+        status, code, message = _TURNED_AWAY[refused]
         return respond(status, code, gettext(message))
-    return http_error(status)
+    return http_error(refused)
 
 
 def refusal_headers(error: BancoError) -> dict[str, str]:
@@ -129,7 +137,9 @@ def init_app(app) -> None:
 
 # --- bodies of unknown length, and the server's own refusals -----------------------------------
 
-REFUSED = "banco.refused"  # the environ key saying which status the server refused the request with
+# The environ key saying which status the server refused the request with, or why it turned its
+# connection away ("crowded", "full").
+REFUSED = "banco.refused"
 # The routes that take a whole game file (``POST``): a long game's file is far larger than any
 # other request, so these read up to ``MAX_GAME_FILE_BYTES`` where every other reads up to
 # ``MAX_CONTENT_LENGTH``.

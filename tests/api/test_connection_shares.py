@@ -1,6 +1,7 @@
 """One address cannot take the server's connections from the others (``companion.serve.shares``):
 an address past its share is answered 503 with words and ``Retry-After``, and is not counted
-against the server's own limit, so another address is still served. The clients connect from
+against the server's own limit, so another address is still served. Past that limit, a new
+connection is answered the same way, in other words. The clients connect from
 127.0.0.2 and 127.0.0.1, two addresses of the loopback."""
 
 from __future__ import annotations
@@ -131,17 +132,25 @@ def test_a_connection_past_its_share_that_says_nothing_is_closed_soon(server, mo
             sock.close()
 
 
-def test_without_shares_the_same_flood_starves_the_other_address(tmp_path):
+def test_without_shares_a_full_server_turns_new_connections_away_in_words_and_serves_those_it_holds(tmp_path):
     """What the share prevents (issue 34: one client's 10,100 idle connections got another's
-    payments 503): the same flood, with no share, fills the server for every address."""
+    payments 503): with no share, the same flood fills the server for every address. A new
+    connection is then told so, in words; one the server already held is still served."""
     app = make_app(tmp_path, CONNECTIONS_PER_ADDRESS=0, CONNECTION_LIMIT=LIMIT)
     server = LiveServer(app).start()
+    held = connect(server, OTHER)
+    assert ask(held)[0] == 200
     idle = [connect(server, FLOODER) for _ in range(LIMIT + 10)]
     try:
         until(lambda: len(server.server.server_state.connections) >= LIMIT)
         with connect(server, OTHER) as phone:
-            assert ask(phone)[0] == 503
+            status, headers, body = ask(phone, language="it")
+            assert status == 503 and headers["retry-after"] == "5" and headers["connection"] == "close"
+            error = json.loads(body)["error"]
+            assert error["code"] == "server_busy" and "La banca" in error["message"]
+        assert ask(held)[0] == 200
     finally:
+        held.close()
         for sock in idle:
             sock.close()
         server.stop()
