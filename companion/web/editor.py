@@ -161,12 +161,15 @@ def _suggested_id(edition_id: str) -> str:
     return edition_id if services.is_imported(edition_id) else f"{edition_id}-custom"[:64]
 
 
-def _page(base_id: str, data: Mapping, problems: list[str], status: int = 200):
+def _page(base_id: str, data: Mapping, problems: list[str], status: int = 200, refusal: str | None = None):
+    """The editor on ``data``: its ``problems`` (values to correct), or the ``refusal`` of a save
+    whose values were not the matter (a host password, too many editions)."""
     return render_template(
         "editor.html",
         base_id=base_id,
         sections=fields(data),
         problems=problems,
+        refusal=refusal,
         wrong=_problem_fields(problems),
         base_name=services.editions()[base_id].name(lang()),
     ), status
@@ -201,7 +204,7 @@ def save():
         return _page(base_id, data, refused.problems, 400)
     except BancoError as error:  # the edits stay on the page, with what refused them
         services.rollback()
-        page, status = _page(base_id, data, [translate(error)], error.status)
+        page, status = _page(base_id, data, [], error.status, refusal=translate(error))
         return page, status, refusal_headers(error)
     count_created("edition")
     name = services.editions()[result["id"]].name(lang())
