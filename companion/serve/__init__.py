@@ -8,7 +8,8 @@ in a pool of ``THREADS`` threads (``gate``). The server raises the process's ope
 allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
 browsers reconnect to the next server), then the connections, then the loop. On a SQLite file
 it holds the database's server lock while it serves and backs the database up as it goes and
-once more when it stops (``companion.backups``).
+once more when it stops (``companion.backups``). While it serves, the app's auctions close
+themselves when their countdown ends (``services.closer``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Server(uvicorn.Server):
         self.fanout = banco(gate.app).fanout
         self.on_started = on_started
         self.keeping = keeping(gate.app.config)
+        # Auctions close themselves when their countdown ends, whatever page is open.
+        self.closer = gate.door.closer
 
     async def startup(self, sockets=None) -> None:
         if self.keeping is not None:
@@ -48,12 +51,14 @@ class Server(uvicorn.Server):
         self.broker.attach(asyncio.get_running_loop())
         if self.fanout is not None:
             self.fanout.start()
+        self.closer.start()
         await super().startup(sockets)
         if self.started and self.on_started is not None:
             self.on_started()
 
     async def shutdown(self, sockets=None) -> None:
         self.broker.close()
+        self.closer.stop()
         await super().shutdown(sockets)
         self.gate.mount.shutdown()
         self.gate.writer.stop(wait=WRITER_SECONDS)

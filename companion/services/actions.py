@@ -20,7 +20,8 @@ from ..core.actions import Action, Asked, acting_player
 from ..core.counterfeits import notes
 from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
-from ..core.state import FINISHED, GameState, Outcome
+from ..core.rules.common import is_past
+from ..core.state import FINISHED, RUNNING, GameState, Outcome
 from ..store import Entry, Game, Request, db, now_utc
 from ..store.statements import Prepared
 from . import clock, journal
@@ -91,15 +92,56 @@ def unsigned(game_id) -> _Action:
 
 class _Action(Waiting):
     """One action waiting for its batch (``companion.services.door``); ``actor`` once its caller
-    is known."""
+    is known; ``overdue`` for the table's own close of an auction whose countdown ran out
+    (``overdue_close``)."""
 
-    __slots__ = ("actor", "caller", "digest", "game_id", "key", "kind", "payload", "token")
+    __slots__ = ("actor", "caller", "digest", "game_id", "key", "kind", "overdue", "payload", "token")
 
     def __init__(self, game_id, caller, payload, token, kind, key, digest) -> None:
         super().__init__()
         self.game_id, self.caller, self.payload, self.token = game_id, caller, payload, token
         self.kind, self.key, self.digest = kind, key, digest
         self.actor = caller.actor if caller is not None else None
+        self.overdue = False
+
+
+# The table itself closing an auction: recorded as the banker's, as the table's own actions are.
+TABLE_CLOSE = {"type": "auction_close"}
+# How far back the journal is read for the entry that last touched the auction.
+AUCTION_LOOKBACK = 30
+
+
+def overdue_close(game_id: str) -> _Action:
+    """The table's own close of the game's auction once its countdown has run out
+    (``services.closer``): run by the writer like any action, and refused there, changing
+    nothing, unless ``require_overdue`` holds at that moment, under the game's lock."""
+    work = _Action(game_id, Caller(game_id, True, None), TABLE_CLOSE, None, "auction_close", None, None)
+    work.overdue = True
+    return work
+
+
+def require_overdue(game: Game, state: GameState, now) -> None:
+    """Refuses the table's own close of an auction unless the game runs, its auction's
+    countdown has run out, and the auction was not reopened by the banker's undo (the last
+    entry that touched it is no undo: a reopened auction is the banker's to close, or runs
+    again from the next bid)."""
+    auction = state.auction
+    if state.status != RUNNING or auction is None or not is_past(now, auction.ends_at):
+        raise RuleViolation("auction_not_over", N_("The auction's countdown has not run out."))
+    for entry in journal.recent_entries(game, AUCTION_LOOKBACK):
+        if any(change[0] == "auction" for change in entry.changes or ()):
+            if entry.kind == "undo":
+                raise RuleViolation("auction_reopened", N_("The banker reopened this auction: the banker closes it."))
+            return
+
+
+def table_may_close(state: GameState, outcome: Outcome) -> None:
+    """Refuses the table's own close where it would make a player buy who did not bid (an
+    edition where the richest buys at the opening bid when nobody bids): that is the
+    banker's to close, as it was before the table closed auctions itself."""
+    auction = state.auction
+    if auction is not None and auction.high_bidder is None and outcome.kind != "auction_unsold":
+        raise RuleViolation("banker_closes", N_("Nobody bid: the banker closes this auction."))
 
 
 class _Repeated(Exception):
@@ -241,7 +283,11 @@ def _run(work: _Action, game: Game) -> dict:
         action = ACTIONS[kind]
         state = journal.state_of(game, deeds=action.reads_deeds)
         assert action.run is not None  # ACTIONS holds the actions a rule runs
+        if work.overdue:
+            require_overdue(game, state, now_utc())
         outcome = action.run(state, _asked(action, caller, payload, game))
+        if work.overdue:
+            table_may_close(state, outcome)
         if (
             action.asks_bank
             and not caller.is_banker

@@ -23,6 +23,7 @@ from ..core.errors import N_, BancoError
 from ..extension import banco
 from .actions import prepare, run_batch, unsigned
 from .bodies import parse_json
+from .closer import Closer
 from .faults import cannot_save
 from .seats import Caller
 from .tx import keep_games, rollback
@@ -46,10 +47,13 @@ class Reply:
 
 
 class Door:
-    """The app's door: its actions go through its one ``writer``, run in the app's context."""
+    """The app's door: its actions go through its one ``writer``, run in the app's context; its
+    ``closer`` (started by the server) closes the auctions whose countdown has run out through
+    the same writer."""
 
     def __init__(self, app) -> None:
         self.writer = Writer(run_batch, lambda: writer_context(app))
+        self.closer = Closer(app, self.writer)
 
     def answer(self, game_id: str, caller: Caller | str | None, body: bytes | dict, lang: str) -> Reply:
         """Runs the action ``body`` (a request's JSON, or a form's fields already read) for

@@ -325,7 +325,8 @@
   }
   startClock();
 
-  // --- The auction's countdown; on the table the banker's screen closes it at zero.
+  // --- The auction's countdown; at zero the server closes it (services/closer.py) and the page
+  // follows.
   var auctionTimer = null;
   function startAuction() {
     var el = document.getElementById("auction");
@@ -337,11 +338,7 @@
     auctionTimer = setInterval(function () {
       var s = Math.max(0, left - Math.floor((Date.now() - started) / 1000));
       out.textContent = s;
-      if (s === 0) {
-        clearInterval(auctionTimer);
-        var auto = document.querySelector("form[data-autoclose]");
-        if (auto && !auto.dataset.sent) { auto.dataset.sent = "1"; auto.submit(); } else { refresh(); }
-      }
+      if (s === 0) { clearInterval(auctionTimer); refresh(); }
     }, 250);
   }
   startAuction();

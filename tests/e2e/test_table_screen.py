@@ -121,7 +121,7 @@ def test_an_auction_takes_the_screen_with_its_countdown_live(live_server, phone,
     expect(screen.locator(".screen-corner")).to_be_hidden()  # the strip below keeps only the cash
     expect(screen.locator(".screen-tile-cash")).to_have_count(3)
 
-    host.locator("form[data-autoclose] button").click()  # the banker closes it: the screen goes back
+    host.locator("form:has(input[value=auction_close]) button.btn-big").click()  # the banker closes it early
     expect(screen.locator(".screen-auction")).to_have_count(0, timeout=5000)
     expect(screen.locator(".screen-corner")).to_be_visible()
     assert same_document(screen) and screen.errors == []
