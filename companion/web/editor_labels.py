@@ -47,6 +47,7 @@ SECTIONS = {
     "counterfeits": N_("Counterfeits"),
     "deed_sale": N_("Selling deeds to the bank"),
     "trades": N_("Trades between players"),
+    "train": N_("Train squares"),
 }
 KEYS = {
     "it": N_("Italian"),
@@ -110,6 +111,7 @@ KEYS = {
     "tradable": N_("Traded while mortgaged"),
     "reach": N_("What a mortgage needs unbuilt and stops building on"),
     "unbuilt": N_("What must be unbuilt for a deed to be traded"),
+    "salary": N_("GO salary"),
     "lot": N_("A lot (holding it all makes a whole lot)"),
 }
 

@@ -334,7 +334,10 @@ def wallet_action(game_id):
     me = seats.caller(game.id, seats.PLAYER)
     if me is None:
         return redirect(url_for("pages.join", code=game.join_code))
-    forms.run(game.id, me, forms.payload())
+    reply = forms.run(game.id, me, forms.payload())
+    stops_on = reply["result"].get("stops_on") if reply else None
+    if stops_on:  # the train stopped on a free deed: its page, to buy or auction it
+        return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=stops_on))
     return redirect(url_for("pages.wallet", game_id=game.id))
 
 

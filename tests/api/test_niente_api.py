@@ -154,3 +154,27 @@ def test_other_editions_refuse_selling_a_deed_to_the_bank(api):
     ok(game.act("Anna", {"type": "buy", "deed": "vicolo-corto"}))
     message = refusal(game.act("Anna", {"type": "sell_to_bank", "deed": "vicolo-corto"}), 409, "no_deed_sale")
     assert message == "In this edition deeds cannot be sold to the bank."
+
+
+def test_the_train_moves_on_to_the_next_free_deed(app, api):
+    """Seed 004 lines 95-98: the Treno square moves the pawn on to the next free deed, which is
+    then bought or auctioned; passing Start on the way collects 200. The player names the deed
+    just before their square (the rulebook prints no board)."""
+    game = api.new_game(players=NAMES, edition="niente-e-come-sembra", seed=5).start()
+    ok(game.act("Bruno", {"type": "buy", "deed": "parco-dell-illusione"}))
+    went = ok(game.act("Anna", {"type": "train", "after": "viale-dei-misteri"}))
+    assert (went["stops_on"], went["passed_go"], went["salary"]) == ("vicolo-storto", True, 200)
+    assert game.cash()["Anna"] == 1700
+    ok(game.act("Anna", {"type": "buy", "deed": went["stops_on"]}))
+    went = ok(game.act("Carla", {"type": "train"}))  # no deed between Start and her square
+    assert (went["stops_on"], went["passed_go"], went["salary"]) == ("vicolo-cieco", False, 0)
+    ok(game.act("banker", {"type": "auction_start", "deed": went["stops_on"]}))  # or auctioned
+    refusal(game.act("Carla", {"type": "train", "after": "nowhere"}), 404, "unknown_deed")
+    refusal(game.act("Carla", {"type": "train", "after": 3}), 404, "unknown_deed")
+    events = ok(game.api.get(f"/api/v1/games/{game.id}/events", game.banker))["events"]
+    said = [e["summary"] for e in events if e["type"] == "train"]
+    assert said[0].startswith("Anna took the train to Vicolo Storto, passing Start:") and said[0].endswith("200.")
+    assert said[1] == "Carla took the train to Vicolo Cieco."
+    balanced(app, game)
+    classic = api.new_game(edition="classic-it").start()
+    assert "no train squares" in refusal(classic.act("Anna", {"type": "train"}), 409, "no_train")

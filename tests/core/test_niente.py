@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -250,6 +251,66 @@ def test_jail_leaves_by_50_by_doubles_or_by_a_card():
     # Three tries without doubles: the rulebook's 50, the same fine (a roll never frees on its own).
     refused("failed_roll_stays", rules.leave_jail_after_failed_roll, state, "a")
     assert NE.fixed_payment("jail-fine").amount == 50
+
+
+# --- the Treno squares (seed 004 lines 95-98) ---------------------------------------------
+# "Avanzare alla prossima casella di proprietà libera. Dovete comprarla o metterla all'asta. Se
+# passate dalla casella Inizio, raccogliete 200 euro dalla banca." The rulebook gives no board:
+# the player names the deed just before their Treno square, the file's board order does the rest.
+# The file's order: vicolo-storto, vicolo-cieco, via-della-zecca, viale-del-conio, ... ,
+# largo-delle-sorprese, viale-dei-misteri, parco-dell-illusione.
+
+
+def test_the_train_stops_on_the_next_deed_the_bank_holds():
+    state = game()
+    give(state, "b", "via-della-zecca", "viale-del-conio")
+    outcome = act(state, rules.take_train(state, "a", "vicolo-cieco"))
+    assert outcome.result == {"stops_on": "corso-della-moneta", "passed_go": False, "salary": 0}
+    assert not outcome.postings and cash(state)["a"] == 1500
+    # Then bought (or auctioned) as usual.
+    act(state, rules.buy(state, "a", outcome.result["stops_on"]))
+    assert state.deeds["corso-della-moneta"].owner == "a"
+    # No deed before the square: from the first deed of the board.
+    assert act(state, rules.take_train(state, "c")).result["stops_on"] == "vicolo-storto"
+
+
+def test_the_train_going_round_passes_start_and_collects_200():
+    state = game()
+    give(state, "b", BLUE[1], BROWN[0])
+    set_player(state, "a", chips=0, laps=2)
+    outcome = act(state, rules.take_train(state, "a", BLUE[0]))
+    assert outcome.result == {"stops_on": BROWN[1], "passed_go": True, "salary": 200}
+    assert cash(state)["a"] == 1700 and state.players["a"].laps == 3
+    assert state.players["a"].chips == NE.counterfeits.chips  # decoder chips green at Start (line 57)
+    # A Treno square after the board's last deed passes Start before any deed.
+    assert act(state, rules.take_train(state, "c", BLUE[1])).result["passed_go"] is True
+
+
+def test_the_train_skips_a_deed_being_auctioned():
+    state = game()
+    act(state, rules.auction_start(state, "via-della-zecca", NOW, 20))
+    assert act(state, rules.take_train(state, "a", "vicolo-cieco")).result["stops_on"] == "viale-del-conio"
+
+
+def test_what_the_train_refuses():
+    state = game()
+    refused("unknown_deed", rules.take_train, state, "a", "nowhere")
+    set_player(state, "b", in_jail=True)
+    refused("in_jail_no_move", rules.take_train, state, "b", BROWN[0])
+    all_but(state, [])
+    refused("no_free_deed", rules.take_train, state, "a", BROWN[0])
+    refused("no_train", rules.take_train, new_state(), "a", "vicolo-corto")  # the classic board has none
+
+
+def test_a_train_without_the_salary_is_data():
+    edition = replace(NE, train=replace(NE.train, salary=False))
+    state = new_state(edition=edition)
+    give(state, "b", BLUE[1])
+    outcome = act(state, rules.take_train(state, "a", BLUE[0]))
+    assert outcome.result == {"stops_on": BROWN[0], "passed_go": True, "salary": 0} and cash(state)["a"] == 1500
+    data = _raw()
+    data["salary"] = {"policy": "dice_times", "dice_multiplier": 10}
+    assert any("train.salary needs a fixed salary" in p for p in validate_edition(data))
 
 
 # --- the end when every deed is owned ------------------------------------------------------

@@ -69,3 +69,29 @@ def test_the_classic_deed_page_offers_no_sale_to_the_bank(client, app):
     assert "Sell to the bank" not in deed and "Sold back to the bank" not in deed
     table = client.get(f"/g/{game_id}/table", headers=EN).get_data(as_text=True)
     assert "every deed is owned" not in table
+
+
+def test_the_train_on_the_wallet_opens_the_free_deed_it_stops_on(client, app):
+    """Seed 004 lines 95-98: the wallet's Treno card names the street before the square; the
+    phone then opens the free deed the train stops on, to buy or auction it."""
+    game_id, _ = open_table(client, edition="niente-e-come-sembra")
+    start(client, game_id)
+    anna = sit_down(app, game_id, "Anna")
+    wallet = page(anna, f"/g/{game_id}/me")
+    assert "<h2>Train</h2>" in wallet and 'value="train"' in wallet
+    assert "The street just before your square" in wallet and "passing Start on the way collects € 200" in wallet
+    assert "the rulebook prints no board" in wallet
+    assert wallet.index('value="vicolo-storto"') < wallet.index('value="vicolo-cieco"')  # in board order
+    form = {**keyed(wallet, "train"), "after": "parco-dell-illusione"}
+    response = anna.post(f"/g/{game_id}/me", data=form, headers=EN)
+    assert response.status_code == 302 and response.location == f"/g/{game_id}/deeds/vicolo-storto"
+    deed = page(anna, response.location)
+    assert "Anna took the train to Vicolo Storto, passing Start: € 200." in deed
+    assert 'value="buy"' in deed
+    refused = anna.post(f"/g/{game_id}/me", data={**keyed(page(anna, f"/g/{game_id}/me"), "train"), "after": "x"})
+    assert refused.location == f"/g/{game_id}/me"
+    assert "There is no such deed in this edition." in page(anna, f"/g/{game_id}/me")
+    # The classic board has no train squares: no card.
+    classic_id, _ = open_table(client)
+    start(client, classic_id)
+    assert 'value="train"' not in page(sit_down(app, classic_id, "Anna"), f"/g/{classic_id}/me")

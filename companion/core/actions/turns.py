@@ -35,6 +35,10 @@ def _square(state: GameState, asked: Asked) -> Outcome:
     return rules.land_on_square(state, asked.player(), asked.get("square"), asked.get("dice"), asked.get("deed"))
 
 
+def _train(state: GameState, asked: Asked) -> Outcome:
+    return rules.take_train(state, asked.player(), asked.get("after"))
+
+
 def _jail(name: str, rule: Callable[[GameState, str], Outcome], about: str, said: Line) -> Action:
     return Action(name, _player_action(rule), (PLAYER,), reads_deeds=False, line=said, about=about)
 
@@ -162,5 +166,43 @@ ACTIONS = (
         # Each square's policy words its landing (``web/squares.py``, beside its page partial).
         line=Line((), worded_by="landing"),
         about="The acting player stops on one of the edition's squares.",
+    ),
+    # Passing Start on the way pays the GO salary and counts a lap: it reads the board, as
+    # pass_go does, and asks the bank for money.
+    Action(
+        "train",
+        _train,
+        (
+            PLAYER,
+            Field(
+                "after",
+                TEXT,
+                "The deed just before the player's train square on the board (left out or null: no deed "
+                "stands between Start and it). The result names the deed the player stops on "
+                '("stops_on"), to buy or auction, and whether Start was passed ("passed_go", "salary").',
+                refusal=UNKNOWN_DEED,
+            ),
+        ),
+        asks_bank=True,
+        line=Line(
+            (
+                Say(
+                    N_("%(name)s took the train to %(deed)s, passing Start: %(amount)s."),
+                    {"name": "who player", "deed": "deed deed", "amount": "money salary"},
+                    when=has("salary"),
+                ),
+                Say(N_("%(name)s took the train to %(deed)s."), {"name": "who player", "deed": "deed deed"}),
+            ),
+            (
+                Say(
+                    N_("%(deeds)s went back to the bank: the mortgage was not lifted in time."),
+                    {"deeds": "deeds forfeited"},
+                    when=has("forfeited"),
+                ),
+            ),
+        ),
+        received=Say(N_("%(amount)s: GO."), {"amount": "net @net"}),
+        about="The acting player stopped on a train square (where the edition has them) moves on to the next "
+        "deed the bank still holds, collecting the GO salary if that passes Start.",
     ),
 )

@@ -280,6 +280,18 @@ class DeedSale:
 
 
 @dataclass(frozen=True)
+class Train:
+    """Squares that move the pawn forward to the next deed the bank still holds, to be bought
+    or auctioned there (Niente è come sembra's Treno, seed 004 lines 95-98). ``name``: what
+    the board calls them. ``salary``: passing Start on the way pays the GO salary (line 98).
+    Where they stand is not data: the rulebook gives no board, so the player names the deed
+    just before theirs, and the deeds' ``position`` gives the way forward."""
+
+    name: Text
+    salary: bool = True
+
+
+@dataclass(frozen=True)
 class Trades:
     """When players may trade deeds among themselves (``deeds_tradable``): ``always``, or
     ``once_every_deed_sold``: not while the bank still holds a deed (Petropolis, seed 003
@@ -439,6 +451,7 @@ class Edition:
     provisional: bool = False
     deed_sale: DeedSale | None = None
     trades: Trades = Trades()
+    train: Train | None = None
     # The most players when the banker plays too (``None``: ``max_players``).
     max_players_with_banker: int | None = None
     # Table sizes the rulebook allows but gives no starting values for (Motopolis: 7, seed 002

@@ -41,6 +41,7 @@ from .edition import (
     Tiebreak,
     TournamentPoints,
     Trades,
+    Train,
     Turns,
     Valuation,
 )
@@ -152,6 +153,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         provisional=d.get("provisional", False),
         deed_sale=_section(DeedSale, d["deed_sale"]) if "deed_sale" in d else None,
         trades=_section(Trades, d["trades"]) if "trades" in d else Trades(),
+        train=_section(Train, d["train"], name=_text) if "train" in d else None,
         max_players_with_banker=d["players"].get("max_with_playing_banker"),
         house_sizes=tuple(d["players"].get("house_sizes", ())),
         raw=MappingProxyType(dict(data)),

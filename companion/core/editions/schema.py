@@ -233,6 +233,9 @@ def _turn_problems(data: Mapping[str, Any]) -> list[str]:
     with_banker = players.get("max_with_playing_banker")
     if with_banker is not None and not players["min"] <= with_banker <= players["max"]:
         problems.append("players.max_with_playing_banker must be within players.min..players.max")
+    train = data.get("train")
+    if train is not None and train.get("salary", True) and data["salary"]["policy"] != "fixed":
+        problems.append("train.salary needs a fixed salary (the move has no dice total to pay by)")
     for size in players.get("house_sizes", ()):
         if not players["min"] <= size <= players["max"]:
             problems.append(f"players.house_sizes: {size} is not within players.min..players.max")

@@ -17,7 +17,7 @@ from .jail import (
 )
 from .lots import build_lot
 from .rent import pay_rent, rent_confirm, rent_due, rent_lapse, rent_line, rent_request
-from .squares import land_on_square
+from .squares import land_on_square, take_train
 from .trade import require_deeds_tradable, require_tradable, trade_accept, trade_propose, trade_reject
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "sale_price",
     "sell_building",
     "sell_to_bank",
+    "take_train",
     "trade_accept",
     "trade_propose",
     "trade_reject",
