@@ -156,8 +156,9 @@ def drop_for(state: GameState, account: str) -> list[Change]:
 def hold(state: GameState, outcome: Outcome, pending_id: str, asked_by: str, now: datetime) -> Outcome:
     """Money a player asks from the bank (``outcome`` pays them from it), held for the banker.
 
-    Only the money waits: the rest of the outcome (a lap counted at GO) happens now, and the
-    banker's yes later pays exactly the amount asked. Refuses (``ValueError``, a programming
+    Only the money waits: the rest of the outcome (a lap counted at GO) happens now, its result
+    beside the pending id (the deed a train stops on), and the banker's yes later pays exactly
+    the amount asked. Refuses (``ValueError``, a programming
     error) an outcome that is not one payment from the bank to one account.
     """
     postings = outcome.postings
@@ -178,7 +179,12 @@ def hold(state: GameState, outcome: Outcome, pending_id: str, asked_by: str, now
         proposal="bank_request",
         proposal_params={**outcome.params, "original": outcome.kind},
     )
-    return Outcome(held.kind, changes=(*outcome.changes, *held.changes), params=held.params, result=held.result)
+    return Outcome(
+        held.kind,
+        changes=(*outcome.changes, *held.changes),
+        params=held.params,
+        result={**outcome.result, **held.result},
+    )
 
 
 def request_payment(

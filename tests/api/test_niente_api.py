@@ -178,3 +178,10 @@ def test_the_train_moves_on_to_the_next_free_deed(app, api):
     balanced(app, game)
     classic = api.new_game(edition="classic-it").start()
     assert "no train squares" in refusal(classic.act("Anna", {"type": "train"}), 409, "no_train")
+    # With a strict bank the 200 wait for the banker; the phone still learns where the train stops.
+    strict = api.new_game(players=NAMES, edition="niente-e-come-sembra", settings={"strict_bank": True}).start()
+    held = ok(strict.act("Anna", {"type": "train", "after": "parco-dell-illusione"}), 202)
+    assert held["held"] is True and held["stops_on"] == "vicolo-storto" and strict.cash()["Anna"] == 1500
+    ok(strict.act("banker", {"type": "approve", "pending": held["pending"]}))
+    assert strict.cash()["Anna"] == 1700
+    balanced(app, strict)

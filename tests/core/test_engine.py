@@ -376,7 +376,7 @@ def test_money_asked_from_the_bank_waits_for_the_banker(make, amount):
     original = make(state)
     outcome = act(state, pending.hold(state, original, "h1", "a", NOW))
     assert outcome.kind == "bank_request" and outcome.postings == ()
-    assert outcome.params["original"] == original.kind and outcome.result == {"pending": "h1"}
+    assert outcome.params["original"] == original.kind and outcome.result == {**original.result, "pending": "h1"}
     held = state.pending["h1"]
     assert (held.payer, held.payee, held.amount, held.needs, held.kind) == (BANK, "a", amount, BANKER, original.kind)
     assert cash(state)["a"] == 1500

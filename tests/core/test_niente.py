@@ -14,11 +14,11 @@ from datetime import timedelta
 import pytest
 from conftest import EDITIONS, NOW, act, cash, give, new_state, owing, play_on, refused, set_game, set_player
 
-from companion.core import commands, endings, rules
+from companion.core import commands, endings, pending, rules
 from companion.core.changes import apply_outcome
 from companion.core.editions.loading import EDITIONS_DIR, validate_edition
 from companion.core.policies.valuation import breakdown, standings
-from companion.core.state import FINISHED, RUNNING
+from companion.core.state import BANKER, FINISHED, RUNNING
 
 NE = EDITIONS["niente-e-come-sembra"]
 BROWN = ["vicolo-storto", "vicolo-cieco"]  # 60 each; rent 10; hotel 100, rent 90 / 180
@@ -284,6 +284,16 @@ def test_the_train_going_round_passes_start_and_collects_200():
     assert state.players["a"].chips == NE.counterfeits.chips  # decoder chips green at Start (line 57)
     # A Treno square after the board's last deed passes Start before any deed.
     assert act(state, rules.take_train(state, "c", BLUE[1])).result["passed_go"] is True
+
+
+def test_with_a_strict_bank_the_salary_waits_but_the_train_still_names_its_stop():
+    state = game(settings={"strict_bank": True})
+    give(state, "b", BLUE[1])
+    outcome = act(state, pending.hold(state, rules.take_train(state, "a", BLUE[0]), "h1", "a", NOW))
+    assert outcome.result["stops_on"] == BROWN[0] and outcome.result["pending"] == "h1"
+    assert cash(state)["a"] == 1500 and state.players["a"].laps == 1  # the lap now, the money on a yes
+    paid = act(state, pending.approve(state, "h1", BANKER, NOW))
+    assert paid.kind == "train" and cash(state)["a"] == 1700
 
 
 def test_the_train_skips_a_deed_being_auctioned():
