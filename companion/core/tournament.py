@@ -215,7 +215,7 @@ def seeded(table: Sequence[Standing], eligible: Iterable[str], count: int, seed:
     rows = [s for s in table if s.player in allowed]
     if len(rows) < count:
         raise RuleViolation(
-            "too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."), count=count, n=len(rows)
+            "too_few_for_stage", N_("%(count)s players are needed; players left: %(n)s."), count=count, n=len(rows)
         )
     rows.sort(key=lambda s: (s.rank, _drawn_place(s.player, seed)))
     return [s.player for s in rows[:count]]
@@ -241,7 +241,7 @@ def finalists(results: Iterable[Result], seeds: Sequence[str], count: int, by: s
     rows = [r for r in results if r.player in rank]
     if len(rows) < count:
         raise RuleViolation(
-            "too_few_for_stage", N_("%(count)s players are needed and %(n)s are left."), count=count, n=len(rows)
+            "too_few_for_stage", N_("%(count)s players are needed; players left: %(n)s."), count=count, n=len(rows)
         )
     far = len(seeds) + 1
 

@@ -18,6 +18,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from ..core.errors import BancoError
+from .elision import elide
 
 LANGUAGES = ("it", "en")
 CATALOG = Path(__file__).resolve().parent.parent / "translations"
@@ -42,7 +43,7 @@ def _catalog(lang: str) -> NullTranslations:
 def gettext(message: str, lang: str, **params) -> str:
     """``message`` in ``lang``, its ``%(name)s`` filled in from ``params``."""
     worded = _catalog(lang).ugettext(message)
-    return worded % params if params else worded
+    return elide(worded, params, lang) if params else worded
 
 
 def say(error: BancoError, lang: str) -> str:

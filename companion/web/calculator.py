@@ -16,7 +16,6 @@ import re
 from typing import Any, NamedTuple
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 
 import printables
 
@@ -25,6 +24,7 @@ from ..core.errors import N_, BadInput, BancoError
 from ..services import calculator as calc
 from .errors import translate
 from .results import part_name
+from .speaking import gettext as _
 from .templating import text
 
 bp = Blueprint("calculator", __name__)

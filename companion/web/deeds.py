@@ -8,7 +8,6 @@ import unicodedata
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 
 import printables
 
@@ -20,6 +19,7 @@ from . import calculator, forms, seats
 from .dice import roll_total_for
 from .errors import translate
 from .feed import trade_side
+from .speaking import gettext as _
 from .templating import lang, money
 from .wallet_bar import wallet_bar
 

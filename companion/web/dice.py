@@ -4,10 +4,9 @@ edition has, the total to offer the player who rolled it)."""
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-
 from .. import services
 from ..core.errors import N_
+from .speaking import gettext as _
 
 # The faces that are not numbers: the Speedy die's two pictures, and the words of the
 # expropriation dice (as Che Impresa! prints them, in capitals).

@@ -4,13 +4,13 @@ named by its field and line, nothing stored on any), and download any edition's 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, request, url_for
-from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
 from .errors import translate
 from .hosting import password_required, require_host
 from .ratelimit import count_created, may_create
+from .speaking import gettext as _
 from .templating import lang
 
 bp = Blueprint("edition_files", __name__)

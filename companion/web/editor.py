@@ -15,7 +15,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
@@ -23,6 +22,7 @@ from .editor_labels import field_label, section_label
 from .errors import refusal_headers, translate
 from .hosting import require_host
 from .ratelimit import count_created, may_create
+from .speaking import gettext as _
 from .templating import lang
 
 bp = Blueprint("editor", __name__)

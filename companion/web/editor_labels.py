@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..core.errors import N_
+from .speaking import gettext as _
 
 SECTIONS = {
     "id": N_("Id of the edition"),

@@ -15,7 +15,6 @@ import io
 
 import flask
 from flask import current_app, jsonify, make_response, render_template, request
-from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import get_content_length
@@ -23,6 +22,7 @@ from werkzeug.wsgi import get_content_length
 from .. import services
 from ..core.errors import N_, BancoError
 from ..services import wording
+from .speaking import gettext
 from .templating import lang
 
 

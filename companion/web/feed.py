@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from ..core.actions import LINES, Say
 from ..core.actions.lines import WORDINGS as DECLARED_WORDINGS
 from ..core.ledger import BANK
 from ..core.settings import FREE_PARKING
 from .dice import face_label, faces_text
+from .speaking import gettext as _
+from .speaking import ngettext
 from .squares import landing_sentence
 from .templating import deed_name, jail_name, money
 

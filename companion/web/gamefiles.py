@@ -4,7 +4,6 @@ a saved game on (upload), checked whole as the API checks it (``services.import_
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
@@ -12,6 +11,7 @@ from . import seats
 from .api import game_file_response
 from .errors import translate
 from .ratelimit import count_created, may_create
+from .speaking import gettext as _
 
 bp = Blueprint("gamefiles", __name__)
 

@@ -9,13 +9,13 @@ a player knows what they tapped themselves.
 from __future__ import annotations
 
 from flask import g
-from flask_babel import gettext as _
 
 from .. import services
 from ..core.actions import ACTIONS, TOLD
 from ..core.actions.lines import BIDDER, MINUS, OUTBID, PLUS, Tell
 from . import seats, versioned
 from .feed import describe, say
+from .speaking import gettext as _
 from .templating import money
 
 # How many notices a phone keeps in its list.

@@ -11,7 +11,6 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import services
@@ -25,6 +24,7 @@ from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
 from .ratelimit import count_attempt, count_created, may_create
+from .speaking import gettext as _
 from .templating import lang
 
 bp = Blueprint("pages", __name__)

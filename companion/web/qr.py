@@ -7,8 +7,9 @@ from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
+
+from .speaking import gettext as _
 
 
 def qr_svg(data: str, label: str | None = None) -> Markup:

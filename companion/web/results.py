@@ -10,7 +10,6 @@ import itertools
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 from flask_babel import format_date
-from flask_babel import gettext as _
 
 from printables.score_sheet import score_sheet_pdf
 
@@ -19,6 +18,7 @@ from ..live.regions import Lazy, once, render
 from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
+from .speaking import gettext as _
 from .spreadsheet import csv_text
 from .templating import lang, money, text
 from .wallet_bar import wallet_bar

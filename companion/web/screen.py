@@ -14,7 +14,6 @@ goes on as a table screen).
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 
 from .. import services
 from ..core.errors import BancoError
@@ -26,6 +25,7 @@ from .errors import translate
 from .pages import game_view
 from .qr import qr_svg
 from .ratelimit import count_attempt
+from .speaking import gettext as _
 
 bp = Blueprint("screen", __name__)
 

@@ -26,6 +26,7 @@ from . import (
     scan,
     screen,
     seats,
+    speaking,
     templating,
     tournaments,
 )
@@ -43,6 +44,7 @@ def select_locale() -> str:
 
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    speaking.init_app(app)  # Italian's "ad Anna", "alla Banca" in the templates too
     csrf.init_app(app)
     templating.init_app(app)
     assets.init_app(app)  # versioned static addresses cached for good; compressed responses

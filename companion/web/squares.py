@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
+from .speaking import gettext as _
+from .speaking import ngettext
 from .templating import jail_name, lang, money
 
 

@@ -9,9 +9,9 @@ from functools import lru_cache
 from babel.numbers import format_decimal
 from flask import has_request_context, request
 from flask_babel import get_locale
-from flask_babel import gettext as _
 
 from ..extension import banco
+from .speaking import gettext as _
 
 _LANG = "banco.lang"  # where ``lang`` keeps the reader's language in the request's environ
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_date
-from flask_babel import gettext as _
 
 from printables.seating import seating_plan_pdf
 from printables.standings import standings_pdf
@@ -29,6 +28,8 @@ from .errors import refusal_headers, translate
 from .printing import _paper
 from .qr import qr_svg
 from .ratelimit import TooManyAttempts, count_created, may_create
+from .speaking import gettext as _
+from .speaking import ngettext
 from .templating import lang as page_lang
 from .templating import text
 
@@ -304,7 +305,14 @@ def start_all(tournament_id):
         else:
             started += 1
     if started:
-        flash(_("%(n)s tables started: their clocks are running.", n=started), "ok")
+        flash(
+            ngettext(
+                "%(num)d table started: its clock is running.",
+                "%(num)d tables started: their clocks are running.",
+                started,
+            ),
+            "ok",
+        )
     return redirect(url_for("tournaments.desk", tournament_id=tournament_id))
 
 

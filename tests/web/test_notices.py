@@ -6,7 +6,8 @@ import pytest
 
 from companion import services
 from companion.services import Caller
-from companion.web.notices import KEPT, notices_for
+from companion.web.feed import describe
+from companion.web.notices import KEPT, notices_for, recent_entries
 from tests.api.gamekit import ok
 from tests.conftest import Game
 
@@ -117,3 +118,18 @@ def test_a_phone_keeps_only_the_newest_few(api, told):
 def test_the_start_is_news_for_nobody(api, told):
     game = api.new_game().start()
     assert told(game, "Anna") == [] and told(game, "Bruno") == []
+
+
+def test_italian_lines_fit_the_word_before_a_name(api, app):
+    """ "paga ad Anna", "alla Banca", never "a Anna" or "a la Banca" (services.elision)."""
+    game = api.new_game(players=("Anna", "Bruno", "Elena")).start()
+    ok(game.act("Bruno", {"type": "transfer", "to": game.ids["Anna"], "amount": 24}))
+    ok(game.act("Elena", {"type": "transfer", "to": "bank", "amount": 10}))
+    ok(game.act("banker", {"type": "transfer", "from": "bank", "to": game.ids["Anna"], "amount": 50}))
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        row = services.get_game(game.id)
+        names = {p.id: p.name for p in row.players}
+        feed = [describe(e, names, services.edition_of(row)) for e in recent_entries(row, 10)]
+    assert "Bruno paga €\u00a024 ad Anna." in feed
+    assert "Elena paga €\u00a010 alla Banca." in feed
+    assert "La Banca paga €\u00a050 ad Anna." in feed
