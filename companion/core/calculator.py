@@ -225,11 +225,16 @@ def _check_deed(
                 big=b.big,
                 **said,
             )
+    # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or is lost to the
+    # bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
+    # lifted in time), a colour is split after its buildings went up: only a built groupmate of
+    # another owner is a position no play reaches.
+    split = edition.trades.unbuilt == "deed" or edition.mortgage.reach == "deed"
     for other in edition.deeds_in_group(deed.group):
         if not other.buildable:
             continue
         member = entries.get(other.key, (other, DeedEntry(other.key)))[1]
-        if member.owner != entry.owner:
+        if member.owner != entry.owner and not (split and not (member.small or member.big)):
             raise RuleViolation(
                 "group_incomplete",
                 N_("%(deed)s has buildings, but %(name)s does not own its whole group."),

@@ -297,6 +297,21 @@ def test_a_mortgaged_land_is_left_out_of_evenness_where_a_mortgage_reaches_the_l
     ]
 
 
+def test_a_colour_split_after_building_is_counted_where_an_unbuilt_land_changes_hands():
+    # Motopolis line 70: a land without stations is traded whatever its groupmates hold (and a
+    # mortgaged one lost to the bank after three laps, line 73), so Anna's stations may stand
+    # beside Bruno's or the bank's unbuilt Malaguti; a built land of another owner may not.
+    for owner in (1, None):
+        deeds = [D("gilera", 0, 1), D("moto-morini", 0, 1), D("malaguti", owner)]
+        assert game_state(MOTOPOLIS, TWO, deeds).deeds["gilera"].houses == 1
+    deeds = [D("gilera", 0, 1), D("moto-morini", 0, 1), D("malaguti", 1, 1)]
+    assert problems(MOTOPOLIS, TWO, deeds) == [
+        ("group_incomplete", "gilera"),
+        ("group_incomplete", "moto-morini"),
+        ("group_incomplete", "malaguti"),
+    ]
+
+
 def test_every_wrong_entry_is_named_at_once():
     players = [P("Anna", -5), P("Bruno", "lots"), P("Carla", 100)]
     deeds = [
