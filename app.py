@@ -57,8 +57,9 @@ def main() -> None:
         except Locked as error:
             sys.exit(f"Banco cannot start: {error}")
     url = app.config["PUBLIC_URL"] + "/"
-    print(f"\nBanco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n")
-    print(qr_terminal(url))
+    print("\n" + config.start_message(app.config["HOST"], url))
+    if not app.config.get("PHONES_CANNOT_REACH"):
+        print(qr_terminal(url))  # no code for phones to scan where phones cannot come
     print("Stop the server with Ctrl+C.\n", flush=True)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     raise_file_limit()  # one open file per phone's connection: thousands of them

@@ -7,6 +7,7 @@ set it, so signed-in phones stay signed in across restarts of the server.
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import os
 import secrets
 import socket
@@ -95,6 +96,52 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def loopback(host: str) -> bool:
+    """Whether ``HOST`` listens on this computer alone (127.x, ``localhost``, ``::1``), where
+    no phone can reach the server."""
+    host = host.strip().strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def phones_cannot_reach(host: str, environ=os.environ) -> bool:
+    """A loopback ``HOST`` with no ``BANCO_PUBLIC_URL`` in front of it."""
+    return loopback(host) and not environ.get("BANCO_PUBLIC_URL")
+
+
+def public_url(host: str, port: int, environ=os.environ) -> str:
+    """The address the pages print and QR-code: ``BANCO_PUBLIC_URL`` when set; on a loopback
+    ``HOST`` that same loopback address (a LAN address would be one the server does not
+    answer on); else this computer's address on the LAN (``lan_address``)."""
+    given = environ.get("BANCO_PUBLIC_URL")
+    if given:
+        return given.rstrip("/")
+    if loopback(host):
+        name = host.strip().strip("[]")
+        return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
+    return f"http://{lan_address()}:{port}"
+
+
+def start_message(host: str, url: str, environ=os.environ) -> str:
+    """What the server prints on starting, before the address's QR code: where phones open
+    Banco, or, on a loopback ``HOST`` with no ``BANCO_PUBLIC_URL`` (a reverse proxy on the
+    same computer is the one who listens for the phones), that phones cannot reach it and how
+    to fix that."""
+    if not phones_cannot_reach(host, environ):
+        return f"Banco is open. On every phone on this Wi-Fi, open:\n\n    {url}\n"
+    return (
+        f"Banco is open on this computer only: HOST={host} is a loopback address, which\n"
+        "phones cannot reach. To let the phones in, stop the server (Ctrl+C) and start it with\n"
+        "HOST=0.0.0.0 (every network of this computer), for example:\n\n"
+        "    HOST=0.0.0.0 python app.py\n\n"
+        f"Until then, only this computer can open:\n\n    {url}\n"
+    )
+
+
 def _secret_key(instance: Path) -> str:
     """The key kept in ``instance/secret_key``, made there the first time; refuses
     (``BadSetting``, saying why) a folder it cannot be written to."""
@@ -166,13 +213,14 @@ def from_environment(instance: Path) -> dict:
         database = "postgresql://" + database[len("postgres://") :]
     if database.startswith("postgresql://"):
         database = "postgresql+psycopg://" + database[len("postgresql://") :]
-    public = os.environ.get("BANCO_PUBLIC_URL") or f"http://{lan_address()}:{port}"
+    public = public_url(host, port)
     return {
         "HOST": host,
         "PORT": port,
         "SQLALCHEMY_DATABASE_URI": database,
         "SECRET_KEY": os.environ.get("SECRET_KEY") or _secret_key(instance),
-        "PUBLIC_URL": public.rstrip("/"),
+        "PUBLIC_URL": public,
+        "PHONES_CANNOT_REACH": phones_cannot_reach(host),
         "THREADS": int(os.environ.get("BANCO_THREADS", str(THREADS))),
         "CONNECTION_LIMIT": int(os.environ.get("BANCO_CONNECTION_LIMIT", str(CONNECTION_LIMIT))),
         "CONNECTIONS_PER_ADDRESS": int(os.environ.get("BANCO_CONNECTIONS_PER_ADDRESS", str(CONNECTIONS_PER_ADDRESS))),
@@ -209,6 +257,7 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
         app.config.update(
             {
                 "PUBLIC_URL": "http://localhost:5000",
+                "PHONES_CANNOT_REACH": False,
                 "THREADS": 16,
                 "CONNECTION_LIMIT": CONNECTION_LIMIT,
                 "CONNECTIONS_PER_ADDRESS": CONNECTIONS_PER_ADDRESS,
