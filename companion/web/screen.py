@@ -73,12 +73,20 @@ def screen_changes(game_id):
 # --- the bank moves to a phone ---------------------------------------------------------------
 
 
-@bp.post("/g/<game_id>/bank/handoff")
+@bp.route("/g/<game_id>/bank/handoff", methods=["GET", "POST"])
 def bank_handoff(game_id):
-    """The banker's device shows a one-time QR that gives the bank to the phone scanning it."""
+    """The banker's device shows a one-time QR that gives the bank to the phone scanning it.
+    Reloaded once the bank has moved (the device is the table screen now), the page says where
+    the bank went instead; opened by address (GET) it makes no code and leads the banker back
+    to the bank. Refuses (403) a device that never held the bank."""
     game = services.get_game(game_id)
     if seats.caller(game.id, seats.BANKER) is None:
-        abort(403)
+        if not seats.is_screen(game.id):
+            abort(403)
+        holder = next((p for p in game.players if p.id == game.banker_player_id), None)
+        return render_template("bank_moved.html", game=game, edition=services.edition_of(game), holder=holder)
+    if request.method == "GET":
+        return redirect(url_for("pages.table", game_id=game.id))
     secret = services.issue_bank_handoff(game.id)
     url = _public(url_for("screen.take_bank", game_id=game.id, secret=secret))
     seat = None

@@ -249,3 +249,36 @@ def test_the_old_device_finds_its_game_as_the_table_screen(client, app):
     assert f'href="/g/{game_id}/screen"' in home and f'href="/g/{game_id}/table"' not in home
     assert client.get(f"/g/{game_id}/table").location == f"/g/{game_id}/screen"
     assert f'href="/g/{game_id}/table"' in phone.get("/").get_data(as_text=True)
+
+
+def test_a_reloaded_hand_off_page_says_where_the_bank_went(client, app):
+    game_id, _ = open_table(client, banker_plays="1")  # the banker is Anna
+    table = client.get(f"/g/{game_id}/table").get_data(as_text=True)
+    token = csrf(table)
+    page = client.post(f"/g/{game_id}/bank/handoff", data={"csrf_token": token}, headers=EN)
+    secret = _secret_in(page.get_data(as_text=True), "bank")
+    assert client.get(f"/g/{game_id}/bank/handoff").headers["Location"].endswith(f"/g/{game_id}/table")
+    phone = app.test_client()
+    landing = phone.get(f"/g/{game_id}/bank/{secret}").get_data(as_text=True)
+    phone.post(f"/g/{game_id}/bank/{secret}", data={"csrf_token": csrf(landing)})
+    before = _bank_row(app, game_id)
+    for reload in (client.post, client.get):  # the form posted again, or the address opened
+        response = reload(f"/g/{game_id}/bank/handoff", data={"csrf_token": token}, headers=EN)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200 and "The bank moved to Anna's phone." in html
+        assert "goes on as the table screen" in html and f'href="/g/{game_id}/screen"' in html
+        assert 'class="qr' not in html
+    assert _bank_row(app, game_id) == before  # no new code was made
+    italian = client.get(f"/g/{game_id}/bank/handoff", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "La Banca è passata al telefono di Anna." in italian
+
+
+def test_a_hand_off_without_a_playing_banker_says_the_phone_that_scanned(client, app):
+    game_id, _ = open_table(client)
+    secret = _hand_off(client, game_id)
+    phone = app.test_client()
+    landing = phone.get(f"/g/{game_id}/bank/{secret}").get_data(as_text=True)
+    phone.post(f"/g/{game_id}/bank/{secret}", data={"csrf_token": csrf(landing)})
+    html = client.get(f"/g/{game_id}/bank/handoff", headers=EN).get_data(as_text=True)
+    assert "The bank moved to the phone that scanned the code." in html
+    assert app.test_client().get(f"/g/{game_id}/bank/handoff").status_code == 403  # a stranger
