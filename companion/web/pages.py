@@ -393,7 +393,11 @@ def table_action(game_id):
     banker = seats.caller(game.id, seats.BANKER)
     if banker is None:
         abort(403)
-    forms.run(game.id, banker, forms.payload())
+    data = forms.payload()
+    reply = forms.run(game.id, banker, data)
+    stops_on = reply["result"].get("stops_on") if reply else None
+    if stops_on:  # the train stopped on a free deed: its page, for that player to buy or auction it
+        return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=stops_on, **{"as": data.get("player")}))
     return redirect(url_for("pages.table", game_id=game.id))
 
 

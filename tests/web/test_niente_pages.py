@@ -91,7 +91,17 @@ def test_the_train_on_the_wallet_opens_the_free_deed_it_stops_on(client, app):
     refused = anna.post(f"/g/{game_id}/me", data={**keyed(page(anna, f"/g/{game_id}/me"), "train"), "after": "x"})
     assert refused.location == f"/g/{game_id}/me"
     assert "There is no such deed in this edition." in page(anna, f"/g/{game_id}/me")
+    # The Bank moves a player whose phone is not at hand, and opens the deed for them.
+    with app.app_context():
+        bruno = next(p.id for p in services.get_game(game_id).players if p.name == "Bruno")
+    table = page(client, f"/g/{game_id}/table")
+    assert 'id="train-player"' in table and "The street just before their square" in table
+    form = {**keyed(table, "train"), "player": bruno, "after": "vicolo-storto"}
+    response = client.post(f"/g/{game_id}/table", data=form)
+    assert response.location == f"/g/{game_id}/deeds/vicolo-cieco?as={bruno}"
+    assert "Bruno took the train to Vicolo Cieco." in page(client, response.location)
     # The classic board has no train squares: no card.
     classic_id, _ = open_table(client)
     start(client, classic_id)
     assert 'value="train"' not in page(sit_down(app, classic_id, "Anna"), f"/g/{classic_id}/me")
+    assert 'value="train"' not in page(client, f"/g/{classic_id}/table")
