@@ -89,20 +89,47 @@ def render(template_name: str, version: int, **view):
     return response
 
 
-@lru_cache(maxsize=256)
+def prepare(env) -> int:
+    """Compiles every template of ``env`` and reads, for every page, which template draws each
+    of its regions and what that region reads: done once when the server starts, so the first
+    page or region a phone asks for after a restart is not the one that pays for it (it took
+    about a second of CPU: ``bench/bench_restart.py``). Returns how many templates it compiled."""
+    names = env.list_templates(extensions=["html"])
+    regions: dict[str, list[str]] = {}
+    for name in names:
+        regions[name] = [block for block in env.get_template(name).blocks if block.startswith("region_")]
+    for name in names:
+        chain, parent = [name], _parent(env, name)
+        while parent is not None and parent not in chain:
+            chain.append(parent)
+            parent = _parent(env, parent)
+        for block in {block for owner in chain for block in regions.get(owner, [])}:
+            owner = _drawn_by(env, name, block)
+            if owner is not None:
+                _names_read(env, owner, block)
+    return len(names)
+
+
+@lru_cache(maxsize=4096)
+def _parent(env, template_name: str) -> str | None:
+    tree = env.parse(env.loader.get_source(env, template_name)[0])
+    parent = next(tree.find_all(nodes.Extends), None)
+    return parent.template.value if parent and isinstance(parent.template, nodes.Const) else None
+
+
+# Sized for every (page, region) pair of the templates, so ``prepare`` keeps them all.
+@lru_cache(maxsize=4096)
 def _drawn_by(env, template_name: str | None, block: str) -> str | None:
     """The template that draws ``block`` for a page of ``template_name``: that template, or the
     nearest one it extends that has the block; ``None`` when none has it."""
     while template_name is not None:
         if block in env.get_template(template_name).blocks:
             return template_name
-        tree = env.parse(env.loader.get_source(env, template_name)[0])
-        parent = next(tree.find_all(nodes.Extends), None)
-        template_name = parent.template.value if parent and isinstance(parent.template, nodes.Const) else None
+        template_name = _parent(env, template_name)
     return None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _names_read(env, template_name: str, block: str) -> frozenset[str]:
     """Every name ``block`` of ``template_name`` reads, with the templates it includes."""
     tree = env.parse(env.loader.get_source(env, template_name)[0])
