@@ -74,6 +74,7 @@ from .reads import (
     turn_view,
     waiting,
 )
+from .repository import database_key
 from .results import score, worth_points
 from .seats import (
     HANDOFF_MINUTES,
@@ -88,7 +89,6 @@ from .seats import (
 )
 from .squares import deed_squares
 from .squares import offers as square_offers
-from .states import database_key
 from .tournaments import (
     create_tournament,
     draw_round,

@@ -34,8 +34,8 @@ from .bodies import parse_json
 from .catalog import content_hash, edition_of, plain
 from .games import ID_ALPHABET, clean_name, random_id, unused_join_code
 from .journal import MAX_VERSION, state_of, verify_game
+from .repository import GAMES
 from .seats import hash_secret
-from .states import STATES
 from .tx import get_game, reading, writing
 
 _TOP = {"format", "format_version", "exported_at", "game", "edition", "seats", "state", "journal"}
@@ -344,7 +344,7 @@ def _store(
             pots=True,
         )
         connection = db.session.connection()
-        STATES.save(connection, game, state, everything, entries[-1].version)
+        GAMES.save(connection, game, state, everything, entries[-1].version)
         _write_journal(game.id, entries)
         found = verify_game(game)
         if found:

@@ -16,8 +16,9 @@ from ..store import Game, Holding, Player, db
 from ..store.mapping import initial_extra
 from .catalog import edition_of, editions, pin
 from .journal import BANKER, new_entry
+from .repository import plausible_id
 from .seats import hash_secret
-from .tx import lock_game, plausible_id, writing
+from .tx import lock_game, writing
 
 MAX_NAME = 40
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed safely

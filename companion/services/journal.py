@@ -21,7 +21,7 @@ from ..core.ledger import Posting as CorePosting
 from ..core.state import Change, GameState, Outcome
 from ..store import Entry, Game, GameRecord, Posting, db, now_utc
 from ..store.statements import Prepared
-from .states import STATES
+from .repository import GAMES
 from .tx import announce, in_snapshot
 
 BANKER = "banker"
@@ -31,10 +31,10 @@ SINCE_LIMIT = 2**63 - 1  # the largest ``since`` taken: what a signed 64-bit int
 
 def state_of(game: GameRecord, deeds: bool = True) -> GameState:
     """The core's view of ``game`` (without the board when ``deeds`` is false), from the
-    process's repository of states (``states.STATES``): inside a read snapshot (``tx.reading``:
+    process's repository of states (``repository.GAMES``): inside a read snapshot (``tx.reading``:
     the pages) every request of the process shares one state per version; a session that keeps
     its games (``tx.keep_games``: the server's writer) gets the state its last entry left."""
-    return STATES.load(game, deeds, shared=in_snapshot())
+    return GAMES.load(game, deeds, shared=in_snapshot())
 
 
 def _parts_of(outcome: Outcome) -> frozenset[str]:
@@ -125,7 +125,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
                 for p in outcome.postings
             ],
         )
-    STATES.save(connection, game, state, touched, version)
+    GAMES.save(connection, game, state, touched, version)
     announce(game, _parts_of(outcome))
     if reverses is not None:
         db.session.execute(update(_ENTRY).where(_ENTRY.c.id == reverses.id).values(reversed_by=entry_id))  # rare: undo

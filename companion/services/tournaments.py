@@ -15,9 +15,10 @@ from .catalog import editions
 from .clock import view as clock_view
 from .games import EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, random_id
 from .journal import state_of
+from .repository import plausible_id
 from .results import score
 from .seats import hash_secret
-from .tx import plausible_id, writing
+from .tx import writing
 
 MAX_TOURNAMENT_NAME = 80
 

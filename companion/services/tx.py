@@ -27,22 +27,16 @@ from __future__ import annotations
 
 import contextvars
 import logging
-import re
 import threading
-from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
-
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.errors import N_, NotFound
 from ..extension import banco
 from ..live import fanout
 from ..store import Game, db
-from ..store.rows import GameRecord, attributes, read_game, row_select
-from ..store.statements import Prepared
+from ..store.rows import GameRecord
 from .faults import is_storage_fault
-from .states import STATES
+from .repository import GAMES
 
 log = logging.getLogger(__name__)
 
@@ -54,15 +48,6 @@ _TO_PUBLISH = "banco_to_publish"
 WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write_intent", default=False)
 # Set inside ``reading()``'s snapshot: what is read there is of one version (``in_snapshot``).
 _SNAPSHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_snapshot", default=False)
-
-_SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-_LOCK_GAME = select(Game).where(Game.id == bindparam("game_id")).with_for_update()  # built once
-_GAME_ATTRIBUTES = attributes(Game)
-_LOCK_GAME_ROW = Prepared(row_select(Game).where(Game.__table__.c.id == bindparam("game_id")).with_for_update())
-_VERSION = _GAME_ATTRIBUTES.index("version")
-_UNLOADED = object()
-_READ = "banco.read_games"  # session.info: the games read as rows in this snapshot, by id
-_KEPT = "banco_kept_games"  # session.info: the games a long-lived session keeps loaded (keep_games)
 
 
 @contextmanager
@@ -83,11 +68,11 @@ def writing():
             if versions and db.engine.dialect.name == "postgresql":
                 fanout.notify(db.session, versions)  # heard by every process, at commit only
             db.session.commit()
-            _expire_all_but_kept()
+            GAMES.committed()
         except BaseException as error:
             db.session.info.pop(_TO_PUBLISH, None)
             db.session.rollback()
-            STATES.forget()
+            GAMES.forget()
             if is_storage_fault(error) and banco().broker.saving(False):
                 log.error(
                     "The database cannot save (%s): every change is refused until it can.",
@@ -115,7 +100,7 @@ def reading():
         yield
         return
     db.session.rollback()  # whatever the request read so far came from an earlier instant
-    db.session.info.pop(_READ, None)
+    GAMES.begin_snapshot()
     if db.engine.dialect.name == "postgresql":
         # Before the transaction's first statement: PostgreSQL takes the snapshot at it.
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
@@ -124,14 +109,14 @@ def reading():
         yield
     finally:
         _SNAPSHOT.reset(token)
-        db.session.info.pop(_READ, None)
+        GAMES.end_snapshot()
         db.session.rollback()
 
 
 def in_snapshot() -> bool:
     """Whether this code runs inside ``reading()``'s snapshot and writes nothing: the game's
     rows it reads are all of the version its row says."""
-    return _SNAPSHOT.get() and not WRITE_INTENT.get() and _KEPT not in db.session.info
+    return _SNAPSHOT.get() and not WRITE_INTENT.get() and not GAMES.keeps()
 
 
 def announce(game: Game, parts: frozenset[str]) -> None:
@@ -142,115 +127,27 @@ def announce(game: Game, parts: frozenset[str]) -> None:
 
 def rollback() -> None:
     """Drops whatever the request's session holds (the error handlers' way out), the states it
-    keeps included (``states.GameStates.forget``)."""
+    keeps included (``repository.GameRepository.forget``)."""
     db.session.rollback()
-    STATES.forget()
+    GAMES.forget()
 
 
 def lock_game(game_id) -> Game:
-    """The game's row, locked for this write transaction; refuses an unknown id (404)."""
-    if not plausible_id(game_id):
-        raise NotFound("unknown_game", N_("There is no such game."))
-    kept = db.session.info.get(_KEPT)
-    if kept is None:
-        game = db.session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
-    else:
-        game = _lock_kept(kept, game_id)
-    if game is None:
-        raise NotFound("unknown_game", N_("There is no such game."))
-    return game
+    """The game's row, locked for this write transaction (``repository.GameRepository.lock``);
+    refuses an unknown id (404)."""
+    return GAMES.lock(game_id)
 
 
 def keep_games(most: int) -> None:
-    """Makes this thread's session keep the last ``most`` games it locked loaded between its
-    transactions, players and deeds included, instead of reading them all again after each
-    commit: for a session that does nothing but write actions (the server's writer thread),
-    where those reads were a fifth of an action's work. Each lock still reads the game's row
-    afresh; its players and deeds are read again only when its version moved meanwhile (a
-    write elsewhere: another thread, another process). A rollback forgets them all, as it
-    always does. The session keeps the games' states too (``states.GameStates.keep``)."""
-    session = db.session()
-    session.expire_on_commit = False  # _expire_all_but_kept does it, sparing the kept games
-    session.info[_KEPT] = _Kept(most)
-    STATES.keep(most)
-
-
-class _Kept(OrderedDict[str, Game]):
-    """The kept games by id, the most recently locked last."""
-
-    def __init__(self, most: int) -> None:
-        super().__init__()
-        self.most = most
-
-
-def _lock_kept(kept: _Kept, game_id: str) -> Game | None:
-    known = kept.get(game_id)
-    # The version this session last saw, if the game is still loaded (a rollback expires it).
-    seen = known.__dict__.get("version") if known is not None and known in db.session else None
-    if seen is None:
-        game = db.session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
-    else:
-        # The row through a Core statement, put into the loaded game: an ORM load of it would
-        # also drop the players and deeds loaded with it.
-        row = _LOCK_GAME_ROW.first(db.session.connection(), {"game_id": game_id})
-        game = known if row is not None else None
-        if row is not None:
-            if row[_VERSION] != seen:  # written elsewhere meanwhile
-                for child in (*known.__dict__.get("players", ()), *known.__dict__.get("holdings", ())):
-                    db.session.expire(child)
-                db.session.expire(known, ["players", "holdings"])
-            for name, value in zip(_GAME_ATTRIBUTES, row):
-                if known.__dict__.get(name, _UNLOADED) != value:  # changed without a new version: a hand-off secret
-                    set_committed_value(known, name, value)
-    if game is None:
-        kept.pop(game_id, None)
-        return None
-    kept[game_id] = game
-    kept.move_to_end(game_id)
-    if len(kept) > kept.most:
-        kept.popitem(last=False)
-    return game
-
-
-def _expire_all_but_kept() -> None:
-    """After a commit, what ``expire_on_commit`` would do, but for the kept games, their
-    players and their deeds: the next transaction reads everything else afresh."""
-    kept = db.session.info.get(_KEPT)
-    if kept is None:
-        return
-    rows = sum(
-        1 + len(game.__dict__.get("players", ())) + len(game.__dict__.get("holdings", ())) for game in kept.values()
-    )
-    if len(db.session.identity_map) == rows:
-        return  # the session holds the kept games and nothing else (they are never expunged)
-    spared = set()
-    for game in kept.values():
-        spared.add(id(game))
-        spared.update(id(row) for row in game.__dict__.get("players", ()))
-        spared.update(id(row) for row in game.__dict__.get("holdings", ()))
-    for row in list(db.session.identity_map.values()):
-        if id(row) not in spared:
-            db.session.expire(row)
-
-
-def plausible_id(value) -> bool:
-    """Whether ``value`` could be one of our ids at all: anything else (a NUL byte, a page of
-    text) is answered "not found" before it reaches the database."""
-    return isinstance(value, str) and _SAFE_ID.match(value) is not None
+    """Makes this thread's session keep its last ``most`` games between its transactions
+    (``repository.GameRepository.keep``): the server's writer."""
+    GAMES.keep(most)
 
 
 def find_game(game_id) -> GameRecord | None:
-    """The game with this id, or ``None``. Inside a read snapshot (``reading``) it is read as
-    plain rows (``store.rows``: the same attributes, read-only, one object per snapshot);
-    anywhere else it is the ORM's ``Game``, to write."""
-    if not plausible_id(game_id):
-        return None
-    if not in_snapshot():
-        return db.session.get(Game, game_id)
-    read = db.session.info.setdefault(_READ, {})
-    if game_id not in read:
-        read[game_id] = read_game(db.session.connection, game_id)
-    return read[game_id]
+    """The game with this id, or ``None``: as plain rows inside a read snapshot (``reading``),
+    else the ORM's ``Game``, to write (``repository.GameRepository.find``)."""
+    return GAMES.find(game_id, snapshot=in_snapshot())
 
 
 def get_game(game_id) -> GameRecord:
@@ -276,5 +173,5 @@ def savepoint():
             part.rollback()
         db.session.info[_TO_PUBLISH] = announced
         db.session.expire_all()
-        STATES.forget()
+        GAMES.forget()
         raise

@@ -15,6 +15,7 @@ from sqlalchemy import event
 
 from companion import services
 from companion.services import door
+from companion.services.repository import GAMES
 from companion.store import db
 
 # On PostgreSQL too (python -m tests): what the writer keeps against what each database's transactions show it.
@@ -135,11 +136,11 @@ def test_only_the_most_recent_games_stay_loaded(api, writer, monkeypatch):
     games = [api.new_game(("Anna", "Bruno")).start() for _ in range(3)]
     for game in games * 2:
         assert writer(game, "Anna", pay(game.ids["Bruno"], 1)).error is None
-    assert writer.inside(lambda: list(db.session.info["banco_kept_games"])) == [games[1].id, games[2].id]
+    assert writer.inside(lambda: GAMES.kept()[0]) == (games[1].id, games[2].id)
     writer.statements.clear()
     assert writer(games[0], "Anna", pay(games[0].ids["Bruno"], 1)).error is None  # read again
     assert reads_of(writer.statements, "player") == 1
-    assert writer.inside(lambda: list(db.session.info["banco_kept_games"])) == [games[2].id, games[0].id]
+    assert writer.inside(lambda: GAMES.kept()[0]) == (games[2].id, games[0].id)
     for game in games:
         assert game.cash() == {"Anna": 1498 - (game is games[0]), "Bruno": 1502 + (game is games[0])}
 
@@ -197,7 +198,7 @@ def _kept_view_is_the_rows_view() -> int:
     from companion.store import Game
     from companion.store.mapping import load_state
 
-    states = db.session.info["banco.kept_states"]
+    states = GAMES.kept()[1]
     for game_id, (version, deeds, kept) in states.items():
         with Session(db.engine) as fresh_session:
             row = fresh_session.get(Game, game_id)

@@ -1,5 +1,5 @@
 """Pages read the core's view of a game once per version for the whole process
-(``journal.state_of`` inside ``services.reading``, kept by ``states.STATES``): after an event
+(``journal.state_of`` inside ``services.reading``, kept by ``repository.GAMES``): after an event
 every open page of the game reads the same new version. The view is shared between threads, so
 nothing may change it (it is frozen): a write never gets it, and rendering every live page
 leaves it as a fresh read of the rows."""
@@ -10,7 +10,7 @@ import pytest
 
 from companion import services
 from companion.services import journal
-from companion.services.states import STATES
+from companion.services.repository import GAMES
 from companion.store.mapping import load_state
 from tests.web.test_live_regions import _act, _pages
 from tests.web.test_live_regions import rich as rich  # a fixture, used by name
@@ -53,7 +53,7 @@ def test_every_live_page_leaves_the_shared_view_as_the_rows_say(rich, app):
     with app.app_context():
         game = services.get_game(game_id)
         key = (services.database_key(), game_id, game.version)
-        assert STATES._shared[key][1] is shared  # the pages above read this very view
+        assert GAMES._shared[key][1] is shared  # the pages above read this very view
         assert shared == load_state(game, services.edition_of(game))
 
 
