@@ -7,8 +7,9 @@ sitting shows everything.
 Runs pytest on SQLite, every test, and beside it on PostgreSQL the tests marked ``database``,
 those whose behaviour depends on the database (a ``pytestmark`` in the module says which, and
 why; the README says why the others need one run). The two runs share nothing but the
-machine, and each is one process: the PostgreSQL run starts first and goes on beside the
-checks and the SQLite run (the machine has two cores); its report follows theirs.
+machine: the PostgreSQL run, one process, starts first and goes on beside the checks and the
+SQLite run, whose files are shared among one pytest-xdist worker per core (``spread``); its
+report follows theirs.
 PostgreSQL is the server in ``TEST_DATABASE_URL``, else one answering on 127.0.0.1:5432. Each
 run creates a database of its own there (``banco_test_<random>``) and drops it at the end, so
 two runs on the same server never touch each other's tables. Without a PostgreSQL server the
@@ -90,6 +91,15 @@ def run(label: str, env: dict, args: list[str]) -> int:
     return subprocess.call([sys.executable, "-m", "pytest", *args], env=env)
 
 
+def spread(args: list[str]) -> list[str]:
+    """The SQLite run's arguments: its test files shared among one pytest-xdist worker per core
+    (``--dist loadfile``: a file's tests stay together in one worker, so a module's shared app or
+    browser is made once), unless ``args`` choose the workers themselves (``-n``, ``-p no:xdist``)."""
+    if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) or "no:xdist" in args:
+        return args
+    return ["-n", str(os.cpu_count() or 1), "--dist", "loadfile", *args]
+
+
 def on_postgresql(args: list[str]) -> list[str]:
     """The PostgreSQL run's arguments: the tests marked ``database`` among those ``args`` pick."""
     args, chosen = list(args), "database"
@@ -118,7 +128,7 @@ def main() -> int:
                 command = [sys.executable, "-m", "pytest", *on_postgresql(args)]
                 beside = subprocess.Popen(command, env=env, stdout=report, stderr=subprocess.STDOUT)
             failed = not checks()
-            failed |= run("SQLite", base, args) != 0
+            failed |= run("SQLite", base, spread(args)) != 0
             if beside is not None:
                 code = beside.wait()
                 print(f"\n=== Banco tests on {label} ===", flush=True)

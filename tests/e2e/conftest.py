@@ -22,7 +22,10 @@ ARGS = [
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: Playwright's sync API keeps an event loop
+# running in this thread while it is started, so a later module of the same worker (pytest-xdist
+# hands out files in any order) that runs asyncio itself would find it and fail.
+@pytest.fixture(scope="module")
 def browser():
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI") == "true":

@@ -27,7 +27,6 @@ def test_a_one_tap_go_taken_back(live_server, phone):
     assert 1 <= left <= TAKE_BACK_SECONDS
     expect(take_back.get_by_role("button")).to_have_text(re.compile(r"Take back \(\d+ s\)"))
     expect(bruno.locator("#take-back")).to_have_count(0)  # only on the phone that tapped it
-    anna.screenshot(path="/tmp/helperC-e2e-take-back.png")
 
     take_back.get_by_role("button").click()
     anna.wait_for_load_state()
