@@ -37,6 +37,9 @@ def _clean_title(name) -> str:
 # Tables warn of their last minutes this long before the round's end, unless the tournament
 # says otherwise (a round too short for it gets no warning).
 LAST_MINUTES = 10
+# Preliminary rounds before the semi-finals, unless the tournament says otherwise: the rulebook
+# sums "the various rounds" without saying how many; two suit a club evening.
+PRELIMINARY_ROUNDS = 2
 
 
 def finals_of(t: Tournament) -> rules.Finals:
@@ -53,6 +56,19 @@ def finals_of(t: Tournament) -> rules.Finals:
 
 def last_minutes_of(t: Tournament) -> int:
     return (t.settings or {}).get("last_minutes", 0)
+
+
+def preliminary_rounds_of(t: Tournament) -> int:
+    """How many preliminary rounds the tournament plans before its semi-finals or final."""
+    return (t.settings or {}).get("preliminary_rounds", PRELIMINARY_ROUNDS)
+
+
+def _clean_preliminary_rounds(rounds) -> int:
+    if rounds is None:
+        return PRELIMINARY_ROUNDS
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
+        raise BadInput("invalid_preliminary_rounds", N_("The preliminary rounds must be 1 to 20."))
+    return rounds
 
 
 def _clean_finals(finals, table_size: int, edition) -> rules.Finals:
@@ -89,19 +105,30 @@ def _clean_last_minutes(last_minutes, round_minutes) -> int:
 
 
 def create_tournament(
-    name, edition_id, names, table_size=4, round_minutes=EDITION_CLOCK, seed=None, finals=None, last_minutes=None
+    name,
+    edition_id,
+    names,
+    table_size=4,
+    round_minutes=EDITION_CLOCK,
+    seed=None,
+    finals=None,
+    last_minutes=None,
+    preliminary_rounds=None,
 ) -> dict:
     """Opens a tournament of an edition with its players; returns its id, the director's
     token and the players' ids. ``finals`` may set ``semi_finalists`` (0: no semi-finals),
     ``semi_final_tables``, ``final_players`` and ``finalists_by`` (``places`` or ``points``):
     the rulebook leaves them to the organisers; ``last_minutes`` is when the tables warn that
-    the round is ending (by default 10, none for a round of 20 minutes or less).
+    the round is ending (by default 10, none for a round of 20 minutes or less);
+    ``preliminary_rounds`` how many rounds come before the semi-finals (by default 2): the desk
+    puts the next step by it, and the director may still draw another round.
 
     Refuses: a bad name, an unknown edition, an edition without tournament points, players
     that are not a list of distinct names, fewer players than one table needs, a table size
     outside the edition's player range, a round time that is not 1 to 1440 minutes, a seed
     that is not a whole number, semi-finals or a final that cannot be seated within the
-    edition's player range, and a warning that is not 0 to 60 minutes shorter than a round.
+    edition's player range, a warning that is not 0 to 60 minutes shorter than a round, and
+    preliminary rounds that are not 1 to 20.
     """
     title = _clean_title(name)
     edition = editions().get(edition_id) if isinstance(edition_id, str) else None
@@ -137,6 +164,7 @@ def create_tournament(
         raise BadInput("invalid_seed", N_("The seed must be a whole number."))
     chosen = _clean_finals(finals, table_size, edition)
     warning = _clean_last_minutes(last_minutes, round_minutes)
+    planned = _clean_preliminary_rounds(preliminary_rounds)
     token = secrets.token_urlsafe(24)
     with writing():
         t = Tournament(
@@ -147,7 +175,7 @@ def create_tournament(
             round_minutes=round_minutes,
             seed=seed if seed is not None else secrets.randbits(52),
             director_token_hash=hash_secret(token),
-            settings={**chosen.__dict__, "last_minutes": warning},
+            settings={**chosen.__dict__, "last_minutes": warning, "preliminary_rounds": planned},
         )
         db.session.add(t)
         players = [TournamentPlayer(id=random_id(), tournament_id=t.id, seq=i, name=n) for i, n in enumerate(names)]
@@ -441,6 +469,7 @@ def tournament_view(tournament_id) -> dict:
         "table_size": t.table_size,
         "round_minutes": t.round_minutes,
         "last_minutes": last_minutes_of(t),
+        "preliminary_rounds": preliminary_rounds_of(t),
         "finals": {**finals.__dict__, "champion": champion},
         "players": [{"id": p.id, "name": p.name, "withdrawn": p.withdrawn} for p in t.players],
         "rounds": rounds,

@@ -267,6 +267,7 @@ def create_tournament():
         body.get("seed"),
         body.get("finals"),
         body.get("last_minutes"),
+        body.get("preliminary_rounds"),
     )
     count_created("tournament")
     return jsonify(result), 201

@@ -918,6 +918,14 @@ def _document() -> dict:
                                         "ending (default 10; none for rounds of 20 "
                                         "minutes or less); shorter than a round.",
                                     },
+                                    "preliminary_rounds": {
+                                        "type": ["integer", "null"],
+                                        "minimum": 1,
+                                        "maximum": 20,
+                                        "description": "How many preliminary rounds come before the "
+                                        "semi-finals (default 2): the desk puts the next step by it; "
+                                        "another round may still be drawn.",
+                                    },
                                     "finals": {
                                         "type": "object",
                                         "description": (

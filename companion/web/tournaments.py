@@ -92,6 +92,15 @@ def _next_stages(view: dict) -> list[str]:
     return [ROUND, SEMI_FINAL if view["finals"]["semi_finalists"] else FINAL]
 
 
+def _suggested(view: dict, stages: list[str]) -> str | None:
+    """Of ``stages``, the one the tournament puts next: another preliminary round until its
+    planned ones are drawn, then the semi-finals (or the final)."""
+    played = sum(1 for rnd in view["rounds"] if rnd["stage"] == ROUND)
+    if ROUND in stages and played < view["preliminary_rounds"]:
+        return ROUND
+    return next((stage for stage in stages if stage != ROUND), stages[0] if stages else None)
+
+
 def _championships() -> list:
     return [e for e in services.editions().values() if e.tournament_points is not None]
 
@@ -167,6 +176,7 @@ def create():
         if request.form.get("finalists_by"):
             finals["finalists_by"] = request.form["finalists_by"]
         warning = request.form.get("last_minutes", "").strip()
+        planned = request.form.get("preliminary_rounds", "").strip()
         created = services.create_tournament(
             request.form.get("name", ""),
             edition_id,
@@ -175,6 +185,7 @@ def create():
             round_minutes,
             finals=finals,
             last_minutes=_whole(warning) if warning else None,
+            preliminary_rounds=_whole(planned) if planned else None,
         )
     except BancoError as error:
         flash(translate(error), "error")  # the form again, as it was typed
@@ -217,6 +228,7 @@ def _desk(tournament_id, force_offer: str | None = None, status: int = 200):
         force_offer=force_offer,
         withdrawn=_withdrawn(view),
         next_stages=_next_stages(view),
+        suggested=_suggested(view, _next_stages(view)),
         champion=_champion(view),
     ), status
 

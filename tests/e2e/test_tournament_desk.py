@@ -107,6 +107,7 @@ def test_the_desk_runs_the_finals_and_a_referees_phone_follows(live_server, phon
     desk.fill("#t-players", "\n".join(FINALISTS))
     desk.fill("#t-semi", "8")
     desk.fill("#t-last", "10")
+    desk.fill("#t-rounds", "1")
     desk.locator("#new-tournament button").click()
     desk.wait_for_url(re.compile(r".*/t/\w+$"))
     tournament = desk.url
@@ -135,6 +136,9 @@ def test_the_desk_runs_the_finals_and_a_referees_phone_follows(live_server, phon
 
     desk.goto(tournament)
     end_every_table(desk)
+    # One preliminary round planned: the semi-finals are put first, another round second.
+    expect(desk.locator("#draw-semi-final")).to_have_class(re.compile(r"\bbtn-primary\b"))
+    expect(desk.locator("#draw")).to_have_class(re.compile(r"\bbtn-secondary\b"))
     desk.click("#draw-semi-final")
     expect(desk.locator(".t-rounds h2").first).to_have_text("Semi-finals")
     expect(desk.locator(".t-rounds > .t-tables .t-table")).to_have_count(2)
@@ -163,6 +167,11 @@ def test_the_desk_runs_the_finals_and_a_referees_phone_follows(live_server, phon
         wall.goto(tournament + "/standings")
         expect(wall.locator("#champion")).to_be_visible()
         expect(wall.locator(".t-standings tbody tr")).to_have_count(8)
+        # The finals' tables read from two metres: 32 px at least.
+        finals = wall.locator(".t-stage-final .t-seats li, .t-stage-semi-final .t-seats li")
+        assert finals.count() == 8 + 4
+        for size in finals.evaluate_all("items => items.map(li => parseFloat(getComputedStyle(li).fontSize))"):
+            assert size >= 32
         shot(wall, "tournament-standings-final-1920")
     finally:
         wall.context.close()

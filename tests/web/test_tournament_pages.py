@@ -342,3 +342,39 @@ def test_the_printed_standings(app, client):
     for row in view(app, tid)["standings"]:
         assert re.search(rf"{row['rank']}\s+{row['name']}\s+{row['points']}\s+1\s+{row['wins']}", text), row
     assert app.test_client().get(f"/t/{tid}/standings.pdf?paper=legal").status_code == 400
+
+
+def _highlighted(client, tid) -> list[str]:
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    return re.findall(r'class="btn btn-primary" id="(draw[\w-]*)"', desk)
+
+
+def test_the_desk_highlights_the_step_the_tournament_puts_next(app, client):
+    tid = create(client, preliminary_rounds="2")
+    assert view(app, tid)["preliminary_rounds"] == 2
+    assert _highlighted(client, tid) == ["draw"]  # round 1
+    post(client, tid, "/rounds")
+    end_round(app, client, tid)
+    assert _highlighted(client, tid) == ["draw"]  # round 2 of 2
+    post(client, tid, "/rounds", round="2")
+    end_round(app, client, tid)
+    desk = client.get(f"/t/{tid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Draw round 3" in desk  # still offered, not put first
+    assert _highlighted(client, tid) == ["draw-semi-final"]
+    post(client, tid, "/rounds", stage="semi_final", round="3")
+    end_round(app, client, tid)
+    assert _highlighted(client, tid) == ["draw-final"]
+
+
+def test_the_preliminary_rounds_default_to_two_and_refuse_nonsense(app, client):
+    assert view(app, create(client))["preliminary_rounds"] == 2
+    page = client.get("/t").get_data(as_text=True)
+    data = {
+        "csrf_token": csrf(page),
+        "name": "x",
+        "edition": "campionato-2015",
+        "players": "\n".join(NAMES),
+        "table_size": "4",
+    }
+    refused = client.post("/t", data={**data, "preliminary_rounds": "0"}, headers={"Accept-Language": "en"})
+    assert refused.status_code == 400 and "The preliminary rounds must be 1 to 20." in refused.get_data(as_text=True)

@@ -1,0 +1,63 @@
+"""The table screen read from two metres: at 1280×800 and 1920×1080, in every edition, no line
+is cut ("…", a clamp, text hidden past its box): a long line wraps, then shrinks. The corner's
+join code is at least 48 px on a TV."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.core.editions.loading import EDITIONS_DIR, load_editions
+from tests.conftest import Api
+
+TV = {"width": 1920, "height": 1080}
+LAPTOP = {"width": 1280, "height": 800}
+PLAYERS = ("Annamaria", "Bartolomeo", "Carla", "Domenico", "Elena", "Francesca")
+EDITIONS = sorted(load_editions(EDITIONS_DIR)[0])
+
+# Every element of the screen whose text its box hides: cut with an ellipsis or a line clamp,
+# or running past a box that hides its overflow.
+CLIPPED = """() => [...document.querySelectorAll('#screen *')].filter(el => {
+  if (!el.textContent.trim() || !el.getClientRects().length || el.closest('.sr-only')) return false;
+  const s = getComputedStyle(el);
+  const hides = s.overflowX !== 'visible' || s.overflowY !== 'visible';
+  const wide = el.scrollWidth > el.clientWidth + 1, tall = el.scrollHeight > el.clientHeight + 1;
+  if (s.textOverflow === 'ellipsis' && wide) return true;
+  if (s.webkitLineClamp && s.webkitLineClamp !== 'none' && tall) return true;
+  return hides && (wide || tall) && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+}).map(el => el.className + ': ' + el.textContent.trim().slice(0, 80))"""
+
+
+def _look(browser, url, name, problems):
+    """Opens ``url`` at each size in each language, noting every cut line in ``problems``."""
+    shots = os.environ.get("BANCO_SHOTS")  # a folder to keep the screenshots in, to look at
+    for size in (LAPTOP, TV):
+        for locale in ("it-IT", "en-GB"):
+            context = browser.new_context(viewport=size, locale=locale)
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector(".screen-running")
+            if shots:
+                page.screenshot(path=f"{shots}/{name}-{size['width']}-{locale}.png")
+            problems += [(name, size["width"], locale, cut) for cut in page.evaluate(CLIPPED)]
+            if size == TV:
+                code = page.locator(".screen-corner .join-code")
+                px = float(code.evaluate("el => getComputedStyle(el).fontSize")[:-2])
+                if px < 48:
+                    problems.append((name, size["width"], locale, f"join code {px} px"))
+            context.close()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_line_of_the_table_screen_is_cut(live_server, browser, edition):
+    api = Api(live_server.app.test_client())
+    game = api.new_game(players=PLAYERS, edition=edition).start()
+    url = f"{live_server.url}/g/{game.id}/screen"
+    problems: list = []
+    _look(browser, url, f"{edition}-start", problems)  # the start's line (the deal) the newest
+    first, second = game.ids[PLAYERS[0]], game.ids[PLAYERS[1]]
+    reason = "half of the rent on the two stations, as agreed at the start of the round"
+    game.act("banker", {"type": "transfer", "from": first, "to": second, "amount": 1234, "reason": reason})
+    _look(browser, url, f"{edition}-paid", problems)  # the deal now an earlier line
+    assert problems == []
