@@ -39,6 +39,8 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
             label="Anna"
         )
     page.locator("select[name=build-via-roma]").select_option(label="2 case")
+    for key in ("corso-impero", "largo-augusto"):  # built evenly: a group's houses differ by one at most
+        page.locator(f"select[name=build-{key}]").select_option("1")
     page.locator("input[name=mortgaged-stazione-sud]").check()  # nobody holds it yet: refused, named
     expect(status).to_have_text(
         "Il contratto Stazione Sud è della Banca: solo il suo proprietario può ipotecarlo.", timeout=5000
@@ -81,11 +83,11 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
     page.fill("#cash-2", "300")
     page.get_by_role("button", name="Calcola il punteggio").click()
     page.wait_for_url(re.compile(r".*/calculator/result$"))
-    # Anna 1,500 + 920 of green + 2 houses at 200 = 2,820; Bruno 900 + 400 = 1,300;
+    # Anna 1,500 + 920 of green + 4 houses at 200 = 3,220; Bruno 900 + 400 = 1,300;
     # Carla 300 + Stazione Sud, mortgaged (the tick refused before she held it stayed): 100 = 400.
     expect(page.locator("h1.winner")).to_have_text("Anna")
     expect(page.locator(".rank-name")).to_have_text(["Anna", "Bruno", "Carla"])
-    expect(page.locator(".rank-total")).to_have_text([re.compile(r"2\.820"), re.compile(r"1\.300"), re.compile(r"400")])
+    expect(page.locator(".rank-total")).to_have_text([re.compile(r"3\.220"), re.compile(r"1\.300"), re.compile(r"400")])
     expect(page.locator(".rank-row").first).to_contain_text(re.compile(r"Contratti €.920"))
     page.screenshot(path=f"{SHOTS}/calculator-result.png", full_page=True)
 
