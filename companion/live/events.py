@@ -1,6 +1,7 @@
 """The words the app and the server's loop share about a live stream: the event a new version
-makes, the event saying whether the database can save, and the environ key under which the app and the loop agree on which stream the loop
-holds open. Plain Python: the server (``companion.serve``) knows the live layer by these."""
+makes, the event saying whether the database can save, and the environ key under which the
+app and the loop agree on which stream the loop holds open. Plain Python: the server
+(``companion.serve``) knows the live layer by these."""
 
 from __future__ import annotations
 

@@ -52,7 +52,9 @@ _SNAPSHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_snapshot
 
 @contextmanager
 def writing():
-    """One write transaction: commits on success, rolls back on any refusal or error.
+    """One write transaction: commits on success, rolls back on any refusal or error. Tells the
+    broker when a write finds the database unable to save (``faults``), and when one is saved
+    again: the live pages say so.
 
     On SQLite the writers of this process also queue on one lock before asking for the
     database's: SQLite makes a blocked writer sleep and retry with growing pauses, so without
