@@ -174,11 +174,9 @@ def worker_count(environ=os.environ) -> int:
 
 def events_page(environ=os.environ) -> int:
     """``BANCO_EVENTS_PAGE``: the journal's page size (``EVENTS_PAGE`` when unset); refuses
-    (ValueError, saying what is expected) anything but a whole number from 100 to 100000."""
-    raw = environ.get("BANCO_EVENTS_PAGE", "").strip() or str(EVENTS_PAGE)
-    if not (raw.isascii() and raw.isdigit() and EVENTS_PAGE_LEAST <= int(raw) <= 100_000):
-        raise ValueError(f"BANCO_EVENTS_PAGE must be a whole number from {EVENTS_PAGE_LEAST} to 100000, not {raw!r}.")
-    return int(raw)
+    (``BadSetting``, which the server says before it stops) anything but a whole number from 100
+    to 100000."""
+    return _whole(environ, "BANCO_EVENTS_PAGE", EVENTS_PAGE, EVENTS_PAGE_LEAST, 100_000)
 
 
 class BadSetting(ValueError):

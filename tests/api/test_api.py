@@ -487,7 +487,7 @@ def test_the_journal_answers_in_pages_saying_when_more_follow(app, api):
 
 @pytest.mark.parametrize("raw", ["99", "0", "-5", "lots", "100001"])
 def test_a_page_of_the_journal_is_at_least_100_entries(raw):
-    with pytest.raises(ValueError, match="BANCO_EVENTS_PAGE must be a whole number from 100 to 100000"):
+    with pytest.raises(config.BadSetting, match="BANCO_EVENTS_PAGE must be a whole number from 100 to 100000"):
         config.events_page({"BANCO_EVENTS_PAGE": raw})
     assert config.events_page({}) == 500 and config.events_page({"BANCO_EVENTS_PAGE": "100"}) == 100
 
