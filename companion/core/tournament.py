@@ -191,7 +191,7 @@ def check_finals(finals: Finals, min_players: int, max_players: int) -> None:
     if not tables or not tables * min_players <= finals.semi_finalists <= tables * max_players:
         raise BadInput(
             "invalid_semi_finals",
-            N_("%(n)s semi-finalists cannot sit at %(tables)s tables of %(min)s to %(max)s."),
+            N_("%(n)s semi-finalists cannot sit at tables of %(min)s to %(max)s (semi-final tables: %(tables)s)."),
             n=finals.semi_finalists,
             tables=tables,
             min=min_players,

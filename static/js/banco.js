@@ -276,40 +276,12 @@
     return field.dataset.label || field.value;
   }
 
-  // Italian's "ad Anna", "ed Elena", "alla Banca": the word before a name fitted to it, as
-  // the server does (companion/services/elision.py).
-  var ARTICLES = ["il", "lo", "la", "i", "gli", "le", "l'"];
-  var JOINED = {
-    a: ["al", "allo", "alla", "ai", "agli", "alle", "all'"],
-    da: ["dal", "dallo", "dalla", "dai", "dagli", "dalle", "dall'"],
-    di: ["del", "dello", "della", "dei", "degli", "delle", "dell'"],
-    "in": ["nel", "nello", "nella", "nei", "negli", "nelle", "nell'"],
-    su: ["sul", "sullo", "sulla", "sui", "sugli", "sulle", "sull'"]
-  };
-  function fill(text, token, value) {
-    if (lang === "it") {
-      text = text.replace(new RegExp("(^|[^\\w'\u00c0-\u017f])(a|e|da|di|in|su) " + token, "i"), function (all, pre, word) {
-        var lower = word.toLowerCase(), said = lower;
-        var article = /^(il|lo|la|i|gli|le) |^(l')/.exec(value);
-        if (article && JOINED[lower]) {
-          var joined = JOINED[lower][ARTICLES.indexOf(article[1] || article[2])];
-          said = joined + (article[2] ? "" : " ") + value.slice(article[0].length);
-        } else {
-          var first = value.normalize("NFD").charAt(0).toLowerCase();
-          said = lower + ((lower === "a" || lower === "e") && first === lower ? "d " : " ") + value;
-        }
-        if (word.charAt(0) !== lower.charAt(0)) { said = said.charAt(0).toUpperCase() + said.slice(1); }
-        return pre + said;
-      });
-    }
-    return text.replace(token, value);
-  }
-
   function confirmText(form) {
     var text = form.dataset.confirm;
     var amount = form.querySelector("[name='amount']");
-    text = text.replace("{amount}", amount ? moneyText(form, amount.value) : "");
-    return fill(fill(text, "{to}", chosenLabel(form, "to")), "{from}", chosenLabel(form, "from"));
+    return text.replace("{amount}", amount ? moneyText(form, amount.value) : "")
+               .replace("{to}", chosenLabel(form, "to"))
+               .replace("{from}", chosenLabel(form, "from"));
   }
 
   document.addEventListener("submit", function (e) {
