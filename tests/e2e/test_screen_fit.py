@@ -38,6 +38,7 @@ def _look(browser, url, name, problems):
             page = context.new_page()
             page.goto(url)
             page.wait_for_selector(".screen-running")
+            page.wait_for_timeout(100)  # fit.js has fitted after the first frame
             if shots:
                 page.screenshot(path=f"{shots}/{name}-{size['width']}-{locale}.png")
             problems += [(name, size["width"], locale, cut) for cut in page.evaluate(CLIPPED)]
@@ -60,4 +61,9 @@ def test_no_line_of_the_table_screen_is_cut(live_server, browser, edition):
     reason = "half of the rent on the two stations, as agreed at the start of the round"
     game.act("banker", {"type": "transfer", "from": first, "to": second, "amount": 1234, "reason": reason})
     _look(browser, url, f"{edition}-paid", problems)  # the deal now an earlier line
+    free = [d["key"] for d in game.state()["deeds"] if d["owner"] is None]
+    if free:  # the longest name the bank still holds, up for auction: the auction takes the screen
+        status, body = game.act("banker", {"type": "auction_start", "deed": max(free, key=len)})
+        assert status == 200, body
+        _look(browser, url, f"{edition}-auction", problems)
     assert problems == []
