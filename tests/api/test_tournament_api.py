@@ -329,3 +329,15 @@ def test_bad_finals_are_refused(api):
         refused(api.post("/api/v1/tournaments", {**base, "finals": finals}), 400, code)
     for minutes in (90, -1, True, "10"):
         refused(api.post("/api/v1/tournaments", {**base, "last_minutes": minutes}), 400, "invalid_last_minutes")
+    for rounds in (0, 21, True, "2", 1.5):
+        refused(
+            api.post("/api/v1/tournaments", {**base, "preliminary_rounds": rounds}), 400, "invalid_preliminary_rounds"
+        )
+
+
+def test_the_preliminary_rounds_are_a_setting_of_the_tournament(api):
+    base = {"name": "Club", "edition": "campionato-2015", "players": NAMES}
+    made = ok(api.post("/api/v1/tournaments", {**base, "preliminary_rounds": 3}), 201)
+    assert ok(api.get(f"/api/v1/tournaments/{made['id']}"))["preliminary_rounds"] == 3
+    made = ok(api.post("/api/v1/tournaments", base), 201)
+    assert ok(api.get(f"/api/v1/tournaments/{made['id']}"))["preliminary_rounds"] == 2
