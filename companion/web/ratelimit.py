@@ -29,7 +29,7 @@ class TooManyAttempts(BancoError):
         self,
         retry_after: int,
         code: str = "too_many_attempts",
-        message: str = N_("Too many attempts. Try again in %(seconds)s seconds."),
+        message: str = N_("Too many attempts. Try again in %(seconds)s s."),
     ) -> None:
         super().__init__(code, message, seconds=retry_after, minutes=math.ceil(retry_after / 60))
         self.retry_after = retry_after
