@@ -446,7 +446,7 @@ def test_429_says_when_to_come_back(api):
     response = game.api.client.post(f"/api/v1/games/{game.id}/join", json={"join_code": game.join_code, "name": "Zoe"})
     body = refused(response, 429, "too_many_attempts")
     seconds = int(response.headers["Retry-After"])
-    assert 1 <= seconds <= 60 and f"{seconds} seconds" in body["error"]["message"]
+    assert 1 <= seconds <= 60 and f"Try again in {seconds} s." in body["error"]["message"]
     assert len(game.state()["players"]) == 3  # the right code, refused all the same: nobody joined
 
 
