@@ -220,11 +220,10 @@ class GameRepository:
     def _kept(self) -> _Kept | None:
         return db.session.info.get(_KEPT)
 
-    def begin_snapshot(self) -> None:
-        """A new snapshot begins (``tx.reading``): the rows read in the last one are of another instant."""
+    def snapshot_ended(self) -> None:
+        """Forgets the rows read in this session's snapshot (``tx.reading``, as one begins and as
+        it ends): they are of that instant only."""
         db.session.info.pop(_READ, None)
-
-    end_snapshot = begin_snapshot
 
     def committed(self) -> None:
         """After a commit, what ``expire_on_commit`` would do, but for the kept games, their

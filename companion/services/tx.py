@@ -102,7 +102,7 @@ def reading():
         yield
         return
     db.session.rollback()  # whatever the request read so far came from an earlier instant
-    GAMES.begin_snapshot()
+    GAMES.snapshot_ended()
     if db.engine.dialect.name == "postgresql":
         # Before the transaction's first statement: PostgreSQL takes the snapshot at it.
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
@@ -111,7 +111,7 @@ def reading():
         yield
     finally:
         _SNAPSHOT.reset(token)
-        GAMES.end_snapshot()
+        GAMES.snapshot_ended()
         db.session.rollback()
 
 
