@@ -95,7 +95,7 @@ def spread(args: list[str]) -> list[str]:
     """The SQLite run's arguments: its test files shared among one pytest-xdist worker per core
     (``--dist loadfile``: a file's tests stay together in one worker, so a module's shared app or
     browser is made once), unless ``args`` choose the workers themselves (``-n``, ``-p no:xdist``)."""
-    if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) or "no:xdist" in args:
+    if any(a.startswith(("-n", "--numprocesses")) for a in args) or "no:xdist" in args:
         return args
     return ["-n", str(os.cpu_count() or 1), "--dist", "loadfile", *args]
 
