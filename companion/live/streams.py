@@ -18,29 +18,12 @@ KEEPALIVE_SECONDS = 15
 
 
 class Streams:
-    """The streams open from each client address, at most ``per_address`` of them: one
-    client cannot take every connection from the others."""
+    """The live streams this process holds open on its event loop (how many one address may hold
+    is the server's count: ``companion.serve.shares``)."""
 
-    def __init__(self, broker, per_address: int) -> None:
+    def __init__(self, broker) -> None:
         self.broker = broker
-        self.per_address = per_address
-        self.open: dict[str, int] = {}  # touched on the loop only
         self._events: dict[tuple[str, int, int], bytes] = {}  # touched on the loop only
-
-    def reserve(self, address: str) -> bool:
-        """Counts one more stream from ``address``; refuses (False) past ``per_address``."""
-        count = self.open.get(address, 0)
-        if count >= self.per_address:
-            return False
-        self.open[address] = count + 1
-        return True
-
-    def release(self, address: str) -> None:
-        count = self.open[address] - 1
-        if count:
-            self.open[address] = count
-        else:
-            del self.open[address]
 
     async def hold(self, game_id: str, seen: int, receive, send) -> None:
         """Sends ``game_id``'s versions past ``seen`` as they come, until ``STREAM_SECONDS`` pass, the

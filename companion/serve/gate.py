@@ -65,7 +65,8 @@ class Gate:
         # A game file's upload may be far larger (``web.errors.body_limit``): only these addresses.
         self.file_limit, self.file_paths = app.config["MAX_GAME_FILE_BYTES"], game_file_paths(app)
         parts = banco(app)
-        self.streams = Streams(parts.broker, app.config["STREAMS_PER_ADDRESS"])
+        self.streams = Streams(parts.broker)
+        self.stream_shares = Shares(app.config["STREAMS_PER_ADDRESS"])  # live streams per address
         self.shares = Shares(app.config["CONNECTIONS_PER_ADDRESS"])
         self.connection_limit = app.config["CONNECTION_LIMIT"]
         self.mount = Mount(app, app.config["THREADS"])
@@ -163,7 +164,7 @@ class Gate:
         refuse the stream (429). Only the app knows whether a GET is a stream, so each one
         takes a place while the app answers it; only a stream keeps it."""
         address = (scope.get("client") or ("", 0))[0]
-        reserved = self.streams.reserve(address)
+        reserved = self.stream_shares.take(address)
         held: dict = {"full": not reserved}
         try:
             answer = await self.mount.answer(scope, body, {LIVE: held})
@@ -178,7 +179,7 @@ class Gate:
             await self.streams.hold(held["game_id"], held["seen"], receive, send)
         finally:
             if reserved:
-                self.streams.release(address)
+                self.stream_shares.release(address)
 
     async def crowded(self, scope, receive, send) -> None:
         """The answer on a connection past its address's share (``shares``): 503 as the app

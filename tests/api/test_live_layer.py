@@ -192,9 +192,9 @@ def test_a_stream_whose_phone_left_waits_on_nothing(live_server):
     broker = banco(live_server.app).broker
     stream.close()
     deadline = time.monotonic() + 10
-    while (game["id"] in broker._waiters or live_server.server.gate.streams.open) and time.monotonic() < deadline:
+    while (game["id"] in broker._waiters or live_server.server.gate.stream_shares.open) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert game["id"] not in broker._waiters and not live_server.server.gate.streams.open
+    assert game["id"] not in broker._waiters and not live_server.server.gate.stream_shares.open
     pay(live_server, game)  # a version with nobody listening: nothing to wake, nothing fails
 
 
@@ -375,7 +375,7 @@ def test_a_phone_leaving_writes_no_log_line(live_server):
         stream.until(b"retry: 1000\n")
         stream.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         stream.close()  # a reset, as a phone that locks its screen
-        streams = live_server.server.gate.streams
+        streams = live_server.server.gate.stream_shares
         deadline = time.monotonic() + 10
         while streams.open and time.monotonic() < deadline:
             time.sleep(0.05)
