@@ -4,6 +4,10 @@ The feed tells the table everything; a notice tells one phone what touched it ("
 Anna: rent on Piazza Dante", "Bruno outbid you: € 120"), so the page can show it for a few
 seconds and keep the last few in a short list. Only what someone else did is worth a notice:
 a player knows what they tapped themselves.
+
+A notice of something that still waits for the player's answer carries it: money asked of
+them (``asks``: Pay and Decline, as the wallet's request card offers them) or a trade offered
+to them (``offer``: the trade's id, which the notice opens).
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ def my_notices(game) -> list[dict]:
 
 def notices_for(game, caller) -> list[dict]:
     """The newest notices for ``caller``'s player, newest first, each ``{"version", "text",
-    "tone"}`` (tone: ``plus`` for money in, ``minus`` for money out, ``info`` otherwise).
+    "tone"}`` (tone: ``plus`` for money in, ``minus`` for money out, ``info`` otherwise), with
+    ``asks`` or ``offer`` while what it tells of still waits for the player (``_answerable``).
     Empty for a caller without a seat (the banker who does not play, a stranger)."""
     if caller is None or caller.player_id is None:
         return []
@@ -73,8 +78,48 @@ def _compute(game, caller) -> list[dict]:
             high_bidder = p.get("player")
             bidders.add(p.get("player"))
         if text:
-            out.append({"version": entry.version, "text": text, "tone": tone})
-    return list(reversed(out))[:KEPT]
+            out.append({"version": entry.version, "text": text, "tone": tone, "refs": _refs(p)})
+    return _answerable(game, me, list(reversed(out))[:KEPT])
+
+
+def _refs(p) -> tuple[str | None, str | None]:
+    """The money waiting for a yes and the trade an entry names: a request names its id
+    ``pending``, a rent request ``request``, a trade offer ``trade``."""
+    return p.get("pending") or p.get("request"), p.get("trade")
+
+
+def _answerable(game, me, notices: list[dict]) -> list[dict]:
+    """``notices`` with what still waits for ``me``'s answer: ``asks`` on a notice of money
+    asked of them that is still waiting (``{"id", "rent", "amount", "payee", "missing"}``:
+    ``rent`` when it is a rent request, which is paid and never declined; ``missing`` what
+    their cash lacks to pay it, 0 when it is enough), ``offer`` (its id) on a notice of a trade
+    still offered to them. Money that waits for the banker, or for someone else, asks nothing
+    of them."""
+    refs = [n.pop("refs") for n in notices]
+    if not any(pending or trade for pending, trade in refs):
+        return notices
+    waiting = {p.id: p for p in services.waiting(services.state_of(game, deeds=False))}
+    cash = next((p.cash for p in game.players if p.id == me), 0)
+    names = {p.id: p.name for p in game.players}
+    edition = services.edition_of(game)
+    trades = game.trades or {}
+    for notice, (pending_id, trade_id) in zip(notices, refs, strict=True):
+        asked = waiting.get(pending_id) if pending_id else None
+        if asked is not None and asked.payer == me and asked.needs == "payer":
+            missing = max(0, asked.amount - cash)
+            notice["asks"] = {
+                "id": asked.id,
+                "rent": asked.kind == "pay_rent",
+                "amount": money(asked.amount, edition),
+                "payee": asked.payee,
+                "payee_name": names.get(asked.payee) or _("the bank"),
+                "cash": money(cash, edition),
+                "missing": money(missing, edition) if missing else None,
+            }
+        trade = trades.get(trade_id) if trade_id else None
+        if trade is not None and trade.get("recipient") == me:
+            notice["offer"] = trade_id
+    return notices
 
 
 def _by_me(entry, game, me) -> bool:

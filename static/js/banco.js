@@ -35,6 +35,8 @@
   document.addEventListener("change", touch, true);
 
   function keepsOwnState(attr, el) {
+    // The sound's tick box is this phone's own (shown and set by showSoundChoice).
+    if (el.closest && el.closest("[data-sound-toggle]")) { return true; }
     if (attr === "open" && (el.tagName === "DETAILS" || el.tagName === "DIALOG")) { return true; }
     if (attr === "value" || attr === "checked") { return touched.has(el); }
     if (attr === "selected") { return touched.has(el.closest("select")); }
@@ -49,8 +51,14 @@
       // What this page shows on its own stays through a new version: the toasts, an open
       // confirmation (its text was written here), and a refusal of the last form sent (a
       // success needs no words once the page shows what it did).
-      beforeNodeMorphed: function (oldNode) {
-        return !(oldNode.id === "toasts" || (oldNode.tagName === "DIALOG" && oldNode.open));
+      beforeNodeMorphed: function (oldNode, newNode) {
+        if (oldNode.id === "toasts" || (oldNode.tagName === "DIALOG" && oldNode.open)) { return false; }
+        // Idiomorph leaves the focused element's children as they were (ignoreActiveValue): a
+        // summary just tapped open (the notices' "For you") still takes its new words.
+        if (oldNode.tagName === "SUMMARY" && oldNode === document.activeElement && oldNode.innerHTML !== newNode.innerHTML) {
+          oldNode.innerHTML = newNode.innerHTML;
+        }
+        return true;
       },
       beforeNodeRemoved: function (node) {
         return !(node.id === "toasts" || (node.classList && node.classList.contains("flash-error")));
@@ -226,9 +234,19 @@
   }
 
   // --- What happened to me: each notice newer than what this tab has already shown pops up
-  // for a few seconds (with a buzz where the phone can), oldest first. A tab that opens the
-  // game for the first time shows none: the list on the wallet holds them.
-  var TOAST_MS = 6000, TOASTS_AT_ONCE = 3;
+  // at the foot of the screen, clear of the header and the balance, oldest first and at most
+  // two at a time; the others wait their turn, counted ("2 more notices"), and one that has
+  // waited long is left to the wallet's list. A tab that opens the game for the first time
+  // shows none: the list on the wallet holds them.
+  // A notice of something that waits for me carries its answers (_notices.html): Pay and
+  // Decline on money asked, the trade on a trade offered. It stays longer, for as long as I
+  // am answering it, and goes once the answer is given (here or anywhere else).
+  // Money arriving buzzes the phone and, when the player has turned it on, plays a short
+  // sound made by the page (Web Audio: no file, nothing from another host).
+  var TOAST_MS = 6000, ANSWER_MS = 15000, TOASTS_AT_ONCE = 2, WAIT_MS = 2 * TOAST_MS;
+  var SOUND_KEY = "banco:sound";
+  var queued = [];  // notices waiting for a place: {li, since}
+
   function showNotices() {
     var list = document.getElementById("notices"), box = document.getElementById("toasts");
     if (!list || !box) { return; }
@@ -239,25 +257,156 @@
     var newest = Math.max(Number(list.dataset.version || 0), 0);
     if (seen !== null) {
       var fresh = items.filter(function (li) { return Number(li.dataset.version) > Number(seen); }).reverse();
-      fresh.slice(-TOASTS_AT_ONCE).forEach(function (li) { toast(box, li.textContent, li.dataset.tone); });
-      // A browser buzzes only for a page the player has touched (others log a refusal).
+      fresh.forEach(function (li) { queued.push({ li: li.cloneNode(true), since: Date.now() }); });
+      var money = fresh.some(function (li) { return li.dataset.tone === "plus"; });
+      // A browser buzzes or plays only for a page the player has touched (others log a refusal).
       var touchedPage = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-      if (fresh.length && navigator.vibrate && touchedPage) { try { navigator.vibrate(120); } catch (err) { /* not allowed */ } }
+      if (fresh.length && navigator.vibrate && touchedPage) {
+        try { navigator.vibrate(money ? [80, 60, 80] : 120); } catch (err) { /* not allowed */ }
+      }
+      if (money && touchedPage) { chime(); }
     }
     try { sessionStorage.setItem(key, String(Math.max(newest, Number(seen) || 0))); } catch (err) { /* as above */ }
+    answered(box, list);
+    place(box, list);
   }
 
-  function toast(box, text, tone) {
-    var el = document.createElement("button");
-    el.type = "button";
-    el.className = "toast toast-" + (tone || "info");
-    el.textContent = text;
-    el.addEventListener("click", function () { el.remove(); });
-    box.appendChild(el);
-    setTimeout(function () { el.classList.add("is-leaving"); }, TOAST_MS - 400);
-    setTimeout(function () { el.remove(); }, TOAST_MS);
+  // The current notice of ``li``'s version, with the same answer still open; null once the
+  // request is paid, declined or lapsed, or the trade answered.
+  function stillOpen(list, li) {
+    var now = list.querySelector("li[data-version='" + li.dataset.version + "']");
+    if (!now) { return null; }
+    if (li.dataset.asks && now.dataset.asks !== li.dataset.asks) { return null; }
+    if (li.dataset.offer && now.dataset.offer !== li.dataset.offer) { return null; }
+    return now;
   }
+
+  // After an update: a notice whose answer was given goes (shown or waiting); one still open
+  // that the player has not touched takes the page's new answers (a Pay that the cash now
+  // covers, or no longer does).
+  function answered(box, list) {
+    queued = queued.filter(function (q) { return !q.li.querySelector(".notice-acts") || stillOpen(list, q.li); });
+    box.querySelectorAll(".toast[data-version]").forEach(function (el) {
+      if (!el.querySelector(".notice-acts")) { return; }
+      var now = stillOpen(list, el);
+      if (!now) { drop(el); return; }
+      var acts = now.querySelector(".notice-acts");
+      if (!el.dataset.held && acts) { el.replaceChild(acts.cloneNode(true), el.querySelector(".notice-acts")); }
+    });
+  }
+
+  // Fills the free places with the notices waiting, oldest first; says how many still wait.
+  function place(box, list) {
+    var now = Date.now();
+    queued = queued.filter(function (q) { return q.li.querySelector(".notice-acts") || now - q.since < WAIT_MS; });
+    while (box.querySelectorAll(".toast:not(.is-leaving)").length < TOASTS_AT_ONCE && queued.length) {
+      box.appendChild(toast(queued.shift().li, list));
+    }
+    var more = box.querySelector(".toasts-more");
+    if (queued.length) {
+      if (!more) { more = document.createElement("p"); more.className = "toasts-more"; box.insertBefore(more, box.firstChild); }
+      more.textContent = queued.length === 1 ? list.dataset.moreOne : list.dataset.moreMany.replace("{n}", queued.length);
+    } else if (more) {
+      more.remove();
+    }
+    var height = box.offsetHeight;
+    document.documentElement.style.setProperty("--toasts-height", height + "px");
+  }
+
+  function drop(el) {
+    el.remove();
+    var box = document.getElementById("toasts"), list = document.getElementById("notices");
+    if (box && list) { place(box, list); }
+  }
+
+  // A notice as a toast: a tap on a plain one dismisses it; one with answers has them, and a
+  // dismiss button of its own.
+  function toast(li, list) {
+    var text = (li.querySelector(".notice-text") || li).textContent.trim();
+    var acts = li.querySelector(".notice-acts");
+    var el;
+    if (!acts) {
+      el = document.createElement("button");
+      el.type = "button";
+      el.textContent = text;
+      el.addEventListener("click", function () { drop(el); });
+    } else {
+      el = document.createElement("div");
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", text);
+      var p = document.createElement("p");
+      p.className = "toast-text";
+      p.textContent = text;
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "toast-dismiss";
+      dismiss.setAttribute("aria-label", list.dataset.dismiss || "×");
+      dismiss.addEventListener("click", function () { drop(el); });
+      el.append(p, acts.cloneNode(true), dismiss);
+      if (li.dataset.asks) { el.dataset.asks = li.dataset.asks; }
+      if (li.dataset.offer) { el.dataset.offer = li.dataset.offer; }
+      // Being answered: it stays (and keeps the form the confirmation will send).
+      el.addEventListener("pointerdown", function () { el.dataset.held = "1"; });
+      el.addEventListener("focusin", function () { el.dataset.held = "1"; });
+      el.addEventListener("click", function (e) { if (e.target.closest("a")) { drop(el); } });
+    }
+    el.className = "toast toast-" + (li.dataset.tone || "info") + (acts ? " toast-answer" : "");
+    el.dataset.version = li.dataset.version;
+    var ms = acts ? ANSWER_MS : TOAST_MS;
+    function leave() {
+      if (!el.isConnected) { return; }
+      if (el.dataset.held) { return; }
+      el.classList.add("is-leaving");
+      setTimeout(function () { if (!el.dataset.held) { drop(el); } else { el.classList.remove("is-leaving"); } }, 400);
+    }
+    setTimeout(leave, ms - 400);
+    return el;
+  }
+
+  // The short sound of money arriving: two rising notes, made here.
+  var audio = null;
+  function soundOn() {
+    try { return localStorage.getItem(SOUND_KEY) === "on"; } catch (err) { return false; }
+  }
+  function chime() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!soundOn() || !Context) { return; }
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended" && audio.resume) { audio.resume(); }
+      var t = audio.currentTime;
+      [880, 1318.5].forEach(function (pitch, i) {
+        var start = t + i * 0.12, osc = audio.createOscillator(), gain = audio.createGain();
+        osc.type = "sine";
+        osc.frequency.value = pitch;
+        gain.gain.setValueAtTime(0.0001, start);
+        gain.gain.exponentialRampToValueAtTime(0.25, start + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+        osc.connect(gain);
+        gain.connect(audio.destination);
+        osc.start(start);
+        osc.stop(start + 0.3);
+      });
+    } catch (err) { /* no sound on this phone */ }
+  }
+
+  // The tick box that turns the sound on: shown only with this file, set from this phone's memory.
+  function showSoundChoice() {
+    document.querySelectorAll("[data-sound-toggle]").forEach(function (label) {
+      label.hidden = false;
+      var box = label.querySelector("input");
+      if (box) { box.checked = soundOn(); }
+    });
+  }
+  document.addEventListener("change", function (e) {
+    if (!e.target.closest || !e.target.closest("[data-sound-toggle]")) { return; }
+    try { localStorage.setItem(SOUND_KEY, e.target.checked ? "on" : "off"); } catch (err) { /* not kept */ }
+    if (e.target.checked) { chime(); }  // what it will sound like
+  });
+
+  showSoundChoice();
   showNotices();
+  document.addEventListener("banco:refreshed", showSoundChoice);
   document.addEventListener("banco:refreshed", showNotices);
 
   // --- Confirmation before money leaves, and one submission per form.
