@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion import services
@@ -133,3 +135,103 @@ def test_italian_lines_fit_the_word_before_a_name(api, app):
     assert "Bruno paga €\u00a024 ad Anna." in feed
     assert "Elena paga €\u00a010 alla Banca." in feed
     assert "La Banca paga €\u00a050 ad Anna." in feed
+
+
+@pytest.fixture
+def notices(app):
+    """``notices(game, name)``: the notices of player ``name``, newest first, whole, in English."""
+
+    def read(game, name):
+        with app.test_request_context(headers={"Accept-Language": "en"}):
+            return notices_for(services.get_game(game.id), Caller(game.id, False, game.ids[name]))
+
+    return read
+
+
+def test_a_request_s_notice_carries_its_answer_while_it_waits(api, notices):
+    game = api.new_game().start()
+    pending = ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200}))["pending"]
+    [asked] = notices(game, "Bruno")
+    assert asked["asks"] == {
+        "id": pending,
+        "rent": False,
+        "amount": "€\u00a0200",
+        "payee": game.ids["Anna"],
+        "payee_name": "Anna",
+        "cash": "€\u00a01,500",
+        "missing": None,
+    }
+    assert "asks" not in notices(game, "Anna") and notices(game, "Carla") == []
+    ok(game.act("Bruno", {"type": "approve", "pending": pending}))
+    assert "asks" not in notices(game, "Bruno")[-1]  # paid: nothing left to answer
+
+
+def test_a_request_beyond_the_cash_says_what_is_missing(api, notices):
+    game = api.new_game().start()
+    ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 2_000}))
+    assert notices(game, "Bruno")[0]["asks"]["missing"] == "€\u00a0500"
+    ok(game.act("Carla", {"type": "transfer", "to": game.ids["Bruno"], "amount": 500}))
+    assert [n.get("asks", {}).get("missing") for n in notices(game, "Bruno")] == [None, None]  # now enough
+
+
+def test_a_rent_request_s_notice_is_paid_never_declined(api, notices):
+    game = api.new_game(edition="campionato-2015").start()
+    ok(game.act("Anna", {"type": "buy", "deed": "via-roma"}))
+    ok(game.act("Anna", {"type": "rent_request", "deed": "via-roma", "payer": game.ids["Bruno"]}))
+    [asked] = notices(game, "Bruno")
+    assert asked["asks"]["rent"] is True and asked["asks"]["amount"] == "M\u00a026"
+
+
+def test_a_trade_s_notice_names_it_until_it_is_answered(api, notices):
+    game = api.new_game().start()
+    ok(game.act("Anna", {"type": "buy", "deed": "via-roma"}))
+    side = {"cash": 0, "deeds": ["via-roma"], "jail_cards": 0}
+    money = {"cash": 300, "deeds": [], "jail_cards": 0}
+    trade = ok(game.act("Anna", {"type": "trade_propose", "to": game.ids["Bruno"], "give": side, "get": money}))[
+        "trade"
+    ]
+    assert notices(game, "Bruno")[0]["offer"] == trade
+    ok(game.act("Bruno", {"type": "trade_reject", "trade": trade}))
+    assert "offer" not in notices(game, "Bruno")[0]
+
+
+def test_the_notice_s_pay_posts_without_javascript_and_pays_once(app):
+    """The form the toast offers is the wallet's own: posted twice with its key, it pays once;
+    a request beyond the cash gets no Pay, on the notice or on the wallet's card."""
+    from tests.web.test_pages import cash, open_table, sit_down, start
+
+    client = app.test_client()
+    game_id, _ = open_table(client)
+    anna, bruno = sit_down(app, game_id, "Anna"), sit_down(app, game_id, "Bruno")
+    start(client, game_id)
+    with app.app_context():
+        bruno_id = next(p.id for p in services.get_game(game_id).players if p.name == "Bruno")
+    page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
+    ask = dict(re.findall(r'name="(csrf_token|key|type)" value="([^"]*)"', _form(page, "request")))
+    assert anna.post(f"/g/{game_id}/me", data={**ask, "from": bruno_id, "amount": "60"}).status_code == 302
+
+    page = bruno.get(f"/g/{game_id}/me", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    notice = re.search(r'<ol id="notices".*?</ol>', page, re.S).group(0)
+    pay = dict(re.findall(r'name="(csrf_token|key|type|pending)" value="([^"]*)"', _form(notice, "approve")))
+    assert pay["type"] == "approve" and pay["key"] and "Pay €\u00a060 to Anna?" in notice
+    assert 'value="decline"' in notice
+    for _tap in range(2):  # a double tap: the same key
+        assert bruno.post(f"/g/{game_id}/me", data=pay).status_code == 302
+    assert cash(app, game_id) == {"Anna": 1560, "Bruno": 1440, "Carla": 1500}
+
+    page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
+    ask = dict(re.findall(r'name="(csrf_token|key|type)" value="([^"]*)"', _form(page, "request")))
+    assert anna.post(f"/g/{game_id}/me", data={**ask, "from": bruno_id, "amount": "5000"}).status_code == 302
+    page = bruno.get(f"/g/{game_id}/me", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'value="approve"' not in page
+    assert page.count("You have €\u00a01,440: €\u00a03,560 missing.") == 2  # the notice and the card
+    assert f"bankrupt_to={_anna(app, game_id)}#danger-zone" in page
+
+
+def _form(html: str, action: str) -> str:
+    return re.search(rf'<form[^>]*>(?:(?!</form>).)*value="{action}"(?:(?!</form>).)*</form>', html, re.S).group(0)
+
+
+def _anna(app, game_id) -> str:
+    with app.app_context():
+        return next(p.id for p in services.get_game(game_id).players if p.name == "Anna")
