@@ -13,7 +13,11 @@ import os
 import re
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE
+from tests.e2e.test_accessibility import axe_violations, describe
 
 SHOTS = "shots/e2e"  # looked at by hand; shots/ is not committed
 
@@ -70,12 +74,16 @@ class Table:
     """A classic game made through the API for Anna and Carla, who act by token; Bruno sits
     down at it on his phone."""
 
-    def __init__(self, live_server, phone, locale):
+    def __init__(self, live_server, browser, locale):
         self.url = live_server.url
         created = _call(self.url, "/api/v1/games", {"edition": "classic-it", "players": ["Anna", "Carla"]})
         self.id, self.banker = created["id"], created["banker_token"]
         self.tokens = {p["name"]: p["token"] for p in created["players"]}
-        self.bruno = phone(locale)
+        # bypass_csp: the page's policy would refuse the axe-core the test injects.
+        self.bruno = browser.new_context(locale=locale, bypass_csp=True, **PHONE).new_page()
+        self.bruno.errors = []
+        self.bruno.on("pageerror", lambda e: self.bruno.errors.append(str(e)))
+        self.bruno.on("console", lambda m: m.type == "error" and self.bruno.errors.append(m.text))
         self.bruno.add_init_script(SPIES)
         self.bruno.goto(f"{self.url}/j/{created['join_code']}")  # Bruno adds himself to the table
         self.bruno.fill("#name", "Bruno")
@@ -109,6 +117,33 @@ class Table:
         ]
 
 
+@pytest.fixture
+def table(live_server, browser):
+    """``table(locale)``: a new table, Bruno's phone in ``locale``."""
+    made = []
+
+    def make(locale):
+        made.append(Table(live_server, browser, locale))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.bruno.context.close()
+
+
+def open_for_you(page):
+    """Unfolds the wallet's "For you" (a tap on its summary), unless it is open already."""
+    if page.locator("#for-you[open]").count() == 0:
+        page.locator("#for-you summary").click()
+    expect(page.locator("#for-you")).to_have_attribute("open", "")
+
+
+def _accessible(page):
+    """axe-core finds nothing serious on the page with its notices showing."""
+    violations = axe_violations(page)
+    assert not violations, describe(violations)
+
+
 def _clear_of_the_top(page):
     """No notice meets the header or the balance, at the top of the page and scrolled."""
     assert page.evaluate(OVERLAPS) == 0
@@ -117,13 +152,13 @@ def _clear_of_the_top(page):
     page.evaluate("window.scrollTo(0, 0)")
 
 
-def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(live_server, phone):
+def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(table):
     os.makedirs(SHOTS, exist_ok=True)
-    table = Table(live_server, phone, "en-GB")
+    table = table("en-GB")
     bruno = table.bruno
 
     # The sound is off until the player turns it on, and says so in words.
-    bruno.locator("#for-you summary").click()
+    open_for_you(bruno)
     sound = bruno.locator("[data-sound-toggle]")
     expect(sound).to_have_text("A short sound when money arrives")
     expect(sound.locator("input")).not_to_be_checked()
@@ -143,6 +178,7 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(live_s
     assert bruno.evaluate("window.__most") == 2
     assert bruno.evaluate("window.__buzzes.length") >= 1  # money arrived
     assert bruno.evaluate("window.__notes") == 0  # and the sound is off
+    _accessible(bruno)
 
     # The request's notice pays it: Pay (naming the amount), then Confirm. One payment.
     asked = bruno.locator(f"#toasts .toast[data-asks='{pending}']")
@@ -157,11 +193,11 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(live_s
     expect(bruno.locator(f"#toasts .toast[data-asks='{pending}']")).to_have_count(0)
 
     # The sound, turned on, is kept on this phone and plays when money arrives.
-    bruno.locator("#for-you summary").click()
+    open_for_you(bruno)
     sound.locator("input").check()
     assert bruno.evaluate("localStorage.getItem('banco:sound')") == "on"
     bruno.reload()
-    bruno.locator("#for-you summary").click()
+    open_for_you(bruno)
     expect(sound.locator("input")).to_be_checked()
     notes, buzzes = bruno.evaluate("[window.__notes, window.__buzzes.length]")
     table.pay("Carla", 5)
@@ -209,10 +245,10 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(live_s
     assert bruno.errors == []
 
 
-def test_in_italian_a_request_is_paid_from_its_notice_in_two_taps(live_server, phone):
-    table = Table(live_server, phone, "it-IT")
+def test_in_italian_a_request_is_paid_from_its_notice_in_two_taps(table):
+    table = table("it-IT")
     bruno = table.bruno
-    bruno.locator("#for-you summary").click()
+    open_for_you(bruno)
     sound = bruno.locator("[data-sound-toggle]")
     expect(sound).to_have_text("Un breve suono quando arrivano soldi")
     expect(sound.locator("input")).not_to_be_checked()
@@ -243,6 +279,7 @@ def test_in_italian_a_request_is_paid_from_its_notice_in_two_taps(live_server, p
     expect(asked).to_contain_text("Hai €\u00a01.533: mancano €\u00a0467.", timeout=5000)
     expect(asked.get_by_role("button", name=re.compile("Paga"))).to_have_count(0)
     expect(asked.get_by_role("link", name="Ricava il denaro o dichiara bancarotta")).to_be_visible()
+    _accessible(bruno)
     table.act("Carla", {"type": "decline", "pending": pending})
     expect(asked).to_have_count(0, timeout=5000)
 
