@@ -14,9 +14,13 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``deeds``: what a deed's pages read of the rules (lifting, the rent line now, trades)
 - ``results``: the score (live and final) and every player's worth through the game
 - ``squares``: what the board's computed squares offer a player's phone now
+- ``board``: the board's squares in board order, for "Where did I land?"
 """
 
 from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, prepare, preview, run_batch
+from .board import Space, board_is_placed
+from .board import space as board_space
+from .board import spaces as board_spaces
 from .catalog import edition_of, editions
 from .clock import view as clock_view
 from .custom_editions import (
@@ -120,10 +124,14 @@ __all__ = [
     "Door",
     "EditionRefused",
     "Reply",
+    "Space",
     "StorageUnavailable",
     "act",
     "auction_clock",
     "authenticate",
+    "board_is_placed",
+    "board_space",
+    "board_spaces",
     "can_see_cash",
     "cannot_save",
     "check_edition",

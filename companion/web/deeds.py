@@ -26,14 +26,14 @@ from .wallet_bar import wallet_bar
 bp = Blueprint("deeds", __name__)
 
 
-def _holdings(game) -> dict:
+def holdings_by_deed(game) -> dict:
     return {h.deed_key: h for h in game.holdings}
 
 
 def _groups(game, edition, owner_id=None) -> list[dict]:
     """The board by colour group: each deed with its holding; ``complete`` when one player
     owns the whole group."""
-    holdings = _holdings(game)
+    holdings = holdings_by_deed(game)
     out = []
     for group in edition.groups:
         deeds = [(d, holdings[d.key]) for d in edition.deeds_in_group(group.key)]
@@ -76,7 +76,7 @@ def _try(game, caller, payload, state, why=(), unsaid=()):
         return None, (translate(error) if said else None)
 
 
-def _actions(game, caller, deed, holding, state, names) -> list[dict]:
+def deed_actions(game, caller, deed, holding, state, names) -> list[dict]:
     """The actions on this deed the rules allow this caller now, each with what it moves; the
     first is the one that applies when landing here (buy it, pay its rent)."""
     if caller is None or caller.player_id is None or game.status != "running":
@@ -160,7 +160,7 @@ def _lot(game, edition, deed, player_id) -> dict | None:
     player owns every deed of this one's lot that takes buildings; ``None`` otherwise."""
     if edition.buildings.placement != "by_visit" or not deed.buildable or game.status != "running" or not player_id:
         return None
-    holdings = _holdings(game)
+    holdings = holdings_by_deed(game)
     members = [d for d in edition.deeds_in_group(deed.group) if d.buildable]
     if any(holdings[d.key].owner_id != player_id for d in members):
         return None
@@ -215,7 +215,7 @@ def _tiles(game, edition, names, query="") -> list[dict]:
     holding, its group, whether its owner holds the whole group, and the text the search box
     reads (the deed's name, its group's and its owner's); ``hidden`` when it does not match
     ``query``."""
-    holdings = _holdings(game)
+    holdings = holdings_by_deed(game)
     whole = {row["group"].key for row in _groups(game, edition) if row["complete"]}
     wanted = searchable(query)
     out = []
@@ -249,7 +249,7 @@ def _deed_page(game_id, deed_key):
     deed = edition.deed(deed_key)
     if deed is None:
         raise NotFound("unknown_deed", N_("There is no such deed in this edition."))
-    holding = _holdings(game)[deed.key]
+    holding = holdings_by_deed(game)[deed.key]
     names = {p.id: p.name for p in game.players}
     others = [p for p in game.players if p.id != holding.owner_id and not p.bankrupt]
     viewer = caller  # the wallet bar is the viewer's own, whoever the banker acts for
@@ -275,7 +275,7 @@ def _deed_page(game_id, deed_key):
         wallet_bar=Lazy(lambda: wallet_bar(game, viewer)),
         rent_now=Lazy(lambda: services.rent_line(state(), deed.key)),
         caller=caller,
-        actions=Lazy(lambda: _actions(game, caller, deed, holding, state(), names)),
+        actions=Lazy(lambda: deed_actions(game, caller, deed, holding, state(), names)),
         acting_for=acting_for,
         deed_cash_parts=_cash_parts(caller.player_id, holding.owner_id),
         players=[p for p in game.players if not p.bankrupt],
@@ -300,7 +300,7 @@ def _cash_parts(acting: str | None, owner: str | None) -> str:
 def _laps_left(game, deed) -> int | None:
     """The laps the owner of this mortgaged deed has left to lift it, where the edition sets
     a deadline in laps (``None`` otherwise)."""
-    if game.status != "running" or not _holdings(game)[deed.key].mortgaged:
+    if game.status != "running" or not holdings_by_deed(game)[deed.key].mortgaged:
         return None
     return services.laps_left(services.state_of(game), deed.key)
 
@@ -353,7 +353,7 @@ def trade_form(game_id):
     if caller is None or caller.player_id is None:
         return redirect(url_for("pages.join", code=game.join_code))
     edition = services.edition_of(game)
-    holdings = _holdings(game)
+    holdings = holdings_by_deed(game)
     me = next(p for p in game.players if p.id == caller.player_id)
     partners = [p for p in game.players if p.id != me.id and not p.bankrupt]
     state = services.state_of(game)
@@ -442,7 +442,7 @@ def quick_bids(game, edition, player_id) -> list[dict]:
         return []
     deed = None
     if auction["lot"] != "deed":
-        holdings = _holdings(game)
+        holdings = holdings_by_deed(game)
         mine = [key for key in auction["deeds"] if holdings[key].owner_id == player_id]
         if len(mine) != 1:
             return []

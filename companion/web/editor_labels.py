@@ -47,6 +47,7 @@ SECTIONS = {
     "deed_sale": N_("Selling deeds to the bank"),
     "trades": N_("Trades between players"),
     "train": N_("Train squares"),
+    "corners": N_("Corners of the board"),
 }
 KEYS = {
     "it": N_("Italian"),
@@ -62,6 +63,8 @@ KEYS = {
     "kind": N_("Kind"),
     "group": N_("Group"),
     "position": N_("Square on the board"),
+    "go_to_jail": N_("Go to jail"),
+    "square": N_("A square of the board"),
     "price": N_("Price"),
     "mortgage": N_("Mortgage value"),
     "rents": N_("Rents (nothing built, then each building)"),

@@ -338,7 +338,15 @@ def wallet_action(game_id):
     stops_on = reply["result"].get("stops_on") if reply else None
     if stops_on:  # the train stopped on a free deed: its page, to buy or auction it
         return redirect(url_for("deeds.deed_page", game_id=game.id, deed_key=stops_on))
+    # A move made in a section that opens keeps it open: the roll just made, the error to mend.
+    sheet = request.form.get("sheet", "")
+    if sheet in WALLET_SHEETS:
+        return redirect(url_for("pages.wallet", game_id=game.id, open=sheet, _anchor=f"{sheet}-sheet"))
     return redirect(url_for("pages.wallet", game_id=game.id))
+
+
+# The wallet's sections that open (``templates/wallet.html``), each ``<name>-sheet``.
+WALLET_SHEETS = ("dice", "ask", "bank", "squares", "jail", "scan")
 
 
 # --- the table: the banker's screen ----------------------------------------------------------

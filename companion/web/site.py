@@ -19,6 +19,7 @@ from . import (
     editor,
     errors,
     gamefiles,
+    landing,
     notices,
     pages,
     printing,
@@ -55,6 +56,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.register_blueprint(screen.bp)  # the table screen, and the bank's hand-off to a phone
     app.register_blueprint(deeds.bp)
+    app.register_blueprint(landing.bp)  # "Where did I land?": the board and a square's move
     app.register_blueprint(api.bp)
     app.register_blueprint(printing.bp)
     app.register_blueprint(results.bp)

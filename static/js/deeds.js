@@ -9,36 +9,37 @@
     return (text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
   }
 
-  // --- Deeds: filter the tiles as you type.
-  function filterTiles() {
-    var input = document.getElementById("deed-q");
-    var tiles = document.getElementById("deed-tiles");
-    if (!input || !tiles) { return; }
+  // --- Deeds, and the board of "Where did I land?": filter the list as you type. A search
+  // form names its list (the input's aria-controls) and its "no match" line (data-filter).
+  function filterList(form) {
+    var input = form.querySelector("input[type=search]");
+    var list = input && document.getElementById(input.getAttribute("aria-controls"));
+    if (!list) { return; }
     var wanted = fold(input.value);
     var shown = 0;
-    tiles.querySelectorAll("li[data-search]").forEach(function (li) {
+    list.querySelectorAll("li[data-search]").forEach(function (li) {
       var match = !wanted || li.dataset.search.indexOf(wanted) !== -1;
       li.hidden = !match;
       if (match) { shown += 1; }
     });
-    var none = document.getElementById("deed-no-match");
+    var none = document.getElementById(form.dataset.filter);
     if (none) { none.hidden = shown > 0; }
   }
 
-  var search = document.getElementById("deed-search");
-  if (search) {
-    var input = document.getElementById("deed-q");
-    input.addEventListener("input", filterTiles);
+  document.querySelectorAll("form[data-filter]").forEach(function (search) {
+    var input = search.querySelector("input[type=search]");
+    var filter = function () { filterList(search); };
+    input.addEventListener("input", filter);
     search.addEventListener("submit", function (e) {
-      // The tiles are already filtered: close the phone's keyboard instead of asking the server.
+      // The list is already filtered: close the phone's keyboard instead of asking the server.
       e.preventDefault();
-      filterTiles();
+      filter();
       input.blur();
     });
-    // A live update draws the tiles again, every one shown: filter them anew.
-    document.addEventListener("banco:refreshed", filterTiles);
-    filterTiles();
-  }
+    // A live update draws the list again, every item shown: filter it anew.
+    document.addEventListener("banco:refreshed", filter);
+    filter();
+  });
 
   // --- Trade: only the chosen partner's deeds on their side.
   var trade = document.getElementById("trade-form");

@@ -55,7 +55,9 @@ def test_a_player_rolls_and_the_utility_rent_takes_the_total(live_server, phone)
     expect(bruno.locator("#deed-state")).to_contain_text("Owner: Bruno")
     bruno.goto(f"{game_path}/me")
 
-    # Anna rolls on her phone: two dice, drawn, with their total.
+    # Anna rolls on her phone: the Dice section opens with a tap; two dice, drawn, with their
+    # total, and the section stays open after the roll.
+    anna.locator("#dice-sheet summary").click()
     anna.get_by_role("button", name="Roll the dice").click()
     anna.wait_for_load_state()
     expect(anna.locator("#last-roll")).to_contain_text("You rolled")
@@ -138,6 +140,7 @@ def test_the_go_salary_by_the_dice_takes_the_total_even_rolled_at_the_table(dice
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,500"), timeout=5000)
     expect(anna.locator("#go-dice")).to_have_value("")
 
+    anna.locator("#dice-sheet summary").click()
     anna.get_by_role("button", name="Roll the dice").click()
     anna.wait_for_load_state()
     _faces, total = shown_roll(anna)
@@ -167,6 +170,7 @@ def test_the_go_salary_by_the_dice_takes_the_total_even_rolled_at_the_table(dice
     expect(anna.locator("#go-dice + [data-roll-hint]")).to_be_hidden()
 
     # The expropriation dice: the buyer's yellow die and the owner's red one, in words.
+    anna.locator("#dice-sheet summary").click()
     anna.locator("#roll-form button[value=expropriation]").click()
     anna.wait_for_load_state()
     expect(anna.locator("#last-roll .die-buyer")).to_have_count(1)

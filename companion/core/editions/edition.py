@@ -72,6 +72,20 @@ class FixedPayment:
     key: str
     name: Text
     amount: int
+    # Its square on the board, counted from GO; ``None`` where the rulebook prints no board
+    position: int | None = None
+    # False for a payment that is no square of the board (the jail fine).
+    square: bool = True
+
+
+@dataclass(frozen=True)
+class Corners:
+    """Where GO, jail and the square that sends there are on the board, counted from GO, where
+    the rulebook prints the board; ``None`` for a corner it does not place."""
+
+    start: int | None = None
+    jail: int | None = None
+    go_to_jail: int | None = None
 
 
 @dataclass(frozen=True)
@@ -359,6 +373,8 @@ class Square:
     totals: tuple[int, ...] = ()
     turns: int | None = None
     trades: bool = True
+    # Its square on the board, counted from GO; ``None`` where the rulebook prints no board.
+    position: int | None = None
 
 
 @dataclass(frozen=True)
@@ -458,6 +474,7 @@ class Edition:
     # lines 11 and 18-23): the file's own values for them are a house rule, played only where
     # the game ticks it (the ``house_sizes`` setting).
     house_sizes: tuple[int, ...] = ()
+    corners: Corners = Corners()
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def deed(self, key: str) -> Deed | None:

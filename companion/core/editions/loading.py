@@ -19,6 +19,7 @@ from .edition import (
     Auction,
     Bankruptcy,
     Buildings,
+    Corners,
     Counterfeits,
     Deed,
     DeedSale,
@@ -115,7 +116,10 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         cash_private=d["cash_private"],
         banknotes=tuple(sorted(d["banknotes"], reverse=True)),
         starting_notes=_counts(d["starting_notes"]),
-        fixed_payments=tuple(FixedPayment(p["key"], _text(p["name"]), p["amount"]) for p in d["fixed_payments"]),
+        fixed_payments=tuple(
+            FixedPayment(p["key"], _text(p["name"]), p["amount"], p.get("position"), p.get("square", True))
+            for p in d["fixed_payments"]
+        ),
         groups=tuple(Group(g["key"], _text(g["name"]), g["color"], g["kind"], g.get("lot", True)) for g in d["groups"]),
         deeds=tuple(_deed(x) for x in d["deeds"]),
         station_rents=tuple(d.get("station_rents") or ()),
@@ -156,6 +160,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         train=_section(Train, d["train"], name=_text) if "train" in d else None,
         max_players_with_banker=d["players"].get("max_with_playing_banker"),
         house_sizes=tuple(d["players"].get("house_sizes", ())),
+        corners=_section(Corners, d["corners"]) if "corners" in d else Corners(),
         raw=MappingProxyType(dict(data)),
     )
 
