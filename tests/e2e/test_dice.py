@@ -199,6 +199,7 @@ def test_the_speedy_die_in_italian(live_server, phone):
     sit_down(anna, url, code, "Anna")
     host.locator("form:has(input[value=start]) button").click()
     expect(anna.locator("#roll-form button")).to_have_count(2, timeout=5000)
+    anna.locator("#dice-sheet summary").click()
     anna.locator("#roll-form button[value=speed]").click()
     anna.wait_for_load_state()
     expect(anna.locator("#last-roll .die")).to_have_count(3)
