@@ -78,8 +78,16 @@ def test_the_board_and_what_each_square_offers(client, app, edition_id):
     assert 'id="land-no-match" hidden' not in page(anna, f"/g/{game_id}/land?q=zzzz")
 
     # A free deed: buy it at its printed price, or auction it; the tap buys it.
+    # Free deeds whose group Bruno will not hold whole once he buys them: the rent is the base.
     free = [d for d in streets if holdings[d.key].owner_id is None]
-    bought, mortgaged = free[0], free[1]
+    bruno_id = players["Bruno"].id
+
+    def short_of_group(deed):
+        rest = [o for o in edition.deeds_in_group(deed.group) if o.key != deed.key]
+        return any(holdings[o.key].owner_id != bruno_id for o in rest)
+
+    bought = next(d for d in free if short_of_group(d))
+    mortgaged = next(d for d in free if d.group != bought.group and short_of_group(d))
     sheet_path = f"/g/{game_id}/land/deed/{bought.key}"
     sheet = page(bruno, sheet_path)
     assert "Nobody owns it: the bank sells it." in sheet
