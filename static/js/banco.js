@@ -299,7 +299,9 @@
   function place(box, list) {
     var now = Date.now();
     queued = queued.filter(function (q) { return q.li.querySelector(".notice-acts") || now - q.since < WAIT_MS; });
-    while (box.querySelectorAll(".toast:not(.is-leaving)").length < TOASTS_AT_ONCE && queued.length) {
+    // A short screen (a phone held sideways) has room for one clear of the balance.
+    var atOnce = window.innerHeight < 600 ? 1 : TOASTS_AT_ONCE;
+    while (box.querySelectorAll(".toast:not(.is-leaving)").length < atOnce && queued.length) {
       box.appendChild(toast(queued.shift().li, list));
     }
     var more = box.querySelector(".toasts-more");

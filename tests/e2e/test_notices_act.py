@@ -258,6 +258,8 @@ def test_in_italian_a_request_is_paid_from_its_notice_in_two_taps(table):
     table.pay("Anna", 7)
     expect(bruno.locator("#toasts .toasts-more")).to_have_text("1 altra notifica", timeout=5000)
     expect(bruno.locator("#toasts .toast")).to_have_count(2)
+    os.makedirs(SHOTS, exist_ok=True)
+    bruno.screenshot(path=f"{SHOTS}/notices-three-at-once-it.png")
     _clear_of_the_top(bruno)
     assert bruno.evaluate("window.__buzzes.length") >= 1 and bruno.evaluate("window.__notes") == 0
 
