@@ -243,7 +243,7 @@
   // am answering it, and goes once the answer is given (here or anywhere else).
   // Money arriving buzzes the phone and, when the player has turned it on, plays a short
   // sound made by the page (Web Audio: no file, nothing from another host).
-  var TOAST_MS = 6000, ANSWER_MS = 15000, TOASTS_AT_ONCE = 2, WAIT_MS = 2 * TOAST_MS;
+  var TOAST_MS = 6000, ANSWER_MS = 15000, TOASTS_AT_ONCE = 2, WAIT_MS = 2 * TOAST_MS, ARMING_MS = 400;
   var SOUND_KEY = "banco:sound";
   var queued = [];  // notices waiting for a place: {li, since}
 
@@ -351,6 +351,10 @@
       el.addEventListener("pointerdown", function () { el.dataset.held = "1"; });
       el.addEventListener("focusin", function () { el.dataset.held = "1"; });
       el.addEventListener("click", function (e) { if (e.target.closest("a")) { drop(el); } });
+      // A thumb already on its way to the page beneath does not answer a notice that slides
+      // in under it: its answers take taps once it has been there a moment.
+      el.classList.add("is-arming");
+      setTimeout(function () { el.classList.remove("is-arming"); }, ARMING_MS);
     }
     el.className = "toast toast-" + (li.dataset.tone || "info") + (acts ? " toast-answer" : "");
     el.dataset.version = li.dataset.version;
