@@ -356,7 +356,8 @@
       el.classList.add("is-arming");
       setTimeout(function () { el.classList.remove("is-arming"); }, ARMING_MS);
     }
-    el.className = "toast toast-" + (li.dataset.tone || "info") + (acts ? " toast-answer" : "");
+    el.classList.add("toast", "toast-" + (li.dataset.tone || "info"));
+    if (acts) { el.classList.add("toast-answer"); }
     el.dataset.version = li.dataset.version;
     var ms = acts ? ANSWER_MS : TOAST_MS;
     function leave() {

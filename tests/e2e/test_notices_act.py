@@ -37,11 +37,17 @@ window.AudioContext = function () {
            createOscillator: node, createGain: node };
 };
 window.__most = 0;
+window.__answers = [];
 document.addEventListener("DOMContentLoaded", function () {
   var box = document.getElementById("toasts");
   if (!box) { return; }
-  new MutationObserver(function () {
+  new MutationObserver(function (changes) {
     window.__most = Math.max(window.__most, box.querySelectorAll(".toast").length);
+    changes.forEach(function (c) {
+      c.addedNodes.forEach(function (n) {
+        if (n.classList && n.classList.contains("toast-answer")) { window.__answers.push(n.className); }
+      });
+    });
   }).observe(box, { childList: true });
 });
 """
@@ -180,6 +186,10 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(table)
     assert bruno.evaluate("window.__notes") == 0  # and the sound is off
     _accessible(bruno)
 
+    # Its answers take no tap the moment it slides in (a thumb on its way to the page beneath).
+    assert [set(c.split()) for c in bruno.evaluate("window.__answers")] == [
+        {"toast", "toast-info", "toast-answer", "is-arming"}
+    ]
     # The request's notice pays it: Pay (naming the amount), then Confirm. One payment.
     asked = bruno.locator(f"#toasts .toast[data-asks='{pending}']")
     expect(asked).to_contain_text("Anna asks you for €\u00a030.")
