@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.editions.edition import Deed, Edition, FixedPayment, Square
+from ..core.editions.edition import CardSquare, Deed, Edition, FixedPayment, Square
 
 # The kinds of square, each with the move that applies there.
-DEED, TAX, SQUARE, START, JAIL, GO_TO_JAIL, TRAIN = "deed", "tax", "square", "start", "jail", "go_to_jail", "train"
-CORNERS = (START, JAIL, GO_TO_JAIL)
+DEED, TAX, SQUARE, CARD, TRAIN = "deed", "tax", "square", "card", "train"
+START, JAIL, FREE_PARKING, GO_TO_JAIL = "start", "jail", "free_parking", "go_to_jail"
+CORNERS = (START, JAIL, FREE_PARKING, GO_TO_JAIL)
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Space:
     deed: Deed | None = None
     payment: FixedPayment | None = None
     square: Square | None = None
+    card: CardSquare | None = None
 
 
 def spaces(edition: Edition) -> list[Space]:
@@ -35,9 +37,14 @@ def spaces(edition: Edition) -> list[Space]:
     found = [Space(DEED, d.key, d.position, deed=d) for d in edition.deeds]
     found += [Space(TAX, p.key, p.position, payment=p) for p in edition.fixed_payments if p.square]
     found += [Space(SQUARE, q.key, q.position, square=q) for q in edition.squares]
+    for deck in edition.card_squares:
+        found += [Space(CARD, f"{deck.key}-{at}", at, card=deck) for at in deck.positions]
+        found += [] if deck.positions else [Space(CARD, deck.key, None, card=deck)]
     if edition.train is not None:
         found.append(Space(TRAIN, TRAIN, None))
-    found += [Space(kind, kind, getattr(edition.corners, kind)) for kind in CORNERS]
+    # Free Parking only where the board places it: nothing happens there but a house rule's pot.
+    corners = [kind for kind in CORNERS if kind != FREE_PARKING or edition.corners.free_parking is not None]
+    found += [Space(kind, kind, getattr(edition.corners, kind)) for kind in corners]
     placed_first = sorted((s for s in found if s.position is not None), key=lambda s: s.position or 0)
     return placed_first + [s for s in found if s.position is None]
 

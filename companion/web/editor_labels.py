@@ -48,6 +48,7 @@ SECTIONS = {
     "trades": N_("Trades between players"),
     "train": N_("Train squares"),
     "corners": N_("Corners of the board"),
+    "card_squares": N_("Squares where a card is drawn"),
 }
 KEYS = {
     "it": N_("Italian"),
@@ -65,6 +66,8 @@ KEYS = {
     "position": N_("Square on the board"),
     "go_to_jail": N_("Go to jail"),
     "square": N_("A square of the board"),
+    "positions": N_("Squares on the board"),
+    "free_parking": N_("Free Parking"),
     "price": N_("Price"),
     "mortgage": N_("Mortgage value"),
     "rents": N_("Rents (nothing built, then each building)"),

@@ -102,6 +102,10 @@ def _label(edition, space) -> str:
         return space.payment.name(lang())
     if space.square is not None:
         return space.square.name(lang())
+    if space.card is not None:
+        return space.card.name(lang())
+    if space.kind == "free_parking":
+        return _("Free Parking")
     if space.kind == "train":
         return edition.train.name(lang())
     if space.kind == "start":

@@ -116,7 +116,7 @@ def test_the_commonest_moves_in_few_taps_from_the_first_screen(live_server, phon
     bruno.goto(anna.url.rsplit("/", 1)[0] + "/land")
     squares = bruno.locator("#land-squares li")
     total = squares.count()
-    assert total == 33  # the classic board: its deeds, two taxes and three corners, every one placed
+    assert total == 40  # the classic board, every square in its place
     assert [t.strip() for t in bruno.locator(".land-name").all_inner_texts()[:5]] == [
         "GO",
         "Vicolo Corto",

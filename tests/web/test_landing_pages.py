@@ -33,7 +33,7 @@ def euros(edition, amount) -> str:
 def post(client, path, html, action, **extra):
     """Posts the sheet's form of ``action`` as a tap would; returns where the answer sends."""
     form = re.search(rf'<form[^>]*>(?:(?!</form>).)*value="{action}"(?:(?!</form>).)*</form>', html, re.S).group(0)
-    fields = dict(re.findall(r'name="(csrf_token|key|type|deed|payment|square)" value="([^"]*)"', form))
+    fields = dict(re.findall(r'name="(csrf_token|key|type|deed|payment|square|reason|to|pot)" value="([^"]*)"', form))
     response = client.post(path, data={**fields, **extra})
     assert response.status_code == 302
     return response.location
@@ -146,6 +146,16 @@ def test_the_board_and_what_each_square_offers(client, app, edition_id):
     for square in edition.squares:
         sheet = page(anna, f"/g/{game_id}/land/square/{square.key}")
         assert f'name="square" value="{square.key}"' in sheet or f"<strong>{square.name('en')}:</strong>" in sheet
+    for deck in edition.card_squares:
+        path = f"/g/{game_id}/land/card/{deck.key}-{deck.positions[0]}"
+        sheet = page(anna, path)
+        assert "Draw a card and do what it says." in sheet
+        before = state(app, game_id)[0]["Anna"].cash
+        assert post(anna, path, sheet, "collect", amount="50") == f"/g/{game_id}/me"
+        assert state(app, game_id)[0]["Anna"].cash == before + 50
+        assert deck.name("en") in page(anna, f"/g/{game_id}/me")  # the reason, in the feed
+    if edition.corners.free_parking is not None:
+        assert "Nothing happens here." in page(anna, f"/g/{game_id}/land/free_parking/free_parking")
     if edition.train:
         assert 'value="train"' in page(anna, f"/g/{game_id}/land/train/train")
     assert anna.get(f"/g/{game_id}/land/deed/nowhere", headers=EN).status_code == 404

@@ -85,7 +85,18 @@ class Corners:
 
     start: int | None = None
     jail: int | None = None
+    free_parking: int | None = None
     go_to_jail: int | None = None
+
+
+@dataclass(frozen=True)
+class CardSquare:
+    """Squares where a card of one deck is drawn (Probabilità, Imprevisti), at ``positions``
+    on the board (none where the rulebook prints no board)."""
+
+    key: str
+    name: Text
+    positions: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -475,6 +486,7 @@ class Edition:
     # the game ticks it (the ``house_sizes`` setting).
     house_sizes: tuple[int, ...] = ()
     corners: Corners = Corners()
+    card_squares: tuple[CardSquare, ...] = ()
     raw: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def deed(self, key: str) -> Deed | None:

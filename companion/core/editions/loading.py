@@ -19,6 +19,7 @@ from .edition import (
     Auction,
     Bankruptcy,
     Buildings,
+    CardSquare,
     Corners,
     Counterfeits,
     Deed,
@@ -161,6 +162,7 @@ def parse_edition(data: Mapping[str, Any]) -> Edition:
         max_players_with_banker=d["players"].get("max_with_playing_banker"),
         house_sizes=tuple(d["players"].get("house_sizes", ())),
         corners=_section(Corners, d["corners"]) if "corners" in d else Corners(),
+        card_squares=tuple(_section(CardSquare, q, name=_text, positions=tuple) for q in d.get("card_squares", ())),
         raw=MappingProxyType(dict(data)),
     )
 
