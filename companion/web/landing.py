@@ -56,7 +56,7 @@ def _board(game_id):
         edition=edition,
         caller=caller,
         query=query,
-        rows=Lazy(lambda: _rows(game, edition, names, query)),
+        rows=Lazy(lambda: _rows(game, edition, {**names, caller.player_id: _("Yours")}, query)),
         placed=services.board_is_placed(edition),
         wallet_bar=Lazy(lambda: wallet_bar(game, caller)),
     )
