@@ -1,5 +1,5 @@
-"""The phone's "Where did I land?": the board in board order on a player's phone, found by typing part of a
-name, and one square's sheet with the move that applies there and its amount, worked out by the
+"""The phone's "Where did I land?": the board in board order, found by typing part of a name,
+and one square's sheet with the move that applies there and its amount, worked out by the
 rules from the edition's data (``services.board`` places the squares; a deed's moves are the
 deed page's own previews, a computed square's its policy's offer). The sheet names the move and
 its amount: tapping it is the confirmation, so buying or paying rent takes three taps from the

@@ -103,6 +103,10 @@ def _pages(game_id, banker, anna, bruno, screen):
         (banker, f"{deed}/vicolo-corto?as=", 7),
         (anna, f"/g/{game_id}/results", 3),
         (banker, f"/g/{game_id}/results", 2),
+        (anna, f"/g/{game_id}/land", 3),
+        (anna, f"/g/{game_id}/land?q=vicolo", 3),
+        (bruno, f"/g/{game_id}/land/deed/vicolo-corto", 3),
+        (anna, f"/g/{game_id}/land/tax/wealth-tax", 3),
     )
 
 
