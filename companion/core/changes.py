@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .errors import N_, NotFound, RuleViolation
+from .errors import N_, Money, NotFound, RuleViolation
 from .frozen import FrozenDict, build, freeze
 from .ledger import BANK, Posting, balanced
 from .state import (
@@ -103,11 +103,11 @@ def check_postings(state: GameState, postings: Iterable[Posting]) -> dict[str, i
                     "insufficient_cash",
                     N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
                     name=account_name(state, account),
-                    cash=held,
-                    missing=-amount,
-                    amount=held - amount,
+                    cash=Money(held),
+                    missing=Money(-amount),
+                    amount=Money(held - amount),
                 )
-            raise RuleViolation("pot_too_small", N_("The pot holds only %(cash)s."), cash=held)
+            raise RuleViolation("pot_too_small", N_("The pot holds only %(cash)s."), cash=Money(held))
     return after
 
 

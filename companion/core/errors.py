@@ -13,10 +13,20 @@ def N_(message: str) -> str:
     return message
 
 
+class Money(int):
+    """An amount of money in a refusal's message: worded with the edition's currency (``€ 1.500``)
+    where the refusal knows it (``BancoError.currency``), else as the number alone."""
+
+    __slots__ = ()
+
+
 class BancoError(Exception):
-    """Base of every refusal: a stable ``code`` for programs, a message for people."""
+    """Base of every refusal: a stable ``code`` for programs, a message for people. Its
+    ``currency`` is the symbol of the edition the refusal was judged in, set by whoever ran the
+    rules (they judge one game's state), so that its ``Money`` params are worded as money."""
 
     status = 400
+    currency: str | None = None
 
     def __init__(self, code: str, message: str, **params: Any):
         super().__init__(message % params if params else message)

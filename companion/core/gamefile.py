@@ -217,16 +217,17 @@ def _replayed(state: GameState, entry: FileEntry) -> GameState:
     except BadInput as error:
         if error.code == "invalid_game_file":
             raise
-        raise _unplayable(entry, error) from None
+        raise _unplayable(entry, error, state) from None
     except BancoError as error:
-        raise _unplayable(entry, error) from None
+        raise _unplayable(entry, error, state) from None
     except (LedgerError, ValueError, TypeError, KeyError, AttributeError, IndexError):
         raise refused(
             N_("Entry %(version)s of the game file changes something this game does not have."), version=entry.version
         ) from None
 
 
-def _unplayable(entry: FileEntry, error: BancoError) -> BadInput:
+def _unplayable(entry: FileEntry, error: BancoError, state: GameState) -> BadInput:
+    error.currency = error.currency or state.edition.currency_symbol  # its amounts are this game's money
     return refused(
         N_("Entry %(version)s of the game file cannot be replayed: %(reason)s"), version=entry.version, reason=error
     )

@@ -5,7 +5,7 @@ bank's commands, the deeds' rules, the turns and the variants all start here."""
 from __future__ import annotations
 
 from .editions.edition import Edition
-from .errors import N_, BadInput, BancoError, NotFound, RuleViolation
+from .errors import N_, BadInput, BancoError, Money, NotFound, RuleViolation
 from .state import FINISHED, SETUP, GameState, PlayerState
 
 MAX_REASON = 80
@@ -36,9 +36,9 @@ def require_cash(player: PlayerState, amount: int) -> None:
             "insufficient_cash",
             N_("%(name)s has %(cash)s: %(missing)s missing to pay %(amount)s."),
             name=player.name,
-            cash=player.cash,
-            missing=amount - player.cash,
-            amount=amount,
+            cash=Money(player.cash),
+            missing=Money(amount - player.cash),
+            amount=Money(amount),
         )
 
 

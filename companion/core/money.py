@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import N_, BadInput
+from .errors import N_, BadInput, Money
 
 
 def percent_up(amount: int, percent: int) -> int:
@@ -44,5 +44,5 @@ def parse_amount(raw: object, max_amount: int) -> int:
     if raw <= 0:
         raise BadInput("invalid_amount", N_("The amount must be more than zero."))
     if raw > max_amount:
-        raise BadInput("amount_too_large", N_("One payment can be at most %(max)s."), max=max_amount)
+        raise BadInput("amount_too_large", N_("One payment can be at most %(max)s."), max=Money(max_amount))
     return raw

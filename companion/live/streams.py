@@ -2,9 +2,14 @@
 
 The app has already checked who asks and written the opening (``companion.live.routes``); from
 there each stream sends an event as soon as its game passes the version it has shown, a
-keep-alive comment when the game has been quiet for ``KEEPALIVE_SECONDS`` (checked at that pace,
-so never quiet for twice that), and ends after ``STREAM_SECONDS`` (the browser
+keep-alive when the game has been quiet for ``KEEPALIVE_SECONDS`` (checked twice as often,
+so never quiet for more than one and a half times that), and ends after ``STREAM_SECONDS`` (the browser
 reconnects with ``Last-Event-ID``), when the client leaves, or when the server stops.
+
+The keep-alive is an event the page hears (``beat``), not a comment: a page that has heard
+nothing for longer than two beats has lost the server (a Wi-Fi gone quiet never closes the
+connection), and says so within 3 s (``static/js/banco.js``). A beat is one small write a
+second on an idle stream, the cost measured in ``docs/live.md``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import asyncio
 from .events import event, storage
 
 STREAM_SECONDS = 60
-KEEPALIVE_SECONDS = 15
+KEEPALIVE_SECONDS = 1  # the page's heartbeat: it says it lost the bank after 2.2 s of silence
 
 
 class Streams:
@@ -53,7 +58,7 @@ class Streams:
                         self.broker.forget(game_id, stream.waiter)
                         stream.waiter = None
                     continue
-                stream.beat, stream.sent = False, True
+                stream.beat, stream.quiet = False, 0
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not gone.done():
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -74,7 +79,7 @@ class Streams:
         return chunk
 
 
-_KEEPALIVE = b": keep-alive\n\n"
+_KEEPALIVE = b"event: beat\ndata: 1\n\n"
 _STORAGE = {cannot: storage(cannot).encode() for cannot in (False, True)}
 EVENTS_KEPT = 1024
 
@@ -84,28 +89,31 @@ class _Stream:
     Two timers for the stream's whole life, not one per wait: a busy table wakes each of its
     streams many times a second, and that wake-up is most of what a stream costs."""
 
-    __slots__ = ("_timers", "beat", "ended", "sent", "waiter")
+    __slots__ = ("_timers", "beat", "ended", "quiet", "waiter")
 
     def __init__(self) -> None:
         self.waiter: asyncio.Future | None = None
-        self.beat = self.sent = self.ended = False
+        self.beat = self.ended = False
+        self.quiet = 0  # ticks since the stream last sent anything
         self._timers: list[asyncio.TimerHandle] = []
 
     def start(self, loop) -> None:
-        self._timers = [loop.call_later(STREAM_SECONDS, self.end), loop.call_later(KEEPALIVE_SECONDS, self.tick, loop)]
+        self._timers = [loop.call_later(STREAM_SECONDS, self.end), loop.call_later(KEEPALIVE_SECONDS / 2, self.tick, loop)]
 
     def wake(self, *_ignored) -> None:
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
     def tick(self, loop) -> None:
-        """Every ``KEEPALIVE_SECONDS``: a keep-alive is due when nothing was sent since the last
-        tick (so the line is never quiet for twice that)."""
-        if not self.sent:
+        """Every half ``KEEPALIVE_SECONDS``: a keep-alive is due when nothing was sent for two
+        ticks (so the line is quiet for one to one and a half ``KEEPALIVE_SECONDS`` at most,
+        and a page that hears nothing for longer has lost the bank). A tick only counts; it
+        wakes the stream only for a keep-alive."""
+        self.quiet += 1
+        if self.quiet >= 2 and not self.beat:
             self.beat = True
             self.wake()
-        self.sent = False
-        self._timers[1] = loop.call_later(KEEPALIVE_SECONDS, self.tick, loop)
+        self._timers[1] = loop.call_later(KEEPALIVE_SECONDS / 2, self.tick, loop)
 
     def end(self) -> None:
         self.ended = True

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select
@@ -18,6 +20,7 @@ from ..core import endings, pending, rules
 from ..core.actions import ACTIONS as DECLARED
 from ..core.actions import Action, Asked, acting_player
 from ..core.counterfeits import notes
+from ..core.editions.edition import Edition
 from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.rules.common import is_past
@@ -285,7 +288,8 @@ def _run(work: _Action, game: Game) -> dict:
         assert action.run is not None  # ACTIONS holds the actions a rule runs
         if work.overdue:
             require_overdue(game, state, now_utc())
-        outcome = action.run(state, _asked(action, caller, payload, game))
+        with priced(state.edition):
+            outcome = action.run(state, _asked(action, caller, payload, game))
         if work.overdue:
             table_may_close(state, outcome)
         if (
@@ -357,7 +361,21 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
         raise BadInput("unknown_action", N_("Unknown action."))
     action = ACTIONS[kind]
     assert action.run is not None  # ACTIONS holds the actions a rule runs
-    return action.run(state or journal.state_of(game), _asked(action, caller, payload, game))
+    state = state or journal.state_of(game)
+    with priced(state.edition):
+        return action.run(state, _asked(action, caller, payload, game))
+
+
+@contextmanager
+def priced(edition: Edition) -> Iterator[None]:
+    """A refusal of the rules run on a game of ``edition`` words its amounts in that edition's
+    currency (``core.errors.Money``): "Anna has € 1.500", never a bare number."""
+    try:
+        yield
+    except BancoError as error:
+        if error.currency is None:
+            error.currency = edition.currency_symbol
+        raise
 
 
 def _result(game: Game, caller: Caller, entry: Entry | journal.Recorded) -> dict:

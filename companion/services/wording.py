@@ -17,7 +17,7 @@ from babel.support import NullTranslations, Translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from ..core.errors import BancoError
+from ..core.errors import BancoError, Money
 from .elision import elide
 
 LANGUAGES = ("it", "en")
@@ -48,15 +48,20 @@ def gettext(message: str, lang: str, **params) -> str:
 
 def say(error: BancoError, lang: str) -> str:
     """The refusal's message in ``lang``, with its values filled in (numbers grouped the
-    reader's way: 1.500 in Italian, 1,500 in English; a refusal given as a value, the reason
-    for this one, worded in ``lang`` too)."""
-    params = {k: _worded(v, lang) for k, v in error.params.items()}
+    reader's way: 1.500 in Italian, 1,500 in English; its amounts of money with the currency of
+    the edition it was judged in, when known: ``€ 1.500``; a refusal given as a value, the
+    reason for this one, worded in ``lang`` too)."""
+    params = {k: _worded(v, lang, error.currency) for k, v in error.params.items()}
     return gettext(error.message, lang, **params)
 
 
-def _worded(value, lang: str):
+def _worded(value, lang: str, currency: str | None):
     if isinstance(value, BancoError):
+        if value.currency is None:
+            value.currency = currency  # judged in the same game
         return say(value, lang)
+    if isinstance(value, Money) and currency is not None:
+        return f"{currency}\u00a0{format_decimal(value, locale=lang)}"  # as the pages write money
     if isinstance(value, int) and not isinstance(value, bool):
         return format_decimal(value, locale=lang)
     return value

@@ -27,6 +27,7 @@ from . import (
     scan,
     screen,
     seats,
+    sent,
     speaking,
     templating,
     tournaments,
@@ -69,6 +70,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(gamefiles.bp)  # a game as a file: the Bank's download, the home page's upload
     scan.init_app(app)
     notices.init_app(app)  # what happened to me, on every page of a game
+    sent.init_app(app)  # moves sent by the page's script: answered in JSON, checked before confirming
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
 
     @app.after_request

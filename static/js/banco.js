@@ -1,10 +1,10 @@
-// Banco's pages work without this file; with it they update live, confirm money leaving an
-// account, refuse a second tap, and keep the clock ticking.
+// Banco's pages work without this file; with it they update live, say at once when the bank
+// cannot be reached, and keep the clock ticking. How a move is sent (checked, confirmed, sent
+// by fetch or kept for when the Wi-Fi returns) is outbox.js's.
 (function () {
   "use strict";
 
   var body = document.body;
-  var lang = document.documentElement.lang || "en";
 
   // --- Live updates: each event names the new version and the parts of the game it changed
   // (docs/live.md). A page marked data-regions fetches only its regions showing one of those
@@ -52,7 +52,7 @@
       // confirmation (its text was written here), and a refusal of the last form sent (a
       // success needs no words once the page shows what it did).
       beforeNodeMorphed: function (oldNode, newNode) {
-        if (oldNode.id === "toasts" || (oldNode.tagName === "DIALOG" && oldNode.open)) { return false; }
+        if (oldNode.id === "toasts" || own(oldNode) || (oldNode.tagName === "DIALOG" && oldNode.open)) { return false; }
         // Idiomorph leaves the focused element's children as they were (ignoreActiveValue): a
         // summary just tapped open (the notices' "For you") still takes its new words.
         if (oldNode.tagName === "SUMMARY" && oldNode === document.activeElement && oldNode.innerHTML !== newNode.innerHTML) {
@@ -61,11 +61,14 @@
         return true;
       },
       beforeNodeRemoved: function (node) {
-        return !(node.id === "toasts" || (node.classList && node.classList.contains("flash-error")));
+        return !(node.id === "toasts" || own(node) || (node.classList && node.classList.contains("flash-error")));
       },
       beforeAttributeUpdated: function (attr, el) { return !keepsOwnState(attr, el); }
     }
   };
+
+  // An element the page fills in by itself (data-own: the moves waiting for the Wi-Fi).
+  function own(node) { return Boolean(node.dataset && node.dataset.own !== undefined); }
 
   // A region is replaced whole (its own element with it); the rest as above.
   var regionOptions = Object.assign({}, morphOptions, { morphStyle: "outerHTML" });
@@ -107,6 +110,8 @@
         var after = document.querySelector("[data-cash]");
         if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
+        if (staleUntil !== null) { staleUntil = 0; }  // the whole page is as the server has it now
+        caughtUp();
         document.dispatchEvent(new Event("banco:refreshed"));
       })
       .catch(function () {
@@ -175,6 +180,7 @@
         var after = document.querySelector("[data-cash]");
         if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
+        caughtUp();
         document.dispatchEvent(new Event("banco:refreshed"));
       })
       .catch(function () {
@@ -191,7 +197,12 @@
     if (!url) { refresh(); return; }
     fetch(url + "?since=" + shown(), { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
-      .then(function (answer) { heard(Number(answer.version), answer.parts); })
+      .then(function (answer) {
+        var version = Number(answer.version);
+        if (staleUntil !== null) { staleUntil = Math.max(staleUntil, version); }
+        heard(version, answer.parts);
+        caughtUp();
+      })
       .catch(function () { setTimeout(catchUp, 2000); });
   }
 
@@ -200,38 +211,128 @@
     setTimeout(function () { el.classList.remove("is-changed"); }, 300);
   }
 
-  window.addEventListener("online", function () { if (streamUrl) { catchUp(); } });
   document.addEventListener("visibilitychange", function () {
     // A phone back from the pocket may have slept through events.
     if (streamUrl && document.visibilityState === "visible") { catchUp(); }
   });
 
-  if (streamUrl && window.EventSource) {
-    var offline = document.getElementById("offline");
-    var cannotSave = document.getElementById("cannot-save");
-    var source = new EventSource(streamUrl + "?since=" + encodeURIComponent(body.dataset.version || "0"));
-    source.addEventListener("version", function (e) {
+  // --- The connection. The stream's events, and its beat (a keep-alive event after each quiet
+  // second: companion/live/streams.py, never more than 1.5 s apart), say the bank is there.
+  // Silent for 2.2 s, or the browser saying it is offline, and the page says so at once, marks its
+  // amounts as not up to date, and opens the stream anew until it hears it again: a Wi-Fi gone
+  // quiet never closes the old one. The amounts are up to date again once the page has
+  // caught up with the version the bank has by then (staleUntil).
+  var SILENCE_MS = 2200, REOPEN_MS = 3000, STREAM_ERROR_MS = 2500;
+  var offline = document.getElementById("offline");
+  var cannotSave = document.getElementById("cannot-save");
+  var lost = false, beating = false, silence = null, reopening = null, source = null;
+  var staleUntil = null;  // null: the amounts are up to date
+  var words = {};
+  try { words = JSON.parse((document.getElementById("banco-words") || {}).textContent || "{}"); } catch (err) { /* none */ }
+
+  function heardBank() {
+    if (silence) { clearTimeout(silence); }
+    silence = beating ? setTimeout(loseBank, SILENCE_MS) : null;
+    if (!lost) { return; }
+    lost = false;
+    if (reopening) { clearInterval(reopening); reopening = null; }
+    if (offline) { offline.hidden = true; }
+    document.documentElement.classList.remove("is-lost");
+    document.dispatchEvent(new Event("banco:connected"));
+    if (streamUrl) { catchUp(); } else { staleUntil = 0; refresh(); }
+  }
+
+  function loseBank() {
+    if (silence) { clearTimeout(silence); silence = null; }
+    if (lost) { return; }
+    lost = true;
+    if (offline) { offline.hidden = false; }
+    document.documentElement.classList.add("is-lost");
+    markStale();
+    document.dispatchEvent(new Event("banco:lost"));
+    if (streamUrl && source && !reopening) { reopening = setInterval(openStream, REOPEN_MS); }
+  }
+
+  // Each amount gets a visible mark that a screen reader names, beside it (its own text stays
+  // the amount).
+  function markStale() {
+    staleUntil = 0;
+    document.documentElement.classList.add("is-stale");
+    document.querySelectorAll("[data-cash], .player-cash").forEach(function (el) {
+      var next = el.nextElementSibling;
+      if (next && next.classList.contains("stale-mark")) { return; }
+      var mark = document.createElement("span");
+      mark.className = "stale-mark";
+      mark.setAttribute("role", "img");
+      mark.setAttribute("aria-label", words.stale || "not up to date");
+      mark.title = words.stale || "not up to date";
+      mark.textContent = "\u27f3";
+      el.insertAdjacentElement("afterend", mark);
+    });
+  }
+
+  function caughtUp() {
+    if (staleUntil === null || lost || shown() < staleUntil || owedWhole || Object.keys(owed).length) { return; }
+    staleUntil = null;
+    document.documentElement.classList.remove("is-stale");
+    document.querySelectorAll(".stale-mark").forEach(function (mark) { mark.remove(); });
+  }
+
+  function openStream() {
+    if (source) { source.close(); }
+    var stream = source = new EventSource(streamUrl + "?since=" + encodeURIComponent(String(shown())));
+    stream.addEventListener("version", function (e) {
       var data = e.data ? JSON.parse(e.data) : {};
+      heardBank();
       // A new version was saved: the database saves (again).
       if (cannotSave) { cannotSave.hidden = true; }
       // An event without "parts" (an older server) says only that something changed.
       heard(Number(data.version), data.parts || null);
     });
+    stream.addEventListener("beat", function () { beating = true; heardBank(); });
     // The server's writes found the database unable to save (a full disk), or saving again.
-    source.addEventListener("storage", function (e) {
+    stream.addEventListener("storage", function (e) {
       var data = e.data ? JSON.parse(e.data) : {};
+      heardBank();
       if (cannotSave) { cannotSave.hidden = !data.cannot_save; }
     });
-    source.addEventListener("open", function () {
-      // Reconnected: the stream's opening says what changed since the last event it sent.
-      if (offline) { offline.hidden = true; }
-    });
-    source.addEventListener("error", function () {
+    // Reconnected: the stream's opening says what changed since the last event it sent.
+    stream.addEventListener("open", heardBank);
+    stream.addEventListener("error", function () {
+      if (!navigator.onLine) { loseBank(); return; }
       // EventSource reconnects by itself; a stream that ends each minute is normal, so
-      // show the banner only if we stay disconnected.
-      setTimeout(function () { if (offline && source.readyState !== 1) { offline.hidden = false; } }, 2500);
+      // lose the bank only if it stays disconnected (the silence is this wait's to judge now:
+      // the reconnection may take longer than the beats' silence allows).
+      if (silence) { clearTimeout(silence); silence = null; }
+      setTimeout(function () { if (source === stream && stream.readyState !== 1) { loseBank(); } }, STREAM_ERROR_MS);
     });
   }
+
+  window.addEventListener("offline", loseBank);
+  window.addEventListener("online", function () {
+    if (streamUrl && window.EventSource) { openStream(); } else { heardBank(); }
+  });
+  if (streamUrl && window.EventSource) { openStream(); }
+
+  // While the bank cannot be reached, a link would open the browser's error page: the banner
+  // says why nothing opens instead.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[href]");
+    if (!lost || !link || link.origin !== location.origin || link.hash && link.pathname === location.pathname) { return; }
+    e.preventDefault();
+    if (offline) { offline.classList.remove("is-nudged"); void offline.offsetWidth; offline.classList.add("is-nudged"); }
+  });
+
+  // What outbox.js (the moves sent) needs of the live page.
+  window.Banco = {
+    words: words,
+    refresh: refresh,
+    leave: function () { leaving = true; },
+    untouch: function (form) { Array.prototype.forEach.call(form.elements, function (el) { touched.delete(el); }); },
+    lose: loseBank,
+    found: heardBank,
+    isLost: function () { return lost || navigator.onLine === false; }
+  };
 
   // --- What happened to me: each notice newer than what this tab has already shown pops up
   // at the foot of the screen, clear of the header and the balance, oldest first and at most
@@ -415,54 +516,6 @@
   showNotices();
   document.addEventListener("banco:refreshed", showSoundChoice);
   document.addEventListener("banco:refreshed", showNotices);
-
-  // --- Confirmation before money leaves, and one submission per form.
-  var dialog = document.getElementById("confirm");
-
-  function moneyText(form, raw) {
-    var n = Number(raw);
-    if (!isFinite(n)) { return raw; }
-    return (form.dataset.currency || "") + "\u00a0" + new Intl.NumberFormat(lang).format(n);
-  }
-
-  function chosenLabel(form, name) {
-    var field = form.querySelector("[name='" + name + "']:checked") || form.querySelector("select[name='" + name + "']");
-    if (!field) { return ""; }
-    if (field.tagName === "SELECT") { var o = field.options[field.selectedIndex]; return o ? (o.dataset.label || o.text) : ""; }
-    return field.dataset.label || field.value;
-  }
-
-  function confirmText(form) {
-    var text = form.dataset.confirm;
-    var amount = form.querySelector("[name='amount']");
-    return text.replace("{amount}", amount ? moneyText(form, amount.value) : "")
-               .replace("{to}", chosenLabel(form, "to"))
-               .replace("{from}", chosenLabel(form, "from"));
-  }
-
-  document.addEventListener("submit", function (e) {
-    var form = e.target;
-    if (form.method === "dialog") { return; }
-    if (form.dataset.sent) { e.preventDefault(); return; }
-    if (form.dataset.confirm && !form.dataset.confirmed && dialog && dialog.showModal) {
-      e.preventDefault();
-      document.getElementById("confirm-text").textContent = confirmText(form);
-      dialog.returnValue = "";
-      dialog.showModal();
-      dialog.addEventListener("close", function onClose() {
-        dialog.removeEventListener("close", onClose);
-        if (dialog.returnValue === "ok") {
-          form.dataset.confirmed = "1";
-          if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
-        }
-      });
-      return;
-    }
-    form.dataset.sent = "1";
-    leaving = true;
-    // Disabled after the browser has read the form: a disabled submit button would drop its value.
-    setTimeout(function () { form.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }, 0);
-  });
 
   // --- The clock ticks locally between updates from the server.
   var clockTimer = null;

@@ -1,5 +1,5 @@
 // A form marked data-confirm-danger (bankruptcy) asks its confirmation with a red button that
-// names the step (data-confirm-ok), not the everyday green "Confirm". Runs before banco.js's
+// names the step (data-confirm-ok), not the everyday green "Confirm". Runs before outbox.js's
 // own submit handler (capture phase), which then opens the dialog as usual; any other form
 // puts the everyday button back.
 (function () {

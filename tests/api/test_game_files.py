@@ -307,7 +307,10 @@ FORGERIES = [
     (_version_missing, "Version 4 is missing from the game file's journal."),
     (_last_versions_missing, "Version 14 is missing from the game file's journal."),
     (_before_changed, "Entry 8 of the game file does not follow from the one before it."),
-    (_overdrawn, "Entry 5 of the game file cannot be replayed: Bruno has 1,500: 998,500 missing to pay 1,000,000."),
+    (
+        _overdrawn,
+        "Entry 5 of the game file cannot be replayed: Bruno has € 1,500: € 998,500 missing to pay € 1,000,000.",
+    ),
     (_edition_changed, "The edition in the game file does not match its hash."),
     (_edition_broken, "The edition in the game file cannot be played: "),
     (_state_changed, "The state in the game file does not match its journal (at players.Anna.cash)."),

@@ -158,7 +158,7 @@ def test_a_late_older_version_neither_ends_nor_repeats_a_held_stream(live_server
 
 
 def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, monkeypatch):
-    """A keep-alive comment when the game has been quiet for a beat, none while events flow,
+    """A keep-alive (the page's heartbeat) when the game has been quiet for a beat, none while events flow,
     and the stream's end after its time (the browser comes back with its last event id)."""
     monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 1.0)
     monkeypatch.setattr(streams, "STREAM_SECONDS", 4.0)
@@ -168,7 +168,7 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
     try:
         stream.until(b"id: %d\n" % now)
         opened = time.monotonic()
-        stream.until(b": keep-alive\n\n", 5)
+        stream.until(b"event: beat\ndata: 1\n\n", 5)
         assert time.monotonic() - opened > 0.8  # not before the game was quiet for a beat
         for extra in range(1, 6):  # an event every 0.3 s: never quiet for a beat
             pay(live_server, game)
@@ -176,7 +176,7 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
             time.sleep(0.3)
         first, last = event(now + 1, paid(game)), event(now + 5, paid(game))
         flowing = stream.data[stream.data.index(first) : stream.data.index(last)]
-        assert b"keep-alive" not in flowing
+        assert b"event: beat" not in flowing
         stream.until(b"\r\n0\r\n\r\n", 5)  # the chunked answer's end
         assert time.monotonic() - opened < 4.5
     finally:

@@ -75,7 +75,7 @@ def test_bankruptcy_names_the_creditor_and_what_could_still_be_raised(client, ap
     response = anna.post(f"/g/{game_id}/me", data={**form, "deed": "parco-della-vittoria"}, headers=EN)
     assert response.status_code == 302
     refused = text(page(anna, f"/g/{game_id}/me"))  # 50 can be paid: refused, saying how much she has
-    assert "Anna can still pay 1,415" in refused and "the debt of 50: no bankruptcy" in refused
+    assert "Anna can still pay € 1,415" in refused and "the debt of € 50: no bankruptcy" in refused
     response = anna.post(
         f"/g/{game_id}/me", data={**keyed(picked, "bankrupt"), "creditor": who["Bruno"], "amount": 1416}
     )

@@ -183,7 +183,8 @@ def test_a_form_goes_through_the_actions_door_and_its_one_writer(client, app, mo
         headers={"Accept-Language": "it"},
         follow_redirects=True,
     )
-    assert "Anna ha 1.500: mancano 500 per pagare 2.000." in response.get_data(as_text=True)
+    # The amounts in the edition's currency, as the pages write money (issue 31).
+    assert "Anna ha €\u00a01.500: mancano €\u00a0500 per pagare €\u00a02.000." in response.get_data(as_text=True)
     page = anna.get(f"/g/{game_id}/me").get_data(as_text=True)
     assert (
         anna.post(f"/g/{game_id}/me", data={**keyed(page, "transfer"), "to": "bank", "amount": "20"}).status_code == 302

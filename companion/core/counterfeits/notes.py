@@ -44,7 +44,7 @@ from datetime import datetime
 from typing import Any
 
 from ..changes import check_postings
-from ..errors import N_, Forbidden, NotFound, RuleViolation
+from ..errors import N_, Forbidden, Money, NotFound, RuleViolation
 from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..rules.common import is_past, stamp
@@ -94,7 +94,9 @@ def require_notes(state: GameState, amount: int) -> None:
     smallest = min(state.edition.banknotes)
     if amount % smallest:
         raise RuleViolation(
-            "not_in_notes", N_("Money moves in notes here: the amount must be a multiple of %(note)s."), note=smallest
+            "not_in_notes",
+            N_("Money moves in notes here: the amount must be a multiple of %(note)s."),
+            note=Money(smallest),
         )
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ..errors import N_, BadInput, BancoError, Forbidden, RuleViolation
+from ..errors import N_, BadInput, BancoError, Forbidden, Money, RuleViolation
 from ..guards import require_cash, require_player, require_running
 from ..ledger import BANK, move
 from ..money import parse_amount
@@ -187,9 +187,11 @@ def bid(state: GameState, player_id: str, amount: object, now: datetime, deed_ke
     amount = parse_amount(amount, state.edition.max_amount)
     minimum = auction.opening_bid if auction.high_bid is None else auction.high_bid + auction.min_raise
     if amount < minimum:
-        raise RuleViolation("bid_too_low", N_("The bid must be at least %(min)s."), min=minimum)
+        raise RuleViolation("bid_too_low", N_("The bid must be at least %(min)s."), min=Money(minimum))
     if amount > player.cash and not state.edition.auction.bids_above_cash:
-        raise RuleViolation("bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name, cash=player.cash)
+        raise RuleViolation(
+            "bid_above_cash", N_("%(name)s has only %(cash)s."), name=player.name, cash=Money(player.cash)
+        )
     if auction.high_bidder == player.id:
         raise RuleViolation("already_high_bidder", N_("%(name)s already holds the high bid."), name=player.name)
     require_fee_settled(state, player)
@@ -261,6 +263,7 @@ def auction_close(
         if rerun:
             return _rerun(state, auction, winner, now)
         if refusal.code == "insufficient_cash" and state.edition.auction.bids_above_cash:
+            assert auction.high_bid is not None  # set with the high bidder
             raise RuleViolation(
                 "winner_raising_cash",
                 N_(
@@ -269,8 +272,8 @@ def auction_close(
                     "without them."
                 ),
                 name=winner.name,
-                amount=auction.high_bid,
-                cash=winner.cash,
+                amount=Money(auction.high_bid),
+                cash=Money(winner.cash),
             )
         if waits_for_winner(state.edition, refusal):
             raise refusal

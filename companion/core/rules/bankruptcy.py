@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .. import pending
-from ..errors import N_, BadInput, BancoError, NotFound, RuleViolation
+from ..errors import N_, BadInput, BancoError, Money, NotFound, RuleViolation
 from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..money import parse_amount, percent_up
@@ -254,7 +254,7 @@ def bankrupt(
                 "Name the debt %(name)s cannot pay (a rent, a request, a tax or an amount owed): %(name)s could still pay %(amount)s."
             ),
             name=debtor.name,
-            amount=means.payable,
+            amount=Money(means.payable),
         )
     if named is not None and named.amount <= means.payable:
         raise RuleViolation(
@@ -263,8 +263,8 @@ def bankrupt(
                 "%(name)s can still pay %(amount)s (cash and what selling or mortgaging would raise), enough for the debt of %(debt)s: no bankruptcy."
             ),
             name=debtor.name,
-            amount=means.payable,
-            debt=named.amount,
+            amount=Money(means.payable),
+            debt=Money(named.amount),
         )
     debt = named.amount if named is not None else None
     estate = handover(state.edition, creditor, debt)

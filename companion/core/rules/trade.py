@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import N_, BadInput, Forbidden, NotFound, RuleViolation
+from ..errors import N_, BadInput, Forbidden, Money, NotFound, RuleViolation
 from ..guards import require_cash, require_player, require_running
 from ..ledger import Posting, move
 from ..policies.mortgage import handed_over_lap
@@ -39,7 +39,9 @@ def _clean_side(state: GameState, side: object) -> dict[str, Any]:
             raise BadInput("invalid_trade", N_("Cash and cards in a trade are whole numbers."))
         counts[name] = value
     if counts["cash"] > state.edition.max_amount:
-        raise BadInput("amount_too_large", N_("One payment can be at most %(max)s."), max=state.edition.max_amount)
+        raise BadInput(
+            "amount_too_large", N_("One payment can be at most %(max)s."), max=Money(state.edition.max_amount)
+        )
     deeds = side.get("deeds") or []
     if not isinstance(deeds, list) or len(set(map(str, deeds))) != len(deeds):
         raise BadInput("invalid_trade", N_("Name each deed in a trade once."))
@@ -118,7 +120,9 @@ def _require_card_price(state: GameState, cards_side: dict[str, Any], other_side
     ):
         return
     if other_side["cash"] - cards_side["cash"] > cap * cards_side["jail_cards"]:
-        raise RuleViolation("jail_card_too_dear", N_("A get-out-of-jail card sells for at most %(max)s."), max=cap)
+        raise RuleViolation(
+            "jail_card_too_dear", N_("A get-out-of-jail card sells for at most %(max)s."), max=Money(cap)
+        )
 
 
 def _require_fees_payable(
@@ -133,7 +137,7 @@ def _require_fees_payable(
             "cannot_pay_mortgage_fees",
             N_("%(name)s would not have the %(fees)s due on the mortgaged deeds received."),
             name=player.name,
-            fees=fees,
+            fees=Money(fees),
         )
 
 
