@@ -309,8 +309,9 @@
   }
 
   window.addEventListener("offline", loseBank);
+  // Back on the network: the stream anew, and what changed meanwhile.
   window.addEventListener("online", function () {
-    if (streamUrl && window.EventSource) { openStream(); } else { heardBank(); }
+    if (streamUrl && window.EventSource) { openStream(); catchUp(); } else { heardBank(); }
   });
   if (streamUrl && window.EventSource) { openStream(); }
 

@@ -5,6 +5,7 @@ the reader's language, with the edition's currency."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -16,6 +17,12 @@ from tests.e2e.test_live_morph import open_auction
 from tests.e2e.test_table import started
 
 NBSP = "\u00a0"
+SHOTS = os.environ.get("BANCO_SHOTS")  # a folder: the test also leaves its screenshots there, to look at
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"outbox-{name}.png"))
 
 
 def _game_id(page) -> str:
@@ -57,6 +64,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     print(f"banner {time.monotonic() - quiet:.2f} s after the beats stopped")
     stale = anna.get_by_role("img", name="not up to date")
     expect(stale.first).to_be_visible()
+    shot(anna, "stale")
     assert anna.locator(".balance-cash + .stale-mark").count() == 1  # beside the balance, its text kept
     expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,500")
     monkeypatch.setattr(streams, "_KEEPALIVE", b"event: beat\ndata: 1\n\n")
@@ -84,6 +92,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     _tap_pay(anna, "Bruno", "30")
     anna.click("#confirm-ok")
     expect(outbox.locator(".outbox-item")).to_have_count(2)
+    shot(anna, "waiting")
     outbox.locator(".outbox-item", has_text="30").get_by_role("button", name="Withdraw").click()
     expect(outbox.locator(".outbox-item")).to_have_count(1)
     expect(outbox).to_contain_text("Withdrawn, nothing was sent")
@@ -154,6 +163,7 @@ def test_bad_amounts_are_named_before_any_confirmation_in_both_languages(live_se
     # Italian, on Anna's wallet.
     _tap_pay(anna, "Bruno", "")
     _named(anna, "Scrivi un importo.")
+    shot(anna, "empty")
     expect(anna.locator("#pay-amount")).to_have_attribute("aria-invalid", "true")
     for typed, said in (
         ("-5", "L'importo dev'essere maggiore di zero."),
