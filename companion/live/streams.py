@@ -98,7 +98,10 @@ class _Stream:
         self._timers: list[asyncio.TimerHandle] = []
 
     def start(self, loop) -> None:
-        self._timers = [loop.call_later(STREAM_SECONDS, self.end), loop.call_later(KEEPALIVE_SECONDS / 2, self.tick, loop)]
+        self._timers = [
+            loop.call_later(STREAM_SECONDS, self.end),
+            loop.call_later(KEEPALIVE_SECONDS / 2, self.tick, loop),
+        ]
 
     def wake(self, *_ignored) -> None:
         if self.waiter is not None and not self.waiter.done():
