@@ -173,7 +173,9 @@ def test_bad_amounts_are_named_before_any_confirmation_in_both_languages(live_se
         ("999999999", None),
         ("99999", f"Hai €{NBSP}1.500: mancano €{NBSP}98.499."),
     ):
+        anna.fill("#pay-amount", "")  # emptied first: a fill counts the old text against maxlength
         anna.fill("#pay-amount", typed)
+        assert anna.input_value("#pay-amount") == typed
         anna.locator("#pay-form button.btn-big").click()
         if said is None:
             expect(anna.locator("#pay-form .field-error")).to_contain_text(re.compile(rf"al massimo di €{NBSP}[\d.]+"))
