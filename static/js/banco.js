@@ -81,7 +81,7 @@
   // This page again (whole, or some of its regions), as ``read`` ("text" or "json"); null when
   // the page was sent elsewhere (signed out, the seat moved to another phone): it goes there.
   function fetchPage(url, read) {
-    return fetch(url, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store" })
+    return fetch(url, { headers: { "X-Banco-Live": "1" }, credentials: "same-origin", cache: "no-store", signal: timed() })
       .then(function (r) {
         if (!r.ok) { return Promise.reject(r.status); }
         if (r.redirected && new URL(r.url).pathname !== location.pathname) { location.assign(r.url); return null; }
@@ -191,17 +191,29 @@
       .then(next);
   }
 
+  // A fetch given up after FETCH_MS: a request lost with the Wi-Fi must not hold the page's
+  // updates for good (it is asked again).
+  var FETCH_MS = 8000;
+  function timed() {
+    if (!window.AbortController) { return undefined; }
+    var control = new AbortController();
+    setTimeout(function () { control.abort(); }, FETCH_MS);
+    return control.signal;
+  }
+
   // A page back from the pocket or the network asks what changed since its version.
   function catchUp() {
     var url = body.dataset.changes;
     if (!url) { refresh(); return; }
-    fetch(url + "?since=" + shown(), { credentials: "same-origin", cache: "no-store" })
+    fetch(url + "?since=" + shown(), { credentials: "same-origin", cache: "no-store", signal: timed() })
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
       .then(function (answer) {
         var version = Number(answer.version);
         if (staleUntil !== null) { staleUntil = Math.max(staleUntil, version); }
         heard(version, answer.parts);
         caughtUp();
+        // Still behind a moment later (an update lost on the way): ask again.
+        if (staleUntil !== null) { setTimeout(function () { if (staleUntil !== null && !lost) { catchUp(); } }, 3000); }
       })
       .catch(function () { setTimeout(catchUp, 2000); });
   }
