@@ -4,8 +4,9 @@ First the build's checks (``checks``: ruff's lint and format check and mypy's ty
 configured in ``pyproject.toml``); a failing check fails the run, and the tests still run so that one
 sitting shows everything.
 
-Runs pytest on SQLite, every test, and beside it on PostgreSQL the tests marked ``database``,
-those whose behaviour depends on the database (a ``pytestmark`` in the module says which, and
+Runs pytest on SQLite, every test but the API's fuzzing (``fuzz``, which goes to PostgreSQL when
+there is one), and beside it on PostgreSQL the tests marked ``database``, those whose behaviour
+depends on the database (a ``pytestmark`` in the module says which, and
 why; the README says why the others need one run). The two runs share nothing but the
 machine: the PostgreSQL run, one process, starts first and goes on beside the checks and the
 SQLite run, whose files are shared among one pytest-xdist worker per core (``spread``); its
@@ -100,14 +101,27 @@ def spread(args: list[str]) -> list[str]:
     return ["-n", str(os.cpu_count() or 1), "--dist", "loadfile", *args]
 
 
-def on_postgresql(args: list[str]) -> list[str]:
-    """The PostgreSQL run's arguments: the tests marked ``database`` among those ``args`` pick."""
-    args, chosen = list(args), "database"
+def narrowed(args: list[str], chosen: str) -> list[str]:
+    """``args`` with their tests narrowed to those the marker expression ``chosen`` picks too."""
+    args = list(args)
     if "-m" in args[:-1]:
         at = args.index("-m")
-        chosen = f"database and ({args[at + 1]})"
+        chosen = f"({chosen}) and ({args[at + 1]})"
         del args[at : at + 2]
     return [*args, "-m", chosen]
+
+
+def on_sqlite(args: list[str], beside: bool) -> list[str]:
+    """The SQLite run's arguments: every test ``args`` pick, but the fuzzing (marked ``fuzz``)
+    when the PostgreSQL run goes ``beside`` it and fuzzes there: its cases go through the
+    same code on both databases, and what differs in storing odd input (NUL, lengths, numbers
+    past 64 bits) is checked on both by ``tests/api/test_hardening.py``."""
+    return spread(narrowed(args, "not fuzz") if beside else args)
+
+
+def on_postgresql(args: list[str]) -> list[str]:
+    """The PostgreSQL run's arguments: the tests marked ``database`` among those ``args`` pick."""
+    return narrowed(args, "database")
 
 
 def main() -> int:
@@ -128,7 +142,7 @@ def main() -> int:
                 command = [sys.executable, "-m", "pytest", *on_postgresql(args)]
                 beside = subprocess.Popen(command, env=env, stdout=report, stderr=subprocess.STDOUT)
             failed = not checks()
-            failed |= run("SQLite", base, spread(args)) != 0
+            failed |= run("SQLite", base, on_sqlite(args, beside is not None)) != 0
             if beside is not None:
                 code = beside.wait()
                 print(f"\n=== Banco tests on {label} ===", flush=True)

@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from companion import create_app
+from companion import create_app, shared_parts
 from companion.core.editions import loading
 from companion.store import db
 
@@ -64,6 +64,11 @@ def pytest_configure(config):
         "markers",
         "database: what the test checks depends on the database (locks, transactions, constraints, "
         "types, order of reads, migrations, LISTEN/NOTIFY): python -m tests runs it on PostgreSQL too",
+    )
+    config.addinivalue_line(
+        "markers",
+        "fuzz: the API fuzzed from its OpenAPI document; python -m tests runs it once, on PostgreSQL "
+        "when the run has one (the stricter store of odd input), else on SQLite",
     )
 
 
@@ -195,13 +200,79 @@ def make_app(tmp_path, fresh=True, **overrides):
     return app
 
 
+class SharedApp:
+    """One app for the tests of a module, each of them handed it as a new app would be: its
+    settings as made, its shared parts (``companion.extension.Banco``: the broker, the limiters,
+    the door's writer, the imported editions) new, its database's rows gone and its sequences
+    started again, and a new name for its database (``services.database_key``), so no memory of
+    the process keyed by it holds an earlier test's game. Making an app is mostly Flask's routes
+    and Alembic's scripts, about a tenth of a second of CPU, some thousand times a run; emptying
+    its tables is a few milliseconds."""
+
+    def __init__(self, folder, **overrides) -> None:
+        self.app = make_app(folder, **overrides)
+        self.settings = dict(self.app.config)
+
+    def renew(self):
+        """The app as new, for the next test."""
+        from companion import extension
+        from companion.services import repository
+
+        app = self.app
+        old = extension.banco(app)
+        old.door.writer.stop(wait=10)
+        old.door.closer.stop()
+        app.config.clear()
+        app.config.update(self.settings)
+        extension.init_app(app, shared_parts(app))
+        with app.app_context():
+            db.session.remove()
+            engine = db.engine
+            engine.dispose()  # on PostgreSQL, another app of the test may have ended its connections
+            engine.__dict__.pop(repository._DATABASE_KEY, None)
+            _empty_tables(engine)
+        return app
+
+    def close(self) -> None:
+        from companion import extension
+
+        parts = extension.banco(self.app)
+        parts.door.writer.stop(wait=10)
+        parts.door.closer.stop()
+        with self.app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _empty_tables(engine) -> None:
+    """Deletes every row of the app's tables and starts their ids again."""
+    from sqlalchemy import inspect, text
+
+    with engine.begin() as conn:
+        for table in reversed(db.metadata.sorted_tables):
+            conn.execute(table.delete())
+        if engine.dialect.name == "postgresql":
+            for (sequence,) in conn.execute(
+                text(
+                    "SELECT oid::regclass::text FROM pg_class WHERE relkind = 'S' AND relnamespace = 'public'::regnamespace"
+                )
+            ):
+                conn.execute(text(f"ALTER SEQUENCE {sequence} RESTART"))
+        elif inspect(conn).has_table("sqlite_sequence"):
+            conn.execute(text("DELETE FROM sqlite_sequence"))
+
+
+@pytest.fixture(scope="module")
+def shared_api_app(tmp_path_factory):
+    shared = SharedApp(tmp_path_factory.mktemp("app"), WTF_CSRF_ENABLED=False)
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app(shared_api_app):
+    """The app of the API's tests (no forms' CSRF protection): the module's one, as new."""
+    return shared_api_app.renew()
 
 
 @pytest.fixture

@@ -238,6 +238,7 @@ def _plausible(data, game, ids) -> dict:
     return action
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("mode", MODES, ids=str)
 @pytest.mark.parametrize("method, path", OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_no_server_error(fuzz, method, path, mode):

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion import store
-from tests.conftest import make_app
+from tests.conftest import SharedApp
+
+
+@pytest.fixture(scope="module")
+def shared_page_app(tmp_path_factory):
+    shared = SharedApp(tmp_path_factory.mktemp("app"))
+    yield shared
+    shared.close()
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
-    yield app
-    with app.app_context():
-        store.db.session.remove()
-        store.db.engine.dispose()
+def app(shared_page_app):
+    """The app of the page tests: the module's one, as new."""
+    return shared_page_app.renew()

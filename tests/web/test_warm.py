@@ -13,7 +13,8 @@ from tests.conftest import make_app
 from tests.web.test_pages import open_table, sit_down, start
 
 
-def test_after_warming_the_first_region_compiles_and_parses_nothing(app, tmp_path):
+def test_after_warming_the_first_region_compiles_and_parses_nothing(tmp_path):
+    app = make_app(tmp_path)  # its own database, for the restart below to find
     client = app.test_client()
     game_id, _ = open_table(client, names=("Anna", "Bruno"))
     bruno = sit_down(app, game_id, "Bruno")
