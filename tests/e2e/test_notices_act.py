@@ -181,7 +181,7 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(table)
     expect(bruno.locator("#toasts .toasts-more")).to_have_text("1 more notice", timeout=LIVE_MS)
     expect(toasts).to_have_count(2)
     expect(bruno.locator("#for-you summary")).to_contain_text("+€\u00a020 from Carla.")  # open, and still told
-    bruno.screenshot(path=f"{SHOTS}/notices-three-at-once.png")
+    bruno.screenshot(path=f"{SHOTS}/notices-three-at-once.png", animations="disabled")
     _clear_of_the_top(bruno)
     assert bruno.evaluate("window.__most") == 2
     assert bruno.evaluate("window.__buzzes.length") >= 1  # money arrived
@@ -235,7 +235,7 @@ def test_notices_stay_clear_of_the_balance_and_answer_requests_and_trades(table)
     card = bruno.locator(f"#offers [data-pending='{pending}']")
     expect(card).to_contain_text("You have €\u00a01,505: €\u00a098,494 missing.")
     expect(card.get_by_role("button", name=re.compile("Pay"))).to_have_count(0)
-    bruno.screenshot(path=f"{SHOTS}/notice-beyond-means.png")
+    bruno.screenshot(path=f"{SHOTS}/notice-beyond-means.png", animations="disabled")
     asked.get_by_role("link", name="Raise money or declare bankruptcy").click()
     expect(bruno.locator("#danger-zone")).to_have_attribute("open", "")
     expect(bruno.locator("#bankrupt-form")).to_contain_text("Anna asks you for €\u00a099,999.")
@@ -271,7 +271,7 @@ def test_in_italian_a_request_is_paid_from_its_notice_in_two_taps(table):
     expect(bruno.locator("#toasts .toasts-more")).to_have_text("1 altra notifica", timeout=LIVE_MS)
     expect(bruno.locator("#toasts .toast")).to_have_count(2)
     os.makedirs(SHOTS, exist_ok=True)
-    bruno.screenshot(path=f"{SHOTS}/notices-three-at-once-it.png")
+    bruno.screenshot(path=f"{SHOTS}/notices-three-at-once-it.png", animations="disabled")
     _clear_of_the_top(bruno)
     assert bruno.evaluate("window.__buzzes.length") >= 1 and bruno.evaluate("window.__notes") == 0
 
