@@ -11,8 +11,9 @@ import pytest
 from companion import services
 from companion.store import Game, db, now_utc
 
-# On PostgreSQL too (python -m tests): idempotency keys (unique rows), integer amounts, and documents stored as JSON.
-pytestmark = pytest.mark.database
+# On PostgreSQL too (python -m tests), the tests marked ``database``: idempotency keys (unique
+# rows), integer amounts, and settings stored as JSON. The others drive rules through the API and
+# store nothing those and tests/api/test_api.py do not store on both databases already.
 
 POT = "free_parking"
 
@@ -52,6 +53,7 @@ def last_event(game):
 # --- settings on creation --------------------------------------------------------------------
 
 
+@pytest.mark.database
 def test_settings_are_taken_at_creation_and_shown(api):
     game = api.new_game(
         settings={"strict_bank": True, "free_parking_pot": True, "request_seconds": 120, "auction_seconds": 45}
@@ -80,6 +82,7 @@ def test_without_settings_a_game_takes_the_defaults(api):
     assert api.new_game(settings=None).state()["settings"] == state["settings"]
 
 
+@pytest.mark.database
 def test_a_game_stored_before_a_setting_existed_shows_its_default(app, api):
     game = api.new_game(settings={"strict_bank": True})
     with app.app_context():
@@ -169,6 +172,7 @@ def test_a_game_without_the_pot_pays_taxes_to_the_bank(app, api):
         ("Anna", {"type": "pot_collect", "pot": "pot_that_does_not_exist"}),
     ],
 )
+@pytest.mark.database
 def test_an_unknown_account_is_404_never_500(app, api, who, action):
     game = api.new_game(settings={"free_parking_pot": True}).start()
     status, body = game.act(who, action)
@@ -290,6 +294,7 @@ def test_a_request_before_the_start_is_refused(api):
     refusal(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 10}), 409, "game_not_started")
 
 
+@pytest.mark.database
 def test_the_same_key_makes_one_request(app, api):
     game = api.new_game().start()
     action = {"type": "request", "from": game.ids["Bruno"], "amount": 200, "key": "ask-1"}
@@ -309,6 +314,7 @@ def test_the_same_key_makes_one_request(app, api):
     assert len(game.state()["pending"]) == 2
 
 
+@pytest.mark.database
 def test_the_same_key_approves_once(app, api):
     game = api.new_game().start()
     pending_id = ok(game.act("Anna", {"type": "request", "from": game.ids["Bruno"], "amount": 200}))["result"][
@@ -434,6 +440,7 @@ def test_the_bankers_own_payouts_and_payments_to_the_bank_do_not_wait(app, api):
     journal_is_whole(app, game)
 
 
+@pytest.mark.database
 def test_a_held_request_sent_twice_with_its_key_waits_once(app, api):
     game = api.new_game(settings={"strict_bank": True}).start()
     action = {"type": "collect", "amount": 100, "key": "prize-1"}
@@ -534,6 +541,7 @@ def test_rent_actions_and_generic_requests_do_not_mix(app, api):
         ("Anna", {"type": "transfer", "to": POT}),
     ],
 )
+@pytest.mark.database
 def test_amounts_that_are_not_json_integers_are_refused(app, api, who, action, amount):
     game = api.new_game(settings={"free_parking_pot": True}).start()
     action = {k: game.ids["Bruno"] if v == "BRUNO" else v for k, v in action.items()}
@@ -551,12 +559,14 @@ def test_amounts_that_are_not_json_integers_are_refused(app, api, who, action, a
         b'{"type": "transfer", "to": "bank", "amount": "100"}',
     ],
 )
+@pytest.mark.database
 def test_amounts_in_raw_json_must_be_integers(api, raw):
     game = api.new_game().start()
     refusal(api.post(f"/api/v1/games/{game.id}/actions", token=game.tokens["Anna"], raw=raw), 400, "invalid_amount")
     assert game.cash()["Anna"] == 1500
 
 
+@pytest.mark.database
 def test_a_bid_must_be_an_integer(api):
     game = api.new_game().start()
     ok(game.act("Anna", {"type": "auction_start", "deed": "via-roma"}))
@@ -586,6 +596,7 @@ def test_openapi_describes_the_engine(api):
 # --- no input makes the server fail -------------------------------------------------------------
 
 
+@pytest.mark.database
 def test_no_input_to_the_new_actions_makes_the_server_fail(app, api):
     """Random payloads for the new actions on a game with every setting: each answer is a
     JSON refusal or a success, never a 5xx, and the money stays whole."""
