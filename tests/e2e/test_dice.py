@@ -169,8 +169,9 @@ def test_the_go_salary_by_the_dice_takes_the_total_even_rolled_at_the_table(dice
     expect(anna.locator("#go-dice")).to_have_value("")
     expect(anna.locator("#go-dice + [data-roll-hint]")).to_be_hidden()
 
-    # The expropriation dice: the buyer's yellow die and the owner's red one, in words.
-    anna.locator("#dice-sheet summary").click()
+    # The expropriation dice: the buyer's yellow die and the owner's red one, in words. The Dice
+    # section is still open: the GO payment updated the wallet in place (issue 31), no reload.
+    expect(anna.locator("#dice-sheet")).to_have_attribute("open", "")
     anna.locator("#roll-form button[value=expropriation]").click()
     anna.wait_for_load_state()
     expect(anna.locator("#last-roll .die-buyer")).to_have_count(1)
