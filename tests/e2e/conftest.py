@@ -19,6 +19,9 @@ ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+# How long a page may take to show what a test waits for. Generous: on a busy 2-core CI machine,
+# running the suite on two workers beside Chromium, a live update can take seconds to land.
+WAIT_MS = 10_000
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
@@ -31,8 +34,9 @@ def browser():
         if os.environ.get("CI") == "true":
             pytest.fail(f"Chromium is missing at {CHROMIUM}: CI must run the browser tests")
         pytest.skip("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser

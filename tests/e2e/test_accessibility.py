@@ -330,7 +330,7 @@ def test_the_standings_follow_the_desk_without_a_timed_reload(world, monkeypatch
     desk = visit(world, "host", "/t/{tournament}", "en")
     desk.fill("#late", "Hugo")
     desk.locator("form:has(#late) button").click()
-    expect(wall.locator(".t-standings")).to_contain_text("Hugo", timeout=5000)
+    expect(wall.locator(".t-standings")).to_contain_text("Hugo", timeout=10_000)
     assert wall.evaluate("() => window.sameWall") is True
 
 

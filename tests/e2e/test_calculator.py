@@ -33,7 +33,7 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
     status = page.locator("#calc-status")
     page.fill("#cash-0", "1500")
     page.fill("#cash-1", "900")
-    expect(status).to_have_text("Salvato su questo telefono.", timeout=5000)
+    expect(status).to_have_text("Salvato su questo telefono.", timeout=10_000)
     for key in ("via-roma", "corso-impero", "largo-augusto"):
         page.get_by_label("Proprietario di " + page.locator(f"#deed-{key} .calc-deed-name").inner_text()).select_option(
             label="Anna"
@@ -43,12 +43,12 @@ def test_a_paper_game_counted_on_one_phone(live_server, phone):
         page.locator(f"select[name=build-{key}]").select_option("1")
     page.locator("input[name=mortgaged-stazione-sud]").check()  # nobody holds it yet: refused, named
     expect(status).to_have_text(
-        "Il contratto Stazione Sud è della Banca: solo il suo proprietario può ipotecarlo.", timeout=5000
+        "Il contratto Stazione Sud è della Banca: solo il suo proprietario può ipotecarlo.", timeout=10_000
     )
     expect(page.locator("#deed-stazione-sud")).to_have_class(re.compile("is-wrong"))
     page.screenshot(path=f"{SHOTS}/calculator-refused-live.png")
     page.locator("select[name=owner-stazione-sud]").select_option(label="Carla")
-    expect(status).to_have_text("Salvato su questo telefono.", timeout=5000)
+    expect(status).to_have_text("Salvato su questo telefono.", timeout=10_000)
     expect(page.locator("#deed-stazione-sud")).not_to_have_class(re.compile("is-wrong"))
     page.locator("#deed-via-roma").scroll_into_view_if_needed()
     page.screenshot(path=f"{SHOTS}/calculator-entries.png")
@@ -142,7 +142,7 @@ def test_a_card_added_on_another_tab_shows_when_coming_back(live_server, phone):
     page.get_by_role("button", name="Start counting").click()
     page.wait_for_url(re.compile(r".*/calculator/entries$"))
     page.fill("#cash-0", "100")
-    expect(page.locator("#calc-status")).to_have_text("Saved on this phone.", timeout=5000)
+    expect(page.locator("#calc-status")).to_have_text("Saved on this phone.", timeout=10_000)
 
     scanned = page.context.new_page()
     scanned.goto(f"{url}/card/classic-it/via-roma")
@@ -151,6 +151,6 @@ def test_a_card_added_on_another_tab_shows_when_coming_back(live_server, phone):
 
     # Headless tabs never hide: tell the first one it is shown again, as a phone would.
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(page.locator("select[name=owner-via-roma]")).to_have_value("1", timeout=5000)
+    expect(page.locator("select[name=owner-via-roma]")).to_have_value("1", timeout=10_000)
     expect(page.locator("#cash-0")).to_have_value("100")
     assert page.errors == [], page.errors

@@ -32,7 +32,7 @@ def test_the_table_hears_that_the_bank_cannot_save_and_that_it_saves_again(live_
             "The bank's computer cannot save right now: nothing was changed."
         )
         for page in (screen, bruno, host):  # told live, without a reload
-            expect(page.locator("#cannot-save")).to_be_visible(timeout=5000)
+            expect(page.locator("#cannot-save")).to_be_visible(timeout=10_000)
         expect(banner).to_contain_text("The bank's computer cannot save right now")
         expect(anna.locator("[data-cash]").first).to_contain_text("1,500")
         shot(anna, "wallet")
@@ -40,6 +40,6 @@ def test_the_table_hears_that_the_bank_cannot_save_and_that_it_saves_again(live_
 
     pay(anna, "Bruno", 50)
     for page in (screen, bruno, host, anna):
-        expect(page.locator("#cannot-save")).to_be_hidden(timeout=5000)
-    expect(bruno.locator("[data-cash]").first).to_contain_text("1,550", timeout=5000)
+        expect(page.locator("#cannot-save")).to_be_hidden(timeout=10_000)
+    expect(bruno.locator("[data-cash]").first).to_contain_text("1,550", timeout=10_000)
     assert screen.errors == [] and anna.errors == [] and bruno.errors == []

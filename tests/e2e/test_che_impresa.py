@@ -73,8 +73,8 @@ def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):
     host.locator("form:has(input[value=start]) button").click()
     # Anna plays first; the deeds are dealt at the start, each paid at its price out of the
     # starting cash, and every wallet shows what is left.
-    expect(anna.locator("#turn")).to_contain_text("Your turn", timeout=5000)
-    expect(bruno.locator("#turn")).to_contain_text("Anna's turn", timeout=5000)
+    expect(anna.locator("#turn")).to_contain_text("Your turn", timeout=10_000)
+    expect(bruno.locator("#turn")).to_contain_text("Anna's turn", timeout=10_000)
     expect(host.locator("#turn")).to_contain_text("Anna's turn")
     game_path = anna.url.rsplit("/", 1)[0]
     dealt = board(live_server, game_id)
@@ -107,9 +107,9 @@ def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):
     expect(anna.locator("#expropriation")).to_contain_text("Now Anna rolls the yellow die.")
 
     # Every page sees the attempt without a reload: Bruno's wallet and the table.
-    expect(bruno.locator("#expropriation")).to_contain_text("Now Anna rolls the yellow die.", timeout=5000)
+    expect(bruno.locator("#expropriation")).to_contain_text("Now Anna rolls the yellow die.", timeout=10_000)
     expect(bruno.locator("#expropriation button")).to_have_count(0)
-    expect(host.locator("#expropriation")).to_contain_text("Now Anna rolls the yellow die.", timeout=5000)
+    expect(host.locator("#expropriation")).to_contain_text("Now Anna rolls the yellow die.", timeout=10_000)
 
     # On her wallet Anna enters the face her yellow die shows: YES.
     anna.goto(f"{game_path}/me")
@@ -122,11 +122,11 @@ def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):
     expect(anna.locator("#expropriation button")).to_have_count(0)
 
     # Bruno's wallet asks him, live, for the red die.
-    expect(bruno.locator("#expropriation")).to_contain_text("Now Bruno rolls the red die.", timeout=5000)
+    expect(bruno.locator("#expropriation")).to_contain_text("Now Bruno rolls the red die.", timeout=10_000)
     expect(bruno.locator("#expropriation")).to_contain_text("yellow die: YES")
     half = bruno.locator("#expropriation form:has(input[name=face][value=meta]) button")
     expect(half).to_have_text("HALF")
-    expect(host.locator("#expropriation")).to_contain_text("Now Bruno rolls the red die.", timeout=5000)
+    expect(host.locator("#expropriation")).to_contain_text("Now Bruno rolls the red die.", timeout=10_000)
     bruno.locator("#expropriation .expropriation").scroll_into_view_if_needed()
     shoot(bruno, "wallet-expropriation-owner")
     if SHOTS:  # the table as the tablet shows it
@@ -143,11 +143,11 @@ def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):
     # The deed is Anna's at half its price, on both phones and in the feed.
     line = re.compile(rf"Expropriation done: Anna takes {re.escape(name)} for B\W{paid}\b")
     for page in (bruno, anna):
-        expect(page.locator("#feed li").first).to_contain_text(line, timeout=5000)
+        expect(page.locator("#feed li").first).to_contain_text(line, timeout=10_000)
         expect(page.locator("#expropriation .expropriation")).to_have_count(0)
     expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", str(before["Bruno"] + paid))
-    expect(anna.locator(".balance-cash")).to_have_attribute("data-cash", str(before["Anna"] - paid), timeout=5000)
-    expect(host.locator("#feed li").first).to_contain_text(line, timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_attribute("data-cash", str(before["Anna"] - paid), timeout=10_000)
+    expect(host.locator("#feed li").first).to_contain_text(line, timeout=10_000)
     for page in (anna, bruno):
         page.goto(f"{game_path}/deeds/{target}")
         expect(page.locator("#deed-state")).to_contain_text("Owner: Anna")
@@ -171,8 +171,8 @@ def test_an_expropriation_on_two_phones_and_the_table(live_server, phone):
     confirm(anna)
     expect(anna.locator("#turn")).to_contain_text("Bruno's turn")
     expect(anna.get_by_role("button", name="End my turn")).to_have_count(0)
-    expect(host.locator("#turn")).to_contain_text("Bruno's turn", timeout=5000)
-    expect(bruno.locator("#turn")).to_contain_text("Your turn", timeout=5000)
+    expect(host.locator("#turn")).to_contain_text("Bruno's turn", timeout=10_000)
+    expect(bruno.locator("#turn")).to_contain_text("Your turn", timeout=10_000)
     expect(bruno.get_by_role("button", name="End my turn")).to_be_visible()
     for page in (host, anna, bruno):
         assert page.errors == [], page.errors

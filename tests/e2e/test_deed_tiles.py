@@ -61,7 +61,7 @@ def test_find_a_deed_by_name_and_pay_its_rent_or_raise_its_auction(live_server, 
     expect(bruno.locator(".balance-cash")).to_be_visible()
     anna.goto(f"{game_path}/deeds/corso-impero")
     anna.get_by_role("button", name="Auction it").click()
-    expect(bruno.locator("#auction")).to_contain_text("Corso Impero", timeout=5000)
+    expect(bruno.locator("#auction")).to_contain_text("Corso Impero", timeout=10_000)
     bruno.locator("#quick-bid-1 button").click()
     expect(bruno.locator("#confirm-text")).to_have_text(f"Bid € {opening + steps[0]}?")
     confirm(bruno)

@@ -24,8 +24,8 @@ def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
     anna.goto(f"{game_path}/deeds/via-roma")
     expect(anna.locator(".title-deed-name")).to_have_text("Via Roma")
     anna.get_by_role("button", name="Auction it").click()
-    expect(bruno.locator("#auction")).to_contain_text("Via Roma", timeout=5000)
-    expect(host.locator("#auction")).to_contain_text("Via Roma", timeout=5000)
+    expect(bruno.locator("#auction")).to_contain_text("Via Roma", timeout=10_000)
+    expect(host.locator("#auction")).to_contain_text("Via Roma", timeout=10_000)
 
     bruno.fill("#bid-amount", "120")
     bruno.get_by_role("button", name="Bid", exact=True).click()

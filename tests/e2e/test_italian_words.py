@@ -17,5 +17,5 @@ def test_the_confirmation_and_the_feed_say_ad_anna(live_server, phone):
     bruno.locator("form[data-confirm] button.btn-big").click()
     expect(bruno.locator("#confirm-text")).to_have_text(re.compile(r"^Paghi Anna: €\s?50\?"))
     bruno.click("#confirm-ok")
-    expect(anna.locator("#feed")).to_contain_text(re.compile(r"Bruno paga €\s?50 ad Anna\."), timeout=5000)
+    expect(anna.locator("#feed")).to_contain_text(re.compile(r"Bruno paga €\s?50 ad Anna\."), timeout=10_000)
     assert bruno.errors == [] and anna.errors == []

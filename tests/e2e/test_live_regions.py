@@ -36,7 +36,7 @@ def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_wh
     """Carla's wallet fetches the players and the feed of a payment between Anna and Bruno, but
     not her balance, her forms or what her cash limits; the Bank, the players and its history."""
     host, (anna, _bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
-    expect(carla.locator("#feed")).to_contain_text("Anna", timeout=5000)
+    expect(carla.locator("#feed")).to_contain_text("Anna", timeout=10_000)
     wallet = _fetches(carla, "/me")
     bank = _fetches(host, "/table")
     carla.locator("#pay-reason").fill("half typed")

@@ -68,7 +68,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     assert anna.locator(".balance-cash + .stale-mark").count() == 1  # beside the balance, its text kept
     expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,500")
     monkeypatch.setattr(streams, "_KEEPALIVE", b"event: beat\ndata: 1\n\n")
-    expect(banner).to_be_hidden(timeout=5000)
+    expect(banner).to_be_hidden(timeout=10_000)
     expect(stale).to_have_count(0)
 
     # Off the network: the banner within 3 s, measured from the moment the phone went offline.
@@ -104,8 +104,8 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     anna.context.set_offline(False)
     expect(outbox).to_contain_text("Sent now that the connection is back", timeout=8000)
     expect(outbox.locator(".outbox-item")).to_have_count(0)
-    expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,450", timeout=5000)
-    expect(bruno.locator(".balance-cash")).to_have_text(f"€{NBSP}1,550", timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,450", timeout=10_000)
+    expect(bruno.locator(".balance-cash")).to_have_text(f"€{NBSP}1,550", timeout=10_000)
     expect(banner).to_be_hidden()
     expect(stale).to_have_count(0)
     assert _payments(live_server, game_id) == [50]
@@ -124,7 +124,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     _tap_pay(anna, "Bruno", "20")
     expect(anna.locator("#confirm")).to_be_visible()
     anna.click("#confirm-ok")
-    expect(outbox.locator(".outbox-item")).to_have_count(1, timeout=5000)
+    expect(outbox.locator(".outbox-item")).to_have_count(1, timeout=10_000)
     assert _payments(live_server, game_id) == [50, 20]
     anna.unroute(re.compile(r".*/g/\w+/me$"))
 
@@ -139,7 +139,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     expect(anna.locator("#outbox .outbox-item")).to_contain_text(f"Pay €{NBSP}20 to Bruno")
     anna.unroute(re.compile(r".*/g/\w+/me$"))
     expect(outbox).to_contain_text("Sent now that the connection is back", timeout=8000)
-    expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,430", timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,430", timeout=10_000)
     assert _payments(live_server, game_id) == [50, 20]
     _never_the_error_page(anna)
     # The browser logs each request the network refused; nothing else may reach the console.
@@ -192,11 +192,11 @@ def test_bad_amounts_are_named_before_any_confirmation_in_both_languages(live_se
     # What only the rules can judge (a bid under the auction's opening) is asked of the bank
     # before the confirmation: refused there, with the currency, and never confirmed.
     open_auction(host)
-    expect(anna.locator("#bid-amount")).to_be_visible(timeout=5000)
+    expect(anna.locator("#bid-amount")).to_be_visible(timeout=10_000)
     anna.fill("#bid-amount", "10")
     anna.locator("#bid form[data-confirm] button.btn-big").click()
     anna.click("#confirm-ok")
-    expect(bruno.locator("#auction")).to_contain_text("10", timeout=5000)
+    expect(bruno.locator("#auction")).to_contain_text("10", timeout=10_000)
     bruno.fill("#bid-amount", "5")
     bruno.get_by_role("button", name="Bid", exact=True).click()
     expect(bruno.locator("#bid .field-error")).to_have_text(f"The bid must be at least €{NBSP}11.")

@@ -23,7 +23,7 @@ def test_one_phone_asks_another_for_money_and_it_is_paid_from_the_request(live_s
     sit_down(anna, url, code, "Anna")
     sit_down(bruno, url, code, "Bruno")
     host.locator("form:has(input[value=start]) button").click()
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=10_000)
 
     # Anna asks Bruno for the rent; nothing moves yet.
     anna.locator("details.ask summary").click()
@@ -36,22 +36,22 @@ def test_one_phone_asks_another_for_money_and_it_is_paid_from_the_request(live_s
 
     # It reaches the top of Bruno's wallet live, with Pay and Decline.
     request = bruno.locator("#offers [data-pending]")
-    expect(request).to_contain_text("Anna asks you for", timeout=5000)
+    expect(request).to_contain_text("Anna asks you for", timeout=10_000)
     expect(request).to_contain_text("rent for Piazza Dante")
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
     bruno.screenshot(path=f"{SHOTS}/request-on-payer.png", full_page=True)
     request.get_by_role("button", name=re.compile("Pay")).click()
     confirm(bruno)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]476"))
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]524"), timeout=5000)
-    expect(anna.locator("#offers")).not_to_contain_text("Bruno", timeout=5000)
-    expect(host.locator("#feed")).to_contain_text("rent for Piazza Dante", timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]524"), timeout=10_000)
+    expect(anna.locator("#offers")).not_to_contain_text("Bruno", timeout=10_000)
+    expect(host.locator("#feed")).to_contain_text("rent for Piazza Dante", timeout=10_000)
 
     # A tax goes into the Free Parking pot, shown on every phone and the table.
     bruno.locator("form:has(input[value=pay_fixed]) button").first.click()
     confirm(bruno)
-    expect(anna.locator("#pots")).to_contain_text("200", timeout=5000)
-    expect(host.locator("#pots")).to_contain_text("200", timeout=5000)
+    expect(anna.locator("#pots")).to_contain_text("200", timeout=10_000)
+    expect(host.locator("#pots")).to_contain_text("200", timeout=10_000)
     anna.screenshot(path=f"{SHOTS}/pot-on-wallet.png", full_page=True)
     anna.locator("#pots button").click()
     confirm(anna)
@@ -63,10 +63,10 @@ def test_one_phone_asks_another_for_money_and_it_is_paid_from_the_request(live_s
     expect(bruno.locator("#offers")).to_contain_text("waiting for the banker")
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]276"))
     waiting = host.locator("#approvals [data-pending]")
-    expect(waiting).to_contain_text("Bruno", timeout=5000)
+    expect(waiting).to_contain_text("Bruno", timeout=10_000)
     host.screenshot(path=f"{SHOTS}/approvals-on-table.png", full_page=True)
     waiting.get_by_role("button", name=re.compile("Approva|Approve")).click()
     host.wait_for_load_state()
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]476"), timeout=5000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]476"), timeout=10_000)
     for page in (host, anna, bruno):
         assert page.errors == [], page.errors

@@ -23,15 +23,15 @@ def test_every_phone_sees_the_winner_and_the_results(live_server, phone):
     for page, name in ((anna, "Anna"), (bruno, "Bruno"), (carla, "Carla")):
         sit_down(page, url, code, name)
     host.locator("form:has(input[value=start]) button").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=10_000)
     pay(anna, "Bruno", 300)
     pay(carla, "Bruno", 100)
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]900"), timeout=5000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]900"), timeout=10_000)
 
     host.locator("form:has(input[value=end]) button").click()
     confirm(host)
     for page in (anna, bruno, carla, host):
-        expect(page.locator(".ended .winner")).to_contain_text("Bruno", timeout=5000)
+        expect(page.locator(".ended .winner")).to_contain_text("Bruno", timeout=10_000)
     bruno.locator(".ended a").click()
     expect(bruno.locator("h1.winner")).to_have_text("Bruno")
     expect(bruno.locator(".rank-row")).to_have_count(3)

@@ -34,7 +34,7 @@ def started(live_server, phone, names=("Anna", "Bruno"), locale="en-GB", host_lo
         sit_down(page, live_server.url, code, name)
     host.locator("form:has(input[value=start]) button").click()
     for page in players:
-        expect(page.locator("#pay-form")).to_be_visible(timeout=5000)
+        expect(page.locator("#pay-form")).to_be_visible(timeout=10_000)
     return host, players
 
 
@@ -54,11 +54,11 @@ def test_three_phones_pay_each_other_live(live_server, phone):
     anna, bruno, carla = phone(), phone(), phone("en-GB")
     for page, name in ((anna, "Anna"), (bruno, "Bruno"), (carla, "Carla")):
         sit_down(page, url, code, name)
-    expect(host.locator("#players")).not_to_contain_text("waiting for a phone", timeout=5000)
+    expect(host.locator("#players")).not_to_contain_text("waiting for a phone", timeout=10_000)
 
     host.locator("form:has(input[value=start]) button").click()
     for page in (anna, bruno, carla):  # the start reaches every phone without a reload
-        expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+        expect(page.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=10_000)
 
     pay(anna, "Bruno", 120)
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]380"))
@@ -91,7 +91,7 @@ def test_a_phone_recovers_after_the_connection_drops(live_server, phone, browser
     sit_down(anna, url, code, "Anna")
     sit_down(bruno, url, code, "Bruno")
     host.locator("form:has(input[value=start]) button").click()
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=10_000)
     bruno.context.set_offline(True)
     pay(anna, "Bruno", 200)
     bruno.wait_for_timeout(500)
@@ -108,7 +108,7 @@ def test_a_phone_recovers_after_the_server_restarts(live_server, phone, tmp_path
     anna = phone()
     sit_down(anna, url, code, "Anna")
     host.locator("form:has(input[value=start]) button").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"), timeout=10_000)
 
     live_server.stop()  # the laptop's server goes down...
     again = LiveServer(make_app(tmp_path, fresh=False), port=live_server.port).start()  # ...and comes back

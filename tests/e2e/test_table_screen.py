@@ -55,11 +55,11 @@ def test_the_cash_reads_from_two_metres_and_the_join_qr_moves_to_a_corner(live_s
 
     anna = phone()
     sit_down(anna, url, code, "Anna")
-    expect(screen.locator(".screen-seat", has_text="Anna")).to_have_class(re.compile("is-claimed"), timeout=5000)
+    expect(screen.locator(".screen-seat", has_text="Anna")).to_have_class(re.compile("is-claimed"), timeout=10_000)
     start_game(host)
 
     tiles = screen.locator(".screen-tile")
-    expect(tiles).to_have_count(8, timeout=5000)
+    expect(tiles).to_have_count(8, timeout=10_000)
     cash = screen.locator(".screen-tile-cash")
     expect(cash.first).to_have_text(re.compile(r"1\.500"))
     for i in range(8):
@@ -108,7 +108,7 @@ def test_an_auction_takes_the_screen_with_its_countdown_live(live_server, phone,
     host.select_option("#auction-deed", "via-roma")
     host.locator("form:has(input[value=auction_start]) button").click()
     auction = screen.locator(".screen-auction")
-    expect(auction).to_be_visible(timeout=5000)
+    expect(auction).to_be_visible(timeout=10_000)
     expect(auction.locator(".screen-auction-lot")).to_have_text("Via Roma")
     shown = box(auction)
     assert shown["width"] >= 0.9 * TV["width"] and shown["height"] >= 0.5 * TV["height"]  # it takes the screen
@@ -122,7 +122,7 @@ def test_an_auction_takes_the_screen_with_its_countdown_live(live_server, phone,
     expect(screen.locator(".screen-tile-cash")).to_have_count(3)
 
     host.locator("form:has(input[value=auction_close]) button.btn-big").click()  # the banker closes it early
-    expect(screen.locator(".screen-auction")).to_have_count(0, timeout=5000)
+    expect(screen.locator(".screen-auction")).to_have_count(0, timeout=10_000)
     expect(screen.locator(".screen-corner")).to_be_visible()
     assert same_document(screen) and screen.errors == []
 
@@ -143,7 +143,7 @@ def test_no_secret_ever_reaches_the_screen(live_server, phone, browser):
     fresh.goto(rejoin)
     fresh.locator("main form button").click()  # Anna's seat moves: every page hears of it
     fresh.wait_for_url(re.compile(r".*/me$"))
-    expect(screen.locator(".screen-last-line")).to_contain_text("Anna", timeout=5000)
+    expect(screen.locator(".screen-last-line")).to_contain_text("Anna", timeout=10_000)
     html = screen.content()
     assert "/r/" not in html and rejoin.rsplit("/", 1)[1] not in html
     assert screen.locator("form").count() == 0 and screen.locator(".qr").count() == 1  # the join QR only
@@ -158,7 +158,7 @@ def test_no_secret_ever_reaches_the_screen(live_server, phone, browser):
     banker.locator("main form button").click()
     banker.wait_for_url(re.compile(r".*/table$"))
     expect(banker.locator(".flash-ok")).to_contain_text("This phone runs the bank now.")
-    expect(screen.locator(".screen-last-line")).to_contain_text("The bank moved to another phone.", timeout=5000)
+    expect(screen.locator(".screen-last-line")).to_contain_text("The bank moved to another phone.", timeout=10_000)
     assert handoff.rsplit("/", 1)[1] not in screen.content() and "/bank/" not in screen.content()
     host.get_by_role("link", name="Back to the bank").click()
     host.wait_for_url(re.compile(r".*/screen$"))  # signed out of the bank, a table screen now

@@ -33,8 +33,8 @@ def test_a_one_tap_go_taken_back(live_server, phone):
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
     expect(anna.locator("#take-back")).to_have_count(0)
     feed = host.locator("#feed")
-    expect(feed).to_contain_text("Anna passed GO and collected", timeout=5000)
-    expect(feed).to_contain_text(re.compile(r"Anna took back: GO \+€\s?200\."), timeout=5000)
+    expect(feed).to_contain_text("Anna passed GO and collected", timeout=10_000)
+    expect(feed).to_contain_text(re.compile(r"Anna took back: GO \+€\s?200\."), timeout=10_000)
     expect(feed.locator("li.is-reversed")).to_contain_text("Anna passed GO")
 
     # Left alone, the button counts down and goes at zero; the server would refuse it then.

@@ -64,7 +64,7 @@ def in_italian(page):
 def test_the_commonest_moves_in_few_taps_from_the_first_screen(live_server, phone):
     _host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
     for page in (anna, bruno, carla):
-        expect(page.locator(".balance-cash")).to_have_attribute("data-cash", "1500", timeout=5000)
+        expect(page.locator(".balance-cash")).to_have_attribute("data-cash", "1500", timeout=10_000)
     first_screen_fits(anna, "en")
     a, b, c = Thumb(anna), Thumb(bruno), Thumb(carla)
 
@@ -92,7 +92,7 @@ def test_the_commonest_moves_in_few_taps_from_the_first_screen(live_server, phon
     b.tap("#land-deed-vicolo-corto")
     b.tap(bruno.get_by_role("button", name="Pay rent to Anna: € 2"))
     expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", "1498")
-    expect(anna.locator(".balance-cash")).to_have_attribute("data-cash", "1442", timeout=5000)
+    expect(anna.locator(".balance-cash")).to_have_attribute("data-cash", "1442", timeout=10_000)
     assert b.counted() == 3
 
     # Pay a player: who, the amount typed (not a tap), Pay, the confirmation.
@@ -101,7 +101,7 @@ def test_the_commonest_moves_in_few_taps_from_the_first_screen(live_server, phon
     c.tap("#pay-form button.btn-big")
     c.confirm()
     expect(carla.locator(".balance-cash")).to_have_attribute("data-cash", "1425")
-    expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", "1573", timeout=5000)
+    expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", "1573", timeout=10_000)
     assert c.counted() == 3
 
     # Everything else is one tap away: a section that opens.

@@ -31,6 +31,15 @@ def banco(app, *args):
     return result.exit_code, result.output
 
 
+@pytest.fixture
+def app(tmp_path):
+    """An app of this test's own, on ``tmp_path / "banco.sqlite3"``: backups and restores name its
+    file, and a restore replaces it, so the module's shared app would not do."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
+    yield app
+    closed(app)
+
+
 def games_in(path: Path) -> dict[str, int]:
     """Each game's version in the SQLite file at ``path``."""
     with sqlite3.connect(path) as connection:
