@@ -1,7 +1,7 @@
 // Shared screens are read from two metres: a line too long for its box wraps (the CSS lets
-// it), then shrinks here until the box holds it; it is never cut with "…". Each [data-fit]
-// box scales its text by --fit (the CSS multiplies its font sizes by it), step by step, down
-// to a floor; it runs when the page opens, after every live update and when the window resizes.
+// it), then the lines that may give way do, then it shrinks here until the box holds it; it
+// is never cut with "…". Each [data-fit] box scales its text by --fit (the CSS multiplies its
+// font sizes by it), step by step, down to a floor; it runs when the page opens, after every live update and when the window resizes.
 (function () {
   "use strict";
   var STEP = 0.92, FLOOR = 0.4;
@@ -14,9 +14,14 @@
     });
   }
 
+  // Lines marked data-fit-drop (the earlier news under the last one) give way first, the last
+  // of them first, so the line that matters keeps its size.
   function fit(el) {
     var scale = 1;
     el.style.setProperty("--fit", "1");
+    var droppable = Array.prototype.slice.call(el.querySelectorAll("[data-fit-drop]"));
+    droppable.forEach(function (line) { line.hidden = false; });
+    while (!fits(el) && droppable.length) { droppable.pop().hidden = true; }
     while (!fits(el) && scale > FLOOR) {
       scale *= STEP;
       el.style.setProperty("--fit", scale.toFixed(3));
