@@ -1,7 +1,7 @@
 """The two ways the core says no.
 
 Messages are English source strings with ``%(name)s`` placeholders; the web layer translates
-them (they are marked for extraction with ``N_``) and fills in ``params``. The core never
+them (they are marked for extraction with ``N_``, or ``Np_`` with a plural) and fills in ``params``. The core never
 imports the translation machinery, so it stays plain Python.
 """
 
@@ -11,6 +11,12 @@ from typing import Any
 def N_(message: str) -> str:
     """Marks a message for translation without translating it (Babel extracts ``N_``)."""
     return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message that goes by a number, its singular and its plural, for translation
+    without translating it (Babel extracts ``Np_`` as one entry with both forms)."""
+    return singular, plural
 
 
 class Money(int):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import rules
 from ..counterfeits import notes
-from ..errors import N_, BadInput
+from ..errors import N_, BadInput, Np_
 from ..state import GameState, Outcome
 from .action import (
     AMOUNT,
@@ -78,9 +78,11 @@ _OPENING_LINE = Line(
         ),
     ),
     (
-        Say(
-            N_("%(num)d more deed of the bankrupt player to auction after this one."),
-            plural=N_("%(num)d more deeds of the bankrupt player to auction after this one."),
+        Say.counted(
+            Np_(
+                "%(num)d more deed of the bankrupt player to auction after this one.",
+                "%(num)d more deeds of the bankrupt player to auction after this one.",
+            ),
             count="queued",
             when=lambda p, e: not p.get("building") and bool(p.get("queued")),
         ),

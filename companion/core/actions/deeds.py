@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import rules
-from ..errors import N_, BadInput, NotFound
+from ..errors import N_, BadInput, NotFound, Np_
 from ..rules.lots import PLACES
 from ..state import GameState, Outcome
 from .action import (
@@ -322,11 +322,10 @@ ACTIONS = (
                     {"amount": "money cash", "heir": "who heir"},
                     when=lambda p, e: bool(p.get("cash")) and bool(p.get("heir")),
                 ),
-                Say(
-                    N_("%(num)d deed passed to %(heir)s."),
-                    {"heir": "who heir"},
-                    plural=N_("%(num)d deeds passed to %(heir)s."),
+                Say.counted(
+                    Np_("%(num)d deed passed to %(heir)s.", "%(num)d deeds passed to %(heir)s."),
                     count="deed_count",
+                    words={"heir": "who heir"},
                     when=lambda p, e: bool(p.get("deed_count")) and bool(p.get("heir")),
                 ),
                 Say(

@@ -77,6 +77,14 @@ class Say:
     def holds(self, params: Params, edition: Edition) -> bool:
         return self.when is None or bool(self.when(params, edition))
 
+    @classmethod
+    def counted(
+        cls, forms: tuple[str, str], count: str, words: Mapping[str, str] | None = None, when: When | None = None
+    ) -> Say:
+        """A sentence that goes by the number in the param ``count``: ``forms`` its singular and
+        plural (``Np_``, extracted as one catalog entry with both)."""
+        return cls(forms[0], words or {}, when=when, plural=forms[1], count=count)
+
 
 @dataclass(frozen=True)
 class Line:

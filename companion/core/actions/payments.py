@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import commands, pending, play_off
-from ..errors import N_, BadInput, Forbidden, NotFound
+from ..errors import N_, BadInput, Forbidden, NotFound, Np_
 from ..ledger import BANK
 from ..settings import FREE_PARKING
 from ..state import GameState, Outcome
@@ -331,9 +331,8 @@ ENTRIES: dict[str, Line] = {
     ),
     "pending_expired": Line(
         (
-            Say(
-                N_("%(num)d request lapsed unpaid."),
-                plural=N_("%(num)d requests lapsed unpaid."),
+            Say.counted(
+                Np_("%(num)d request lapsed unpaid.", "%(num)d requests lapsed unpaid."),
                 count="count",
                 when=lambda p, e: p.get("count", 1) > 1,
             ),
