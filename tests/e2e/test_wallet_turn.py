@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .test_table import sit_down, started
@@ -141,14 +142,14 @@ def test_the_commonest_moves_in_few_taps_from_the_first_screen(live_server, phon
         assert page.errors == [], page.errors
 
 
-def test_a_motopolis_first_screen_and_its_squares(live_server, phone):
-    """Motopolis: five taxes, the turn and GO on the first screen in both languages; its own
-    squares and the tax by the board, three taps each at most."""
+def seated(live_server, phone, edition, names):
+    """A table of ``edition`` opened by a host and started, Anna on an Italian phone and Bruno on
+    an English one: the host's page and theirs."""
     url = live_server.url
     host = phone("en-GB")
     host.goto(url + "/")
-    host.select_option("#edition", value="motopolis")
-    for i, name in enumerate(["Anna", "Bruno"]):
+    host.select_option("#edition", value=edition)
+    for i, name in enumerate(names):
         host.locator("input[name=name]").nth(i).fill(name)
     host.locator("#new-game button[type=submit], #new-game button").last.click()
     host.wait_for_url(re.compile(r".*/g/\w+/table$"))
@@ -157,6 +158,13 @@ def test_a_motopolis_first_screen_and_its_squares(live_server, phone):
     sit_down(anna, url, code, "Anna")
     sit_down(bruno, url, code, "Bruno")
     host.locator("form:has(input[value=start]) button").click()
+    return host, anna, bruno
+
+
+def test_a_motopolis_first_screen_and_its_squares(live_server, phone):
+    """Motopolis: five taxes, the turn and GO on the first screen in both languages; its own
+    squares and the tax by the board, three taps each at most."""
+    host, anna, bruno = seated(live_server, phone, "motopolis", ["Anna", "Bruno"])
     expect(anna.locator("#turn")).to_be_visible(timeout=10000)
     expect(bruno.locator("#turn")).to_contain_text("Anna's turn", timeout=10000)
     expect(anna.locator("#taxes button")).to_have_count(5)
@@ -180,5 +188,18 @@ def test_a_motopolis_first_screen_and_its_squares(live_server, phone):
     b.tap(bruno.get_by_role("button", name=re.compile(r"Pay Insurance: € 100")))
     expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", str(before + 50 - 100))
     assert b.counted() == 3
+    for page in (host, anna, bruno):
+        assert page.errors == [], page.errors
+
+
+@pytest.mark.parametrize("edition", ["che-impresa", "petropolis", "niente-e-come-sembra", "campionato-2015"])
+def test_every_other_edition_has_its_turn_on_the_first_screen_in_both_languages(live_server, phone, edition):
+    """The editions the two tests above do not play: a table of four (the wallet has a pay chip
+    for each other player), a phone in each language, its whole first screen."""
+    host, anna, bruno = seated(live_server, phone, edition, ["Anna", "Bruno", "Carla", "Dario"])
+    expect(anna.locator("#pay-form")).to_be_visible()
+    expect(bruno.locator("#pay-form")).to_be_visible()
+    first_screen_fits(anna, "it")
+    first_screen_fits(bruno, "en")
     for page in (host, anna, bruno):
         assert page.errors == [], page.errors
