@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
+from companion import services
+from companion.web.notices import KEPT
 from tests.e2e.test_live_morph import open_auction
 from tests.e2e.test_table import pay, started
 
@@ -181,3 +184,46 @@ def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_se
     for name, urls in seen.items():
         assert urls and all("regions=" in u for u in urls), (name, urls)
     assert board.errors == [] and deed.errors == [] and results.errors == []
+
+
+@pytest.mark.parametrize("missed", [50, 80], ids=["50 events", "80 events, past the broker's memory"])
+def test_a_phone_back_from_the_pocket_after_many_events_shows_each_once(live_server, phone, missed):
+    """Bruno's stream hears nothing while the bank pays him ``missed`` times, each amount its own
+    (1, 2, 3...). Back in view, his page catches up: the balance with
+    every payment, the feed's newest lines each once and in order, no gap; the newest notices
+    pop up two at a time, the others counted, none of them twice."""
+    host, (anna, bruno) = started(live_server, phone)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
+    bruno.route(
+        re.compile(r".*/stream(\?.*)?$"),
+        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 60000\n\n"),
+    )
+    bruno.reload()
+    version = bruno.evaluate("Number(document.body.dataset.version)")
+    game_id = re.search(r"/g/(\w+)/", bruno.url).group(1)
+    with live_server.app.app_context():
+        bruno_id = next(p.id for p in services.get_game(game_id).players if p.name == "Bruno")
+        for amount in range(1, missed + 1):
+            services.act(
+                game_id,
+                services.Caller(game_id, True, None),
+                {"type": "transfer", "from": "bank", "to": bruno_id, "amount": amount},
+            )
+    paid = missed * (missed + 1) // 2
+    bruno.wait_for_timeout(300)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))  # it heard nothing
+
+    bruno.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(bruno.locator(".balance-cash")).to_have_attribute("data-cash", str(1500 + paid))
+    assert bruno.evaluate("Number(document.body.dataset.version)") == version + missed
+    lines = bruno.locator("#feed li").evaluate_all("els => els.map(e => e.textContent.trim())")  # folded away
+    amounts = [int(re.search(r"€\s?([\d.,]+)", line).group(1).replace(",", "").replace(".", "")) for line in lines]
+    assert amounts == list(range(missed, missed - len(lines), -1)), lines  # newest first, each once, no gap
+    # The notices the wallet keeps (its newest KEPT), each once: two toasts at a time, the others
+    # counted as waiting; the older ones are in the feed.
+    listed = bruno.locator("#notices li").evaluate_all("els => els.map(e => e.dataset.version)")
+    assert len(listed) == KEPT and len(set(listed)) == KEPT, listed
+    shown = bruno.locator("#toasts .toast").evaluate_all("els => els.map(e => e.dataset.version)")
+    assert len(shown) == 2 and set(shown) <= set(listed), shown
+    expect(bruno.locator("#toasts .toasts-more")).to_have_text(f"{KEPT - 2} more notices")
+    assert bruno.errors == [] and anna.errors == [] and host.errors == []
