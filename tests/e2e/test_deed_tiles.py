@@ -50,7 +50,7 @@ def test_find_a_deed_by_name_and_pay_its_rent_or_raise_its_auction(live_server, 
     expect(anna.locator("#wallet-bar")).to_contain_text(f"€ {start:,}")
     pay.click()
     confirm(anna)
-    expect(anna.locator("#wallet-bar")).to_contain_text(f"€ {start - roma.rents[0]:,}", timeout=3000)
+    expect(anna.locator("#wallet-bar")).to_contain_text(f"€ {start - roma.rents[0]:,}")
 
     # Corso Impero goes to auction; Bruno raises with one tap, and Anna sees it live.
     from companion.web.deeds import raise_steps
@@ -65,12 +65,12 @@ def test_find_a_deed_by_name_and_pay_its_rent_or_raise_its_auction(live_server, 
     bruno.locator("#quick-bid-1 button").click()
     expect(bruno.locator("#confirm-text")).to_have_text(f"Bid € {opening + steps[0]}?")
     confirm(bruno)
-    expect(anna.locator("#auction .auction-bid")).to_contain_text(f"€ {opening + steps[0]}", timeout=3000)
+    expect(anna.locator("#auction .auction-bid")).to_contain_text(f"€ {opening + steps[0]}")
     # Anna's raises follow the new high bid: +50 on top of it.
-    expect(anna.locator("#quick-bid-2 button")).to_contain_text(f"€ {opening + steps[0] + steps[1]}", timeout=3000)
+    expect(anna.locator("#quick-bid-2 button")).to_contain_text(f"€ {opening + steps[0] + steps[1]}")
     anna.locator("#quick-bid-2 button").click()
     confirm(anna)
-    expect(bruno.locator("#auction .auction-bid")).to_contain_text(f"€ {opening + steps[0] + steps[1]}", timeout=3000)
+    expect(bruno.locator("#auction .auction-bid")).to_contain_text(f"€ {opening + steps[0] + steps[1]}")
     expect(bruno.locator("#auction")).to_contain_text("by Anna")
 
     # The trade form shows the deeds of the partner picked, and only theirs.

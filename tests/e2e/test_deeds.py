@@ -30,7 +30,7 @@ def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
     bruno.fill("#bid-amount", "120")
     bruno.get_by_role("button", name="Bid", exact=True).click()
     confirm(bruno)
-    expect(anna.locator("#auction")).to_contain_text("120", timeout=3000)
+    expect(anna.locator("#auction")).to_contain_text("120")
     anna.fill("#bid-amount", "110")  # below the high bid: refused before any confirmation (issue 31)
     anna.get_by_role("button", name="Bid", exact=True).click()
     expect(anna.locator("#bid .field-error")).to_have_text("The bid must be at least €\u00a0121.")
@@ -38,11 +38,11 @@ def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
     anna.fill("#bid-amount", "150")
     anna.get_by_role("button", name="Bid", exact=True).click()
     confirm(anna)
-    expect(bruno.locator("#auction")).to_contain_text("150", timeout=3000)
+    expect(bruno.locator("#auction")).to_contain_text("150")
 
     host.get_by_role("button", name="Close the auction now").click()
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,350"), timeout=3000)
-    expect(bruno.locator("#feed")).to_contain_text("Anna won Via Roma", timeout=3000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,350"))
+    expect(bruno.locator("#feed")).to_contain_text("Anna won Via Roma")
 
     # Bruno offers 400 for Via Roma; Anna sees the offer live and accepts it.
     bruno.goto(f"{game_path}/trade")
@@ -51,11 +51,11 @@ def test_an_auction_and_a_trade_between_two_phones(live_server, phone):
     bruno.get_by_label("Via Roma").check()
     bruno.get_by_role("button", name="Send the offer").click()
     bruno.wait_for_load_state()
-    expect(anna.locator("#offers")).to_contain_text("Bruno offers you", timeout=3000)
+    expect(anna.locator("#offers")).to_contain_text("Bruno offers you")
     anna.get_by_role("button", name="Accept").click()
     confirm(anna)
-    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,750"), timeout=3000)
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1,100"), timeout=3000)
+    expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1,750"))
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1,100"))
     bruno.goto(f"{game_path}/deeds/via-roma")
     expect(bruno.locator("#deed-state")).to_contain_text("Owner: Bruno")
     for page in (host, anna, bruno):

@@ -44,7 +44,7 @@ def test_a_half_typed_payment_survives_an_auction_opening_and_closing(live_serve
     where = anna.locator("#pay-amount").bounding_box()["y"]
 
     open_auction(host)
-    expect(anna.locator("#auction")).to_contain_text("Vicolo Corto", timeout=3000)
+    expect(anna.locator("#auction")).to_contain_text("Vicolo Corto")
     expect(anna.locator("#bid-amount")).to_be_visible()
     assert anna.locator("#pay-amount").input_value() == "24"
     assert anna.locator("#pay-reason").input_value() == "rent for Piazza Dante"
@@ -59,7 +59,7 @@ def test_a_half_typed_payment_survives_an_auction_opening_and_closing(live_serve
     )
 
     host.locator("form:has(input[value=auction_close]) button.btn-big").click()
-    expect(anna.locator("#bid-amount")).to_have_count(0, timeout=3000)
+    expect(anna.locator("#bid-amount")).to_have_count(0)
     assert anna.locator("#pay-amount").input_value() == "24"
     assert anna.evaluate("document.activeElement.id") == "pay-amount"
 
@@ -80,24 +80,26 @@ def test_a_confirmation_open_when_the_game_changes_stays_open(live_server, phone
     assert "50" in text and "Bruno" in text
 
     open_auction(host)
-    expect(anna.locator("#auction")).to_contain_text("Vicolo Corto", timeout=3000)
+    expect(anna.locator("#auction")).to_contain_text("Vicolo Corto")
     expect(anna.locator("#confirm")).to_be_visible()
     assert anna.locator("#confirm-text").inner_text() == text
     anna.click("#confirm-ok")
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]450"))
 
 
-def test_a_payment_pops_up_on_the_receivers_phone_within_a_second(live_server, phone):
+def test_a_payment_pops_up_on_the_receivers_phone(live_server, phone):
+    """How fast is a benchmark's to say (bench_pages.py: a page updated at a p95 of about 40 ms);
+    here, that it pops up, on the receiver's phone only, and buzzes."""
     _host, (anna, bruno) = started_game(live_server, phone)
     pay(anna, "Bruno", 24)
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]476"))
     toast = bruno.locator("#toasts .toast")
-    expect(toast).to_have_text(re.compile(r"^\+€\s?24 from Anna\.$"), timeout=1000)
+    expect(toast).to_have_text(re.compile(r"^\+€\s?24 from Anna\.$"))
     assert bruno.evaluate("window.__buzzes.length") >= 1
     # Nothing pops up on the payer's own phone for what they did themselves.
     expect(anna.locator("#toasts .toast")).to_have_count(0)
     # It stays in the short list of what happened to me after the toast has gone.
-    expect(toast).to_have_count(0, timeout=8000)
+    expect(toast).to_have_count(0)
     expect(bruno.locator("#for-you summary")).to_contain_text("from Anna")
 
 
@@ -105,21 +107,21 @@ def test_an_outbid_player_is_told_and_the_winner_and_loser_hear_the_result(live_
     host, (anna, bruno) = started_game(live_server, phone)
     open_auction(host)
     for page, amount in ((anna, 60), (bruno, 80)):
-        expect(page.locator("#bid-amount")).to_be_visible(timeout=3000)
+        expect(page.locator("#bid-amount")).to_be_visible()
         page.fill("#bid-amount", str(amount))
         page.locator("form:has(#bid-amount) button.btn-big").click()
         page.click("#confirm-ok")
         page.wait_for_load_state()
-    expect(anna.locator("#toasts")).to_contain_text("Bruno outbid you", timeout=3000)
+    expect(anna.locator("#toasts")).to_contain_text("Bruno outbid you")
     host.locator("form:has(input[value=auction_close]) button.btn-big").click()
-    expect(bruno.locator("#toasts")).to_contain_text("You won Vicolo Corto", timeout=3000)
-    expect(anna.locator("#toasts")).to_contain_text("Bruno won Vicolo Corto", timeout=3000)
+    expect(bruno.locator("#toasts")).to_contain_text("You won Vicolo Corto")
+    expect(anna.locator("#toasts")).to_contain_text("Bruno won Vicolo Corto")
 
 
 def test_a_tab_that_opens_the_game_shows_no_old_news(live_server, phone):
     _host, (anna, bruno) = started_game(live_server, phone)
     pay(anna, "Bruno", 24)
-    expect(bruno.locator("#toasts .toast")).to_have_count(1, timeout=3000)
+    expect(bruno.locator("#toasts .toast")).to_have_count(1)
     fresh = bruno.context.new_page()  # the same phone, a new tab
     fresh.goto(bruno.url)
     expect(fresh.locator("#for-you summary")).to_contain_text("from Anna")
@@ -132,7 +134,7 @@ def test_the_bankers_half_typed_transfer_survives_players_paying(live_server, ph
     host.fill("#t-reason", "Community Chest")
     host.fill("#t-amount", "75")
     pay(anna, "Bruno", 24)
-    expect(host.locator("#players")).to_contain_text(re.compile(r"1[.,]524"), timeout=3000)
+    expect(host.locator("#players")).to_contain_text(re.compile(r"1[.,]524"))
     assert host.locator("#t-amount").input_value() == "75"
     assert host.locator("#t-reason").input_value() == "Community Chest"
     assert host.locator("#t-from option:checked").inner_text() == "Bruno"
@@ -147,7 +149,7 @@ def test_a_request_arriving_while_typing_keeps_what_is_typed_and_tells_the_payer
     anna.fill("#ask-amount", "24")
     anna.fill("#ask-reason", "rent for Piazza Dante")
     anna.locator("#ask-form button").click()
-    expect(bruno.locator("#offers [data-pending]")).to_contain_text("Anna", timeout=3000)
+    expect(bruno.locator("#offers [data-pending]")).to_contain_text("Anna")
     expect(bruno.locator("#toasts")).to_contain_text("Anna asks you for €\u00a024. (rent for Piazza Dante)")
     assert bruno.locator("#pay-amount").input_value() == "33"
     assert bruno.evaluate("document.activeElement.id") == "pay-amount"

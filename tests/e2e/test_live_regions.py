@@ -45,10 +45,10 @@ def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_wh
     carla.locator("#pay-reason").fill("half typed")
 
     pay(anna, "Bruno", 120)
-    expect(carla.locator("#players")).to_contain_text(re.compile(r"1[.,]380"), timeout=3000)
-    expect(carla.locator("#feed")).to_contain_text("120", timeout=3000)
-    expect(host.locator("#players")).to_contain_text(re.compile(r"1[.,]620"), timeout=3000)
-    expect(host.locator("#feed")).to_contain_text("120", timeout=3000)
+    expect(carla.locator("#players")).to_contain_text(re.compile(r"1[.,]380"))
+    expect(carla.locator("#feed")).to_contain_text("120")
+    expect(host.locator("#players")).to_contain_text(re.compile(r"1[.,]620"))
+    expect(host.locator("#feed")).to_contain_text("120")
     # One small request each, for the regions that show cash or the feed; never the whole page.
     assert wallet and all("regions=" in u for u in wallet), wallet
     assert bank and all("regions=" in u for u in bank), bank
@@ -68,14 +68,14 @@ def test_a_payment_between_two_others_updates_my_players_and_feed_without_the_wh
 def test_a_bid_being_typed_survives_the_fragment_of_another_bid(live_server, phone):
     host, (anna, bruno) = started(live_server, phone)
     open_auction(host)
-    expect(anna.locator("#bid-amount")).to_be_visible(timeout=3000)
+    expect(anna.locator("#bid-amount")).to_be_visible()
     wallet = _fetches(anna, "/me")
     anna.fill("#bid-amount", "95")  # the thumb is still on it
 
     bruno.fill("#bid-amount", "80")
     bruno.locator("#bid form[data-confirm] button.btn-big").click()
     bruno.click("#confirm-ok")
-    expect(anna.locator("#auction")).to_contain_text("80", timeout=3000)
+    expect(anna.locator("#auction")).to_contain_text("80")
     assert anna.locator("#bid-amount").input_value() == "95"
     assert anna.evaluate("document.activeElement.id") == "bid-amount"
     assert wallet and all("regions=" in u and "play" in u for u in wallet), wallet
@@ -104,7 +104,7 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))  # it missed both
 
     bruno.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]600"), timeout=3000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]600"))
     expect(bruno.locator("#feed")).to_contain_text("70")
     assert changes and f"since={version}" in changes[0]
     assert wallet and all("regions=" in u for u in wallet), wallet
@@ -113,7 +113,7 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
     pay(anna, "Bruno", 5)
     expect(anna.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]395"))  # the payment is made
     bruno.evaluate("window.dispatchEvent(new Event('online'))")  # back on the Wi-Fi
-    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]605"), timeout=3000)
+    expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]605"))
     assert bruno.errors == []
 
 
@@ -140,7 +140,7 @@ def test_the_table_screen_redraws_only_what_an_action_changed(live_server, phone
 
     fetched.clear()
     open_auction(host)
-    expect(screen.locator(".screen-auction")).to_contain_text("Vicolo Corto", timeout=3000)
+    expect(screen.locator(".screen-auction")).to_contain_text("Vicolo Corto")
     expect(screen.locator(".screen-corner")).to_be_hidden()  # the auction takes the screen
     assert fetched and all("regions=" in u and "screen-auction" in u for u in fetched), fetched
     assert not any("screen" in asked for asked in _asked(fetched))
@@ -164,7 +164,7 @@ def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_se
 
     pay(bruno, "Anna", 40)
     for page in (board, deed, results):
-        expect(page.locator("#wallet-bar")).to_contain_text(re.compile(r"1[.,]540"), timeout=3000)
+        expect(page.locator("#wallet-bar")).to_contain_text(re.compile(r"1[.,]540"))
     expect(results.locator(".ranking")).to_contain_text(re.compile(r"1[.,]540"))
     assert seen["board"] and all(asked <= {"wallet-bar", "notices"} for asked in _asked(seen["board"])), seen["board"]
     for asked in _asked(seen["deed"]):
@@ -177,8 +177,8 @@ def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_se
     bruno.goto(f"{game_path}/deeds/vicolo-corto")
     bruno.get_by_role("button", name=re.compile("Buy for")).click()
     bruno.click("#confirm-ok")
-    expect(board.locator("#deed-vicolo-corto")).to_contain_text("Bruno", timeout=3000)
-    expect(deed.locator("#deed-state")).to_contain_text("Owner: Bruno", timeout=3000)
+    expect(board.locator("#deed-vicolo-corto")).to_contain_text("Bruno")
+    expect(deed.locator("#deed-state")).to_contain_text("Owner: Bruno")
     assert any("deeds-live" in asked for asked in _asked(seen["board"])), seen["board"]
     assert any("deed-card" in asked for asked in _asked(seen["deed"])), seen["deed"]
     for name, urls in seen.items():

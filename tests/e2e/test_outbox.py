@@ -102,7 +102,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
 
     # The Wi-Fi returns: the payment goes, once; the page catches up, the marks go.
     anna.context.set_offline(False)
-    expect(outbox).to_contain_text("Sent now that the connection is back", timeout=8000)
+    expect(outbox).to_contain_text("Sent now that the connection is back")
     expect(outbox.locator(".outbox-item")).to_have_count(0)
     expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,450", timeout=10_000)
     expect(bruno.locator(".balance-cash")).to_have_text(f"€{NBSP}1,550", timeout=10_000)
@@ -138,7 +138,7 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     anna.reload()
     expect(anna.locator("#outbox .outbox-item")).to_contain_text(f"Pay €{NBSP}20 to Bruno")
     anna.unroute(re.compile(r".*/g/\w+/me$"))
-    expect(outbox).to_contain_text("Sent now that the connection is back", timeout=8000)
+    expect(outbox).to_contain_text("Sent now that the connection is back")
     expect(anna.locator(".balance-cash")).to_have_text(f"€{NBSP}1,430", timeout=10_000)
     assert _payments(live_server, game_id) == [50, 20]
     _never_the_error_page(anna)

@@ -115,7 +115,7 @@ def test_an_auction_takes_the_screen_with_its_countdown_live(live_server, phone,
     countdown = auction.locator("[data-countdown]")
     first = int(countdown.inner_text())
     assert box(countdown)["height"] >= 0.1 * TV["height"]
-    expect(countdown).not_to_have_text(str(first), timeout=3000)  # it counts down on the screen itself
+    expect(countdown).not_to_have_text(str(first))  # it counts down on the screen itself
     assert int(countdown.inner_text()) < first
     assert same_document(screen)
     expect(screen.locator(".screen-corner")).to_be_hidden()  # the strip below keeps only the cash
