@@ -1,8 +1,8 @@
 """The two ways the core says no.
 
 Messages are English source strings with ``%(name)s`` placeholders; the web layer translates
-them (they are marked for extraction with ``N_``, or ``Np_`` with a plural) and fills in ``params``. The core never
-imports the translation machinery, so it stays plain Python.
+them (they are marked for extraction with ``N_``, or ``Np_`` with a plural) and fills in
+``params``. The core never imports the translation machinery, so it stays plain Python.
 """
 
 from typing import Any

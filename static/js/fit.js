@@ -1,7 +1,8 @@
 // Shared screens are read from two metres: a line too long for its box wraps (the CSS lets
 // it), then the lines that may give way do, then it shrinks here until the box holds it; it
 // is never cut with "…". Each [data-fit] box scales its text by --fit (the CSS multiplies its
-// font sizes by it), step by step, down to a floor; it runs when the page opens, after every live update and when the window resizes.
+// font sizes by it), step by step, down to a floor; it runs when the page opens, after every
+// live update and when the window resizes.
 (function () {
   "use strict";
   var STEP = 0.92, FLOOR = 0.4;
