@@ -246,6 +246,9 @@
     if (silence) { clearTimeout(silence); }
     silence = beating ? setTimeout(loseBank, SILENCE_MS) : null;
     if (!lost) { return; }
+    // While the browser says it is offline, a word still arriving on an old connection does not
+    // end that: the page stays lost until the browser is back online (then the stream reopens).
+    if (navigator.onLine === false) { return; }
     lost = false;
     if (reopening) { clearInterval(reopening); reopening = null; }
     if (offline) { offline.hidden = true; }
