@@ -170,13 +170,19 @@ def test_a_quiet_stream_hears_a_keep_alive_and_ends_after_its_time(live_server, 
         opened = time.monotonic()
         stream.until(b"event: beat\ndata: 1\n\n", 5)
         assert time.monotonic() - opened > 0.8  # not before the game was quiet for a beat
-        for extra in range(1, 6):  # an event every 0.3 s: never quiet for a beat
+        heard = []
+        for extra in range(1, 6):  # an event every 0.3 s or so: not quiet for a beat
             pay(live_server, game)
             stream.until(event(now + extra, paid(game)))
+            heard.append(time.monotonic())
             time.sleep(0.3)
-        first, last = event(now + 1, paid(game)), event(now + 5, paid(game))
-        flowing = stream.data[stream.data.index(first) : stream.data.index(last)]
-        assert b"event: beat" not in flowing
+        # A beat between two events only where the game was quiet for two of the stream's
+        # half-beat ticks, which a loaded machine's slow payment can make; never otherwise.
+        for extra in range(1, 5):
+            one, next_one = event(now + extra, paid(game)), event(now + extra + 1, paid(game))
+            between = stream.data[stream.data.index(one) : stream.data.index(next_one)]
+            if b"event: beat" in between:
+                assert heard[extra] - heard[extra - 1] > streams.KEEPALIVE_SECONDS / 2, heard
         stream.until(b"\r\n0\r\n\r\n", 5)  # the chunked answer's end
         assert time.monotonic() - opened < 4.5
     finally:
