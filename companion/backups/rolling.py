@@ -53,8 +53,19 @@ class Keeping:
             self.started = False
             raise
         if self.minutes > 0:
+            # What the database holds now is what the last run's last copy holds: read before
+            # start returns, so a commit made right after it is never taken for the start.
+            watch = None
+            try:
+                watch = sqlite3.connect(self.database, check_same_thread=False)
+                copied = _data_version(watch)
+            except sqlite3.Error as error:
+                if watch is not None:
+                    watch.close()
+                log.error("No automatic backups of %s: it cannot be opened (%s).", self.database, error)
+                return
             self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="banco-backups", daemon=True)
+            self._thread = threading.Thread(target=self._run, args=(watch, copied), name="banco-backups", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
@@ -69,15 +80,8 @@ class Keeping:
             self.lock.release()
             self.started = False
 
-    def _run(self) -> None:
+    def _run(self, watch: sqlite3.Connection, copied: int | None) -> None:
         try:
-            watch = sqlite3.connect(self.database, check_same_thread=False)
-        except sqlite3.Error as error:
-            log.error("No automatic backups of %s: it cannot be opened (%s).", self.database, error)
-            return
-        try:
-            # What the database held at start is what the last run's last copy holds.
-            copied: int | None = _data_version(watch)
             while not self._stop.wait(self.minutes * 60):
                 copied = self._copy_if_changed(watch, copied)
             self._copy_if_changed(watch, copied)  # stopping: the last one
