@@ -31,6 +31,16 @@ def _tab(page):
     return tab
 
 
+def asleep(page) -> None:
+    """The page reloaded with a stream that hears nothing (as a phone asleep in a pocket): from
+    now on the stream answers only its opening, then waits a minute to reconnect."""
+    page.route(
+        re.compile(r".*/stream(\?.*)?$"),
+        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 60000\n\n"),
+    )
+    page.reload()
+
+
 def _asked(urls: list[str]) -> list[set[str]]:
     return [set(parse_qs(urlsplit(u).query).get("regions", [""])[0].split(",")) for u in urls]
 
@@ -87,12 +97,7 @@ def test_a_phone_that_missed_events_catches_up_from_the_journal(live_server, pho
     changed since its version and fetches only those regions."""
     _host, (anna, bruno) = started(live_server, phone)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
-    # From now on the stream answers only its opening, then waits a minute to reconnect.
-    bruno.route(
-        re.compile(r".*/stream(\?.*)?$"),
-        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 60000\n\n"),
-    )
-    bruno.reload()
+    asleep(bruno)
     version = bruno.evaluate("Number(document.body.dataset.version)")
     changes = _fetches(bruno, "/changes")
     wallet = _fetches(bruno, "/me")
@@ -189,16 +194,12 @@ def test_the_deed_pages_and_the_results_fetch_only_what_shows_the_change(live_se
 @pytest.mark.parametrize("missed", [50, 80], ids=["50 events", "80 events, past the broker's memory"])
 def test_a_phone_back_from_the_pocket_after_many_events_shows_each_once(live_server, phone, missed):
     """Bruno's stream hears nothing while the bank pays him ``missed`` times, each amount its own
-    (1, 2, 3...). Back in view, his page catches up: the balance with
-    every payment, the feed's newest lines each once and in order, no gap; the newest notices
-    pop up two at a time, the others counted, none of them twice."""
+    (1, 2, 3...). Back in view, his page catches up: the balance with every payment, the feed's
+    newest lines each once and in order, no gap; the newest notices pop up two at a time, the
+    others counted, none of them twice."""
     host, (anna, bruno) = started(live_server, phone)
     expect(bruno.locator(".balance-cash")).to_have_text(re.compile(r"1[.,]500"))
-    bruno.route(
-        re.compile(r".*/stream(\?.*)?$"),
-        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 60000\n\n"),
-    )
-    bruno.reload()
+    asleep(bruno)
     version = bruno.evaluate("Number(document.body.dataset.version)")
     game_id = re.search(r"/g/(\w+)/", bruno.url).group(1)
     with live_server.app.app_context():
