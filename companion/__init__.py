@@ -19,6 +19,7 @@ from .live.broker import Broker
 from .live.fanout import listener
 from .services.door import Door
 from .web import site
+from .web.news import make_news
 from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
 
 
@@ -51,6 +52,7 @@ def shared_parts(app: Flask) -> Banco:
         creations=RateLimiter(app.config["CREATIONS_PER_ADDRESS"], CREATION_WINDOW_SECONDS),
         # Every action, the API's and the pages', goes through it (services.door): one writer.
         door=Door(app),
+        news=make_news,
     )
 
 

@@ -5,6 +5,7 @@ the other processes, the guard on guessed secrets, and the actions' one door. Ma
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:  # the types only: each layer imports this module, and this on
     from .core.editions.edition import Edition
     from .live.broker import Broker
     from .live.fanout import Listener
+    from .live.news import News
     from .services.door import Door
     from .web.ratelimit import RateLimiter
 
@@ -36,6 +38,9 @@ class Banco:
     door: Door
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).
     pinned: dict[str, Edition] = field(default_factory=dict)
+    # What a game's versions just committed tell each page (``web.news.make_news``), made by
+    # the committing thread before they are announced; None: events carry parts only.
+    news: Callable[[str, Mapping[int, frozenset[str] | None]], Mapping[int, News | None]] | None = None
 
 
 def init_app(app: Flask, parts: Banco) -> None:

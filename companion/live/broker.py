@@ -15,6 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Mapping
+
+from .news import News
 
 # The parts (``core.parts``) of each game's last versions, kept so that a stream a few versions
 # behind is told what changed since without a database read.
@@ -26,6 +29,7 @@ class Broker:
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._parts: dict[str, dict[int, frozenset[str]]] = {}
+        self._news: dict[str, dict[int, News]] = {}  # of the versions whose parts are kept
         self._waiters: dict[str, set[asyncio.Future]] = {}  # touched on the loop only
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
@@ -42,17 +46,31 @@ class Broker:
         """``game_id`` is at ``version`` now; ``parts``, when known, are what that version changed."""
         self.publish_all(game_id, {version: parts})
 
-    def publish_all(self, game_id: str, versions: dict[int, frozenset[str] | None]) -> None:
-        """``game_id`` went through ``versions`` (each with the parts it changed, when known),
-        committed together: its streams wake once, for the newest."""
+    def publish_all(
+        self,
+        game_id: str,
+        versions: Mapping[int, frozenset[str] | None],
+        news: Mapping[int, News | None] | None = None,
+    ) -> None:
+        """``game_id`` went through ``versions`` (each with the parts it changed, when known, and
+        its ``news`` when made: ``companion.live.news``), committed together: its streams wake
+        once, for the newest."""
         newest = max(versions)
         with self._lock:
             known = {version: parts for version, parts in versions.items() if parts is not None}
             kept = self._parts.setdefault(game_id, {}) if known else self._parts.get(game_id, {})
             kept.update(known)
+            told = self._news.setdefault(game_id, {})
+            for version in versions:
+                said = (news or {}).get(version)
+                if said is not None and version in known:
+                    told[version] = said
+                else:
+                    told.pop(version, None)
             if len(kept) > KEPT_VERSIONS:
                 for old in sorted(kept)[:-KEPT_VERSIONS]:
                     del kept[old]
+                    told.pop(old, None)
             if newest <= self._versions.get(game_id, -1):
                 return  # a slower writer's older version: its streams have heard of a newer one
             self._versions[game_id] = newest
@@ -101,6 +119,13 @@ class Broker:
                     return None
                 parts |= kept[version]
             return frozenset(parts)
+
+    def news_since(self, game_id: str, seen: int, upto: int) -> list[News | None]:
+        """The news of ``game_id``'s versions after ``seen`` up to ``upto``, oldest first, each
+        ``None`` where this process has none (``companion.live.news.told`` then says nothing)."""
+        with self._lock:
+            told = self._news.get(game_id, {})
+            return [told.get(version) for version in range(seen + 1, upto + 1)]
 
     def _wake(self, game_id: str) -> None:
         for waiter in self._waiters.pop(game_id, ()):

@@ -10,10 +10,13 @@ import json
 LIVE = "banco.live"  # environ key: the loop's note of which stream to hold open, set by companion.serve
 
 
-def event(version: int, parts: frozenset[str] | None) -> str:
-    """The ``version`` event: its id, and the parts changed since the stream's last event
-    (``null`` when the server cannot tell)."""
-    data = {"version": version, "parts": sorted(parts) if parts is not None else None}
+def event(version: int, parts: frozenset[str] | None, news: dict | None = None) -> str:
+    """The ``version`` event: its id, the parts changed since the stream's last event (``null``
+    when the server cannot tell) and, when the server can say it to this reader, the news of
+    those versions (``companion.live.news.told``)."""
+    data: dict = {"version": version, "parts": sorted(parts) if parts is not None else None}
+    if news is not None:
+        data["news"] = news
     return f"id: {version}\nevent: version\ndata: {json.dumps(data)}\n\n"
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 
 from .events import event, storage
+from .news import Reader, told
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 1  # the page's heartbeat: it says it lost the bank after 2.2 s of silence
@@ -28,10 +29,10 @@ class Streams:
 
     def __init__(self, broker) -> None:
         self.broker = broker
-        self._events: dict[tuple[str, int, int], bytes] = {}  # touched on the loop only
+        self._events: dict[tuple, bytes] = {}  # touched on the loop only
 
-    async def hold(self, game_id: str, seen: int, receive, send) -> None:
-        """Sends ``game_id``'s versions past ``seen`` as they come, until ``STREAM_SECONDS`` pass, the
+    async def hold(self, game_id: str, seen: int, receive, send, reader: Reader | None = None) -> None:
+        """Sends ``game_id``'s versions past ``seen`` as they come (with their news for ``reader``), until ``STREAM_SECONDS`` pass, the
         client leaves (then nothing more is sent, nor logged) or the broker closes; and, when
         the database cannot save, a ``storage`` event saying so, and another once it can."""
         loop = asyncio.get_running_loop()
@@ -46,7 +47,7 @@ class Streams:
                     told = self.broker.cannot_save
                     chunk = _STORAGE[told]
                 elif (version := self.broker.latest(game_id) or 0) > seen:
-                    chunk = self._event(game_id, seen, version)
+                    chunk = self._event(game_id, seen, version, reader)
                     seen = version
                 elif stream.beat:
                     chunk = _KEEPALIVE
@@ -67,16 +68,26 @@ class Streams:
             gone.cancel()
             stream.stop()
 
-    def _event(self, game_id: str, seen: int, version: int) -> bytes:
-        """The event from ``seen`` to ``version``: made once for the streams of a game that
-        had all seen the same version, as they nearly always have."""
-        key = (game_id, seen, version)
+    def _event(self, game_id: str, seen: int, version: int, reader: Reader | None) -> bytes:
+        """The event from ``seen`` to ``version`` for ``reader``: made once for the streams of a
+        game that had all seen the same version, as they nearly always have, and read alike (a
+        language, a seat: the table screen's and the players' who see only the news every
+        reader is told share theirs)."""
+        key = (game_id, seen, version, reader)
         chunk = self._events.get(key)
         if chunk is None:
             if len(self._events) >= EVENTS_KEPT:
                 self._events.clear()
-            chunk = self._events[key] = event(version, self.broker.parts_since(game_id, seen, version)).encode()
+            chunk = self._events[key] = event(version, *self.news(game_id, seen, version, reader)).encode()
         return chunk
+
+    def news(self, game_id: str, seen: int, version: int, reader: Reader | None) -> tuple:
+        """The parts of ``game_id``'s versions after ``seen`` up to ``version``, and their news
+        for ``reader`` (``None`` when this process cannot say them all)."""
+        parts = self.broker.parts_since(game_id, seen, version)
+        if parts is None or reader is None:
+            return parts, None
+        return parts, told(self.broker.news_since(game_id, seen, version), reader)
 
 
 _KEEPALIVE = b"event: beat\ndata: 1\n\n"

@@ -176,7 +176,7 @@ class Gate:
             await send({"type": "http.response.start", "status": answer.status, "headers": headers})
             if answer.body:
                 await send({"type": "http.response.body", "body": answer.body, "more_body": True})
-            await self.streams.hold(held["game_id"], held["seen"], receive, send)
+            await self.streams.hold(held["game_id"], held["seen"], receive, send, held.get("reader"))
         finally:
             if reserved:
                 self.stream_shares.release(address)

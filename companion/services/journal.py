@@ -152,7 +152,7 @@ _INSERT_ENTRY = Prepared(insert(_ENTRY), key_column=_ENTRY.c.id)  # built once, 
 _INSERT_POSTINGS = Prepared(insert(Posting.__table__))
 
 
-def undo_target(game: Game) -> Entry | None:
+def undo_target(game: GameRecord) -> Entry | None:
     """The entry the next undo would reverse: the newest one not yet reversed."""
     return db.session.execute(
         select(Entry)
@@ -207,6 +207,12 @@ def take_back(game: Game, player_id: str, actor: str, now) -> Recorded:
     assert mine is not None  # take_back refuses a player without an entry of theirs
     target = entry_at(game, mine.version)
     return record(game, state, outcome, actor, reverses=target)
+
+
+def taken_back(kind: str) -> bool:
+    """Whether an entry of ``kind`` is one its player may take back for a while (a one-tap GO
+    or tax): their wallet then offers it."""
+    return kind in taking_back.TAKE_BACK_KINDS
 
 
 def take_back_offer(game: Game, player_id: str, now=None, recent: list[Line] | None = None) -> dict | None:

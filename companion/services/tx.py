@@ -88,8 +88,9 @@ def writing():
     broker = banco().broker
     if broker.saving(True):
         log.warning("The database saves again.")
+    tell = banco().news
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
-        broker.publish_all(game_id, versions)
+        broker.publish_all(game_id, versions, tell(game_id, versions) if tell is not None else {})
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, Forbidden, NotFound, Unauthorized
-from ..live.routes import stream_response
+from ..live.routes import reader, stream_response
 from ..services import door
 from ..services.bodies import parse_json
 from ..services.door import bearer
@@ -242,9 +242,10 @@ def _events(game_id):
 
 @bp.get("/v1/games/<game_id>/stream")
 def stream(game_id):
-    _caller(game_id)
+    caller = _caller(game_id)
+    told = reader(services.get_game(game_id), caller.player_id, caller.is_banker)
     # A reconnecting client's Last-Event-ID is newer than the ?since= it first opened with.
-    return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"))
+    return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"), told)
 
 
 def _lang() -> str:

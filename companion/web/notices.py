@@ -17,13 +17,14 @@ from flask import g
 from .. import services
 from ..core.actions import ACTIONS, TOLD
 from ..core.actions.lines import BIDDER, MINUS, OUTBID, PLUS, Tell
+from ..live.news import NOTICES
 from . import seats, versioned
 from .feed import describe, say
 from .speaking import gettext as _
 from .templating import money
 
-# How many notices a phone keeps in its list.
-KEPT = 8
+# How many notices a phone keeps in its list (an event's news carries no more).
+KEPT = NOTICES
 # How far back in the journal they are looked for (a bid war makes many entries quickly).
 LOOKBACK = 40
 # The param a notice of money received gives its sentence: the money, with its sign.
@@ -31,7 +32,7 @@ NET = "@net"
 
 
 def init_app(app) -> None:
-    app.jinja_env.globals["my_notices"] = my_notices
+    app.jinja_env.globals.update(my_notices=my_notices, notices_kept=KEPT)
 
 
 def recent_entries(game, count: int) -> list:
@@ -57,14 +58,23 @@ def notices_for(game, caller) -> list[dict]:
     cached = g.setdefault("banco_notices", {})
     key = (game.id, game.version, caller.player_id)
     if key not in cached:
-        cached[key] = _compute(game, caller)
+        cached[key] = _compute(game, caller.player_id)
     return cached[key]
 
 
-def _compute(game, caller) -> list[dict]:
+def news_for(game, player_id: str, versions) -> list[dict] | None:
+    """The notices of ``versions`` (of the game's newest) for ``player_id``, newest first, in the
+    current language; ``None`` when one of them waits for their answer (its Pay and Decline are
+    forms drawn with the reader's session, which only their page can draw)."""
+    fresh = [n for n in _compute(game, player_id) if n["version"] in versions]
+    if any("asks" in n or "offer" in n for n in fresh):
+        return None
+    return fresh
+
+
+def _compute(game, me: str) -> list[dict]:
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    me = caller.player_id
     entries = list(reversed(recent_entries(game, LOOKBACK)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
     bidders: set[str | None] = set()

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .. import services
 from ..core.errors import BancoError
 from ..core.ledger import BANK
+from ..live import news
 from ..live.regions import Lazy, once, render
 from . import danger, forms, seats, versioned
 from .dice import dice_view
@@ -51,7 +52,7 @@ def _safe_next(target: str | None, fallback: str) -> str:
     return target
 
 
-FEED_LINES = 30  # the feed's newest lines on a page
+FEED_LINES = news.FEED_LINES  # the feed's newest lines on a page (an event's news carries no more)
 
 
 def game_view(game, caller) -> dict:
@@ -88,7 +89,9 @@ def game_view(game, caller) -> dict:
         "feed_html": Lazy(
             lambda: versioned.once(
                 ("feed_html", game.id, game.version, lang()),
-                lambda: Markup(current_app.jinja_env.get_template("_feed.html").render(feed=feed())),
+                lambda: Markup(
+                    current_app.jinja_env.get_template("_feed.html").render(feed=feed(), feed_lines=FEED_LINES)
+                ),
             )
         ),
         "clock": Lazy(lambda: services.clock_view(game)),

@@ -18,7 +18,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from .. import services
 from ..core.errors import BancoError
 from ..live.regions import Lazy, render
-from ..live.routes import changes_response, stream_response
+from ..live.routes import changes_response, reader, stream_response
 from . import seats
 from .deeds import auction_view
 from .errors import translate
@@ -58,16 +58,18 @@ def screen(game_id):
 
 @bp.get("/g/<game_id>/screen/stream")
 def screen_stream(game_id):
-    """The screen's event stream: no sign-in, since it carries only version numbers."""
-    services.get_game(game_id)
-    return stream_response(game_id, request.headers.get("Last-Event-ID") or request.args.get("since"))
+    """The screen's event stream: no sign-in, since it carries what the screen shows anyone."""
+    game = services.get_game(game_id)
+    return stream_response(
+        game_id, request.headers.get("Last-Event-ID") or request.args.get("since"), reader(game, None, banker=False)
+    )
 
 
 @bp.get("/g/<game_id>/screen/changes")
 def screen_changes(game_id):
-    """What changed since a version, for the screen (no sign-in: parts are names only)."""
-    services.get_game(game_id)
-    return changes_response(game_id, request.args.get("since"))
+    """What changed since a version, for the screen (no sign-in: what the screen shows anyone)."""
+    game = services.get_game(game_id)
+    return changes_response(game_id, request.args.get("since"), reader(game, None, banker=False))
 
 
 # --- the bank moves to a phone ---------------------------------------------------------------

@@ -92,9 +92,10 @@ def paid(game) -> list[str]:
 
 def event(version: int, parts) -> bytes:
     """The event of ``version``; ``parts`` what changed since the stream's last event (a
-    payment's: ``paid(game)``), ``None`` when the server cannot tell."""
+    payment's: ``paid(game)``), ``None`` when the server cannot tell. Its opening: the news the
+    event may carry after the parts is ``news`` (``tests/api/test_news.py``)."""
     data = {"version": version, "parts": list(parts) if parts is not None else None}
-    return b"id: %d\nevent: version\ndata: %s\n\n" % (version, json.dumps(data).encode())
+    return b"id: %d\nevent: version\ndata: %s" % (version, json.dumps(data).encode()[:-1])
 
 
 def pay(server, game, amount=10) -> dict:

@@ -185,7 +185,14 @@ def test_what_changed_since_a_version(client, app):
     for device, path in ((anna, f"/g/{game_id}/changes"), (app.test_client(), f"/g/{game_id}/screen/changes")):
         answer = device.get(f"{path}?since={version}")
         assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
-        assert answer.get_json() == {"version": version + 2, "parts": paid}
+        told = answer.get_json()
+        assert {"version": told["version"], "parts": told["parts"]} == {"version": version + 2, "parts": paid}
+        # With their news, in one answer: the two lines, newest first, and the amounts.
+        assert [re.search(r'data-version="(\d+)"', line).group(1) for line in told["news"]["feed"]] == [
+            str(version + 2),
+            str(version + 1),
+        ]
+        assert sorted(told["news"]["cash"]) == sorted([ids["Anna"], ids["Bruno"]])
         assert device.get(f"{path}?since={version + 1}").get_json()["parts"] == ["auction", "feed"]
         assert device.get(f"{path}?since={version + 2}").get_json() == {"version": version + 2, "parts": []}
         assert device.get(f"{path}?since=soon").status_code == 400

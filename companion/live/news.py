@@ -1,0 +1,89 @@
+"""What a version tells each reader: the news an event carries, so a page shows a payment
+without fetching anything (``docs/live.md``, *News*).
+
+A version's ``News`` is made once, after its commit, by the app (``companion.web.news``) and
+never changes: every stream of the game reads the same value, each taking what its reader may
+see (``told``): the cash of the accounts the version moved (a player's own always, the others'
+only where the game shows cash, or to the banker), the feed's new lines in the reader's
+language, the reader's own new notices, and for the banker the words of what *undo* would
+reverse now. Plain Python, on the loop's floor: the streams make their events from it.
+
+A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
+notice carries forms) has none (``None``): its events say only their parts and the page fetches
+its regions, as before news.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+# What a merged event carries at most: a page shows no more lines nor notices than these.
+FEED_LINES = 30
+NOTICES = 8
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who a stream's page is for: its language, the player its session is seated as (whose
+    notices and cash it shows), and whether it may see every player's cash."""
+
+    lang: str
+    player: str | None
+    sees_all_cash: bool
+    banker: bool = False  # the Bank's pages: told what undo would reverse
+
+
+@dataclass(frozen=True)
+class Cash:
+    """One account's cash after a version: the amount, and as each language writes it."""
+
+    account: str
+    amount: int
+    text: Mapping[str, str]
+    public: bool  # shown to every reader (a pot, or any cash in a game that shows it)
+
+
+@dataclass(frozen=True)
+class News:
+    """What one version changed, for every reader; made once and read by many, never changed."""
+
+    cash: tuple[Cash, ...]
+    feed: Mapping[str, tuple[str, ...]]  # language -> the version's feed lines (HTML), newest first
+    notices: Mapping[tuple[str, str], tuple[str, ...]]  # (player, language) -> their new notices (HTML)
+    undo: Mapping[str, str | None]  # language -> the banker's undo confirmation, None when nothing to undo
+    # Players whose own pages draw something from this version that news cannot say (the take
+    # back a one-tap move offers its player): their pages go by the parts.
+    unsaid_to: frozenset[str] = frozenset()
+
+
+def frozen_map(values: Mapping) -> Mapping:
+    """``values`` as a mapping nothing can change."""
+    return MappingProxyType(dict(values))
+
+
+def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
+    """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
+    {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ...}``, the newest first and
+    the newest amount of each account; ``None`` when one of them has no news for this reader,
+    or there are none."""
+    if not versions or any(news is None or reader.player in news.unsaid_to for news in versions):
+        return None
+    cash: dict[str, dict] = {}
+    feed: list[str] = []
+    notices: list[str] = []
+    for news in reversed(versions):  # the newest first: its amount and its lines lead
+        assert news is not None
+        for moved in news.cash:
+            if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
+                cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
+        feed.extend(news.feed.get(reader.lang, ()))
+        if reader.player is not None:
+            notices.extend(news.notices.get((reader.player, reader.lang), ()))
+    newest = versions[-1]
+    assert newest is not None
+    said: dict = {"cash": cash, "feed": feed[:FEED_LINES], "notices": notices[:NOTICES]}
+    if reader.banker:
+        said["undo"] = newest.undo.get(reader.lang)
+    return said

@@ -1,0 +1,113 @@
+"""The news of a game's new versions, made once after their commit for every page at once
+(``companion.live.news``): each moved account's cash in every language, the feed's new lines
+and each player's new notices drawn as the pages draw them, and the banker's undo.
+
+It runs in the thread that committed (the writer's), before the versions are announced, so a
+stream never waits for it and no page has to fetch what it says. A version it cannot say gets
+no news (``None``) and its pages fetch their regions as before: an undo or a take back (they
+mark an older line of the feed), a notice that waits for its player's answer (its forms are
+drawn with the reader's session), a version this process did not write last (another server
+process wrote after it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from flask import current_app
+from flask_babel import force_locale
+
+from .. import services
+from ..live.news import Cash, News, frozen_map
+from ..services.wording import LANGUAGES
+from .feed import describe
+from .notices import LOOKBACK, news_for, recent_entries
+from .speaking import gettext as _
+from .templating import money
+
+log = logging.getLogger(__name__)
+
+
+def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> dict[int, News | None]:
+    """The news of ``game_id``'s ``versions``, just committed together; a version missing from
+    the answer has none. Never raises: news is a saving, and a page without it fetches."""
+    try:
+        with services.reading():
+            return _made(game_id, frozenset(versions))
+    except Exception:
+        log.warning("the news of game %s's versions %s could not be made", game_id, sorted(versions), exc_info=True)
+        return {}
+
+
+def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
+    game = services.find_game(game_id)
+    if game is None or game.version != max(versions):
+        return {}  # another process wrote after these: its pages fetch what changed
+    edition = services.edition_of(game)
+    names = {p.id: p.name for p in game.players}
+    recent = recent_entries(game, LOOKBACK)
+    lines = [line for line in recent if line.version in versions]
+    reversing = {line.reversed_by for line in recent if line.version not in versions and line.reversed_by in versions}
+    accounts = {posting.account for line in lines for posting in line.postings}
+    cash = {p.id: p.cash for p in game.players}
+    pots = services.state_of(game, deeds=False).pots if accounts - cash.keys() else {}
+    moved = [
+        (account, cash[account] if account in cash else pots[account])
+        for account in sorted(accounts)
+        if account in cash or account in pots
+    ]
+    # Who may have a notice: the players the entries name or moved money of (a bid may tell
+    # any bidder: everyone is asked then).
+    named = {value for line in lines for value in (line.params or {}).values() if isinstance(value, str)}
+    readers = [
+        p.id for p in game.players if p.id in accounts or p.id in named or any(line.kind == "bid" for line in lines)
+    ]
+    feed_line = current_app.jinja_env.get_template("_feed_line.html").module.feed_line  # type: ignore[attr-defined]
+    notice_line = current_app.jinja_env.get_template("_feed_line.html").module.notice_line  # type: ignore[attr-defined]
+    undo = services.undo_target(game)
+
+    texts: dict[str, dict[str, str]] = {account: {} for account, _amount in moved}
+    feed: dict[int, dict[str, tuple[str, ...]]] = {version: {} for version in versions}
+    notices: dict[int, dict[tuple[str, str], tuple[str, ...]]] = {version: {} for version in versions}
+    unsaid = {line.actor for line in lines if services.taken_back(line.kind)}
+    undo_words: dict[str, str | None] = {}
+    for lang in LANGUAGES:
+        with force_locale(lang):
+            for account, amount in moved:
+                texts[account][lang] = money(amount, edition)
+            for line in lines:
+                item = {
+                    "version": line.version,
+                    "text": describe(line, names, edition),
+                    "reversed": line.reversed_by is not None,
+                    "kind": line.kind,
+                }
+                feed[line.version][lang] = (str(feed_line(item)),)
+            for player in readers:
+                said = news_for(game, player, versions)
+                if said is None:
+                    unsaid.add(player)
+                    continue
+                for n in said:
+                    notices[n["version"]][(player, lang)] = (
+                        *notices[n["version"]].get((player, lang), ()),
+                        str(notice_line(n)),
+                    )
+            undo_words[lang] = None if undo is None else _("Undo: %(what)s", what=describe(undo, names, edition))
+    public = not game.cash_private
+    said_cash = tuple(
+        Cash(account, amount, frozen_map(texts[account]), public or account in pots) for account, amount in moved
+    )
+    return {
+        version: None
+        if version in reversing or version not in feed or not feed[version]
+        else News(
+            cash=said_cash,
+            feed=frozen_map(feed[version]),
+            notices=frozen_map(notices[version]),
+            undo=frozen_map(undo_words),
+            unsaid_to=frozenset(unsaid),
+        )
+        for version in versions
+    }

@@ -1,0 +1,162 @@
+"""What an event tells each reader (``companion.live.news``): the cash it may see, and nothing
+more (a test for every role and every edition, those that keep cash private above all), the
+feed's line and the reader's own notice in the reader's language, and no news where a page
+must fetch (an undo, money asked of the reader)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from companion import extension
+from companion.core.editions.loading import load_editions
+
+EDITIONS = sorted(load_editions().editions.values(), key=lambda edition: edition.id)
+
+
+def _new_game(client, edition_id: str, names=("Anna", "Bruno", "Carla")) -> dict:
+    answer = client.post("/api/v1/games", json={"edition": edition_id, "players": list(names)})
+    assert answer.status_code == 201, answer.get_json()
+    game = answer.get_json()
+    game["ids"] = {p["name"]: p["id"] for p in game["players"]}
+    game["tokens"] = {p["name"]: p["token"] for p in game["players"]}
+    assert _act(client, game, game["banker_token"], {"type": "start"}).status_code == 200
+    return game
+
+
+def _act(client, game, token, payload):
+    return client.post(
+        f"/api/v1/games/{game['id']}/actions", json=payload, headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+def _version(client, game) -> int:
+    return client.get(f"/g/{game['id']}/screen/changes?since=0").get_json()["version"]
+
+
+def _opening(client, path: str, headers=None) -> dict:
+    """The event a stream opens with (the test client has no live loop: the opening is all)."""
+    body = client.get(path, headers=headers or {}).get_data(as_text=True)
+    return json.loads(re.search(r"^data: (.*)$", body, re.M).group(1))
+
+
+def _readers(client, game, since: int, lang: str = "en") -> dict[str, dict]:
+    """What each reader is told since ``since``: each player and the banker through the API's
+    stream, the table screen through its stream and its ``changes``."""
+    told = {}
+    for name, token in [*game["tokens"].items(), ("banker", game["banker_token"])]:
+        headers = {"Authorization": f"Bearer {token}", "Accept-Language": lang}
+        told[name] = _opening(client, f"/api/v1/games/{game['id']}/stream?since={since}", headers)
+    told["screen"] = _opening(client, f"/g/{game['id']}/screen/stream?since={since}", {"Accept-Language": lang})
+    changes = client.get(f"/g/{game['id']}/screen/changes?since={since}", headers={"Accept-Language": lang})
+    assert changes.get_json() == told["screen"]
+    return told
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda edition: edition.id)
+def test_each_reader_is_told_only_the_cash_it_may_see(client, edition):
+    game = _new_game(client, edition.id)
+    since = _version(client, game)
+    anna, bruno = game["ids"]["Anna"], game["ids"]["Bruno"]
+    assert (
+        _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 10}).status_code == 200
+    )
+    told = _readers(client, game, since)
+    everyone = {anna, bruno}
+    seen = {
+        "Anna": {anna} if edition.cash_private else everyone,
+        "Bruno": {bruno} if edition.cash_private else everyone,
+        "Carla": set() if edition.cash_private else everyone,
+        "banker": everyone,
+        "screen": set() if edition.cash_private else everyone,
+    }
+    for reader, accounts in seen.items():
+        news = told[reader]["news"]
+        assert set(news["cash"]) == accounts, reader
+        assert all(value["amount"] >= 0 and value["text"] for value in news["cash"].values())
+        assert len(news["feed"]) == 1 and "Anna paid Bruno" in news["feed"][0], reader
+        # The amounts are nowhere else: not in the feed's line (a transfer's line names its
+        # amount, never a balance), nor in a notice meant for another player.
+        hidden = set(game["ids"].values()) - accounts
+        body = json.dumps(told[reader])
+        for name, player in game["ids"].items():
+            if player in hidden:
+                balance = told["banker"]["news"]["cash"].get(player)
+                assert balance is None or balance["text"] not in body, (reader, name)
+    assert ["+" in line for line in told["Bruno"]["news"]["notices"]] == [True]
+    assert told["Anna"]["news"]["notices"] == told["Carla"]["news"]["notices"] == []
+    assert "notices" not in told["screen"]["news"] or told["screen"]["news"]["notices"] == []
+    assert "undo" in told["banker"]["news"] and all("undo" not in told[r]["news"] for r in ("Anna", "Carla", "screen"))
+
+
+def test_a_page_is_told_what_its_seat_may_see(client, app):
+    """The pages' own stream and ``changes``, signed in by the session: as the API's."""
+    from tests.web.test_pages import open_table, sit_down, start
+
+    private = next(edition for edition in EDITIONS if edition.cash_private)
+    game_id, _ = open_table(client, edition=private.id)
+    carla = sit_down(app, game_id, "Carla")
+    start(client, game_id)
+    since = carla.get(f"/g/{game_id}/changes?since=0").get_json()["version"]
+    with app.app_context():
+        from companion import services
+
+        ids = {p.name: p.id for p in services.get_game(game_id).players}
+        services.act(
+            game_id, services.Caller(game_id, False, ids["Anna"]), {"type": "transfer", "to": ids["Bruno"], "amount": 5}
+        )
+        services.act(
+            game_id, services.Caller(game_id, False, ids["Carla"]), {"type": "transfer", "to": ids["Anna"], "amount": 3}
+        )
+    for told in (
+        carla.get(f"/g/{game_id}/changes?since={since}").get_json(),
+        _opening(carla, f"/g/{game_id}/stream?since={since}"),
+    ):
+        assert set(told["news"]["cash"]) == {ids["Carla"]}
+        assert len(told["news"]["feed"]) == 2
+    bank = client.get(f"/g/{game_id}/changes?since={since}").get_json()
+    assert set(bank["news"]["cash"]) == {ids["Anna"], ids["Bruno"], ids["Carla"]}
+
+
+def test_news_speaks_the_readers_language(client):
+    game = _new_game(client, "classic-it")
+    since = _version(client, game)
+    bruno = game["ids"]["Bruno"]
+    _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 1500})
+    english, italian = _readers(client, game, since, "en"), _readers(client, game, since, "it")
+    assert "Anna paid Bruno €\u00a01,500." in english["screen"]["news"]["feed"][0]
+    assert "Anna paga €\u00a01.500 a Bruno." in italian["screen"]["news"]["feed"][0]
+    assert english["Bruno"]["news"]["cash"][bruno]["text"] == "€\u00a03,000"
+    assert italian["Bruno"]["news"]["cash"][bruno]["text"] == "€\u00a03.000"
+    assert "from Anna" in english["Bruno"]["news"]["notices"][0]
+    assert "da Anna" in italian["Bruno"]["news"]["notices"][0]
+
+
+def test_what_news_cannot_say_is_fetched(client, app):
+    """An undo marks an older line: no news, the pages fetch by the parts. Money asked of a
+    player: no news for that player (the notice's Pay is a form of their session), news for
+    the others."""
+    game = _new_game(client, "classic-it")
+    anna, bruno = game["ids"]["Anna"], game["ids"]["Bruno"]
+    since = _version(client, game)
+    _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 7})
+    _act(client, game, game["banker_token"], {"type": "undo"})
+    told = _readers(client, game, since)
+    assert all("news" not in told[reader] and told[reader]["parts"] for reader in told)
+    asked = _version(client, game)
+    assert (
+        _act(
+            client, game, game["tokens"]["Bruno"], {"type": "request", "from": anna, "amount": 20, "reason": "x"}
+        ).status_code
+        == 200
+    )
+    told = _readers(client, game, asked)
+    assert "news" not in told["Anna"] and "news" in told["Carla"] and "news" in told["screen"]
+    # A server without news (an older one, or news that failed) still tells the parts.
+    extension.init_app(app, extension.banco(app).__class__(**{**extension.banco(app).__dict__, "news": None}))
+    again = _version(client, game)
+    _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 2})
+    told = _readers(client, game, again)
+    assert all("news" not in told[reader] and "feed" in told[reader]["parts"] for reader in told)
