@@ -7,13 +7,18 @@
   var body = document.body;
 
   // --- Live updates: each event names the new version and the parts of the game it changed
-  // (docs/live.md). A page marked data-regions fetches only its regions showing one of those
-  // parts (?regions=...) and morphs them in place (idiomorph); another page, or an event that
-  // cannot say what changed, fetches the page whole. Only what changed is touched, so focus,
-  // scroll, an open dialog and anything typed or picked survive.
+  // (docs/live.md), and most carry their news: the amounts, the feed's lines and my notices,
+  // which the page writes in place by itself (tell, below). A page marked data-regions fetches
+  // only its regions whose shape changed: those showing a part that their data-applies does not
+  // say the news covers, or one a news could not be written into (?regions=..., morphed in
+  // place by idiomorph); another page, or an event that cannot say what changed, fetches the
+  // page whole. Only what changed is touched, so focus, scroll, an open dialog and anything
+  // typed or picked survive.
   var streamUrl = body.dataset.stream;
   var refreshing = false, again = false, againWhole = false;
   var owed = {}, owedWhole = false, owedVersion = 0;  // what the events since the last update changed
+  var owedRegions = {};  // the regions whose shape the news since the last update changed, by id
+  var toldMeanwhile = [];  // the news written while a fetch was on its way: {version, news}
   // Once a form is on its way, the page is about to be replaced: a refresh now would race it.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
@@ -73,8 +78,10 @@
   // A region is replaced whole (its own element with it); the rest as above.
   var regionOptions = Object.assign({}, morphOptions, { morphStyle: "outerHTML" });
 
+  // The page's own amount (a wallet's balance, the wallet bar), whose change pulses.
+  var OWN_CASH = "[data-cash]:not(.player-cash)";
   function cashOf() {
-    var el = document.querySelector("[data-cash]");
+    var el = document.querySelector(OWN_CASH);
     return el ? el.dataset.cash : undefined;
   }
 
@@ -107,7 +114,8 @@
         // The new body's children, not the body itself: given an element, idiomorph would put
         // that element inside ours.
         Idiomorph.morph(body, doc.body.childNodes, morphOptions);
-        var after = document.querySelector("[data-cash]");
+        retell(shown());
+        var after = document.querySelector(OWN_CASH);
         if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
         if (staleUntil !== null) { staleUntil = 0; }  // the whole page is as the server has it now
@@ -129,28 +137,181 @@
 
   function shown() { return Number(body.dataset.version || 0); }
 
-  function heard(version, parts) {
+  function heard(version, parts, news) {
     if (!(version > shown()) || leaving) { return; }
-    if (parts) { parts.forEach(function (p) { owed[p] = true; }); } else { owedWhole = true; }
+    if (parts && news && body.hasAttribute("data-regions")) {
+      tell(news, version).forEach(function (el) { if (el && el.id) { owedRegions[el.id] = true; } });
+      Array.prototype.forEach.call(document.querySelectorAll("[data-parts][id]"), function (el) {
+        var covered = tokens(el.dataset.applies);
+        if (tokens(el.dataset.parts).some(function (p) { return parts.indexOf(p) >= 0 && covered.indexOf(p) < 0; })) {
+          owedRegions[el.id] = true;
+        }
+      });
+    } else if (parts) {
+      parts.forEach(function (p) { owed[p] = true; });
+    } else {
+      owedWhole = true;
+    }
     owedVersion = Math.max(owedVersion, version);
     update();
   }
 
-  function marked(el) { return (el.dataset.parts || "").split(" ").some(function (p) { return owed[p]; }); }
+  function tokens(text) { return (text || "").split(" ").filter(Boolean); }
+  function marked(el) { return owedRegions[el.id] || tokens(el.dataset.parts).some(function (p) { return owed[p]; }); }
+
+  // --- News: what an event tells this page, written in place, a small function per kind of
+  // thing shown (docs/live.md, "News"). Each says which regions it could not write into (a pot
+  // emptied or filled shows a form or a hint; the undo offered or gone), to be fetched.
+  function tell(news, version) {
+    var unsaid = [];
+    tellCash(news.cash || {}, unsaid);
+    var lines = fresh(document.getElementById("feed"), news.feed || []);
+    tellFeed(lines);
+    tellLast(news.feed || []);
+    tellNotices(news.notices || [], version);
+    if ("undo" in news) { tellUndo(news.undo, unsaid); }
+    if (refreshing) { toldMeanwhile.push({ version: version, news: news }); }
+    if (lines.length || (news.notices || []).length) { document.dispatchEvent(new Event("banco:refreshed")); }
+    return unsaid;
+  }
+
+  // After a fetch drawn at ``drawn``: the news of later versions that came meanwhile, again
+  // (what it wrote into the regions just replaced was drawn over).
+  function retell(drawn) {
+    var later = toldMeanwhile.filter(function (t) { return t.version > drawn; });
+    toldMeanwhile = [];
+    later.forEach(function (t) {
+      tell(t.news, t.version).forEach(function (el) { if (el && el.id) { owedRegions[el.id] = true; again = true; } });
+    });
+  }
+
+  function regionOf(el) { return el.closest("[data-parts][id]"); }
+
+  function parsed(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html.join("");
+    return Array.prototype.slice.call(t.content.children);
+  }
+
+  function newestIn(list) {
+    return Array.prototype.reduce.call(list.querySelectorAll("[data-version]"), function (most, el) {
+      return Math.max(most, Number(el.dataset.version));
+    }, 0);
+  }
+
+  // The lines of ``html`` (newest first) newer than any ``list`` shows: a region drawn after
+  // them already has them, and none is shown twice.
+  function fresh(list, html) {
+    if (!list || !html.length) { return []; }
+    var newest = newestIn(list);
+    return parsed(html).filter(function (el) { return Number(el.dataset.version) > newest; });
+  }
+
+  // Every amount of an account: its text (as the server writes it in my language) and value.
+  function tellCash(cash, unsaid) {
+    Object.keys(cash).forEach(function (account) {
+      var value = cash[account];
+      document.querySelectorAll("[data-cash-of='" + account + "']").forEach(function (el) {
+        if (el.hasAttribute("data-shape-at-zero") && (Number(el.dataset.cash) === 0) !== (value.amount === 0)) {
+          unsaid.push(regionOf(el));
+          return;
+        }
+        el.textContent = value.text;
+        el.dataset.cash = String(value.amount);
+        if (el.hasAttribute("data-long")) { el.classList.toggle("is-long", value.text.length > 9); }
+      });
+      document.querySelectorAll("form[data-confirm-of='" + account + "']").forEach(function (form) {
+        form.dataset.confirm = form.dataset.confirmWords.split("{amount}").join(value.text);
+      });
+    });
+  }
+
+  // The feed (the wallet's and the Bank's): the new lines on top, as many kept as it shows.
+  function tellFeed(lines) {
+    var list = document.getElementById("feed");
+    if (!list || !lines.length) { return; }
+    list.querySelectorAll("li:not([data-version])").forEach(function (li) { li.remove(); });  // "Nothing yet."
+    lines.slice().reverse().forEach(function (li) { list.insertBefore(li, list.firstElementChild); });
+    var most = Number(list.dataset.lines || 0);
+    var items = list.querySelectorAll("li");
+    for (var i = most; most && i < items.length; i++) { items[i].remove(); }
+  }
+
+  // The table screen's last lines: the newest big, a few earlier ones below it.
+  function tellLast(html) {
+    var box = document.querySelector("#screen-last .screen-last");
+    var lines = fresh(box, html).filter(function (li) { return !li.classList.contains("is-reversed"); });
+    if (!lines.length) { return; }
+    var shown = box.querySelectorAll("p[data-version]");
+    var before = shown.length ? shown[0] : box.querySelector(".screen-hint");
+    lines.forEach(function (li) {
+      var p = document.createElement("p");
+      p.dataset.version = li.dataset.version;
+      p.textContent = li.querySelector(".feed-text").textContent;
+      box.insertBefore(p, before);
+    });
+    var most = Number(box.dataset.lines || 1);
+    Array.prototype.forEach.call(box.querySelectorAll("p[data-version]"), function (p, i) {
+      if (i >= most) { p.remove(); return; }
+      p.className = i === 0 ? "screen-last-line" : "screen-earlier";
+      if (i === 0) { p.removeAttribute("data-fit-drop"); } else { p.setAttribute("data-fit-drop", ""); }
+    });
+  }
+
+  // My notices: the hidden list the toasts are read from, and the wallet's "For you".
+  function tellNotices(html, version) {
+    var list = document.getElementById("notices");
+    if (!list) { return; }
+    var lines = fresh(list, html);
+    list.dataset.version = String(Math.max(Number(list.dataset.version || 0), version));
+    if (!lines.length) { return; }
+    lines.slice().reverse().forEach(function (li) { list.insertBefore(li, list.firstElementChild); });
+    var most = Number(list.dataset.kept || 0);
+    var items = list.querySelectorAll(":scope > li");
+    for (var i = most; most && i < items.length; i++) { items[i].remove(); }
+    var box = document.getElementById("for-you");
+    var head = box && box.querySelector("summary .notice"), rest = box && box.querySelector(".for-you-list");
+    if (!head || !rest) { return; }
+    lines.slice().reverse().forEach(function (li) {
+      if (head.className !== "notice") {
+        var was = document.createElement("li");
+        was.className = head.className;
+        was.textContent = head.textContent;
+        rest.insertBefore(was, rest.firstElementChild);
+      }
+      head.className = "notice notice-" + li.dataset.tone;
+      head.textContent = li.querySelector(".notice-text").textContent;
+    });
+    var kept = rest.querySelectorAll("li");
+    for (var j = most - 1; most && j < kept.length; j++) { kept[j].remove(); }
+  }
+
+  // The Bank's undo: what it would take back now.
+  function tellUndo(said, unsaid) {
+    var history = document.getElementById("history");
+    var form = history && history.querySelector("form.undo");
+    if (!history) { return; }
+    if (!form || said === null) {
+      if (form || said !== null) { unsaid.push(history); }
+      return;
+    }
+    form.dataset.confirm = said;
+  }
 
   function update() {
     if (leaving) { return; }
     if (refreshing) { again = true; return; }
-    if (owedVersion <= shown() && !owedWhole) { owed = {}; return; }  // a whole page caught up meanwhile
+    if (owedVersion <= shown() && !owedWhole) { owed = {}; owedRegions = {}; return; }  // a whole page caught up meanwhile
     var version = owedVersion, whole = owedWhole || !body.hasAttribute("data-regions");
     var regions = whole ? [] : Array.prototype.filter.call(document.querySelectorAll("[data-parts][id]"), marked);
+    var unsaid = owedRegions;
     // A region inside another one that is fetched comes with it.
     regions = regions.filter(function (el) {
       return !regions.some(function (outer) { return outer !== el && outer.contains(el); });
     });
     if (whole && body.dataset.parts && !owedWhole && !marked(body)) { whole = false; }
     var parts = owed;
-    owed = {}; owedWhole = false;
+    owed = {}; owedWhole = false; owedRegions = {};
     if (whole) { refresh(); return; }
     if (!regions.length) {
       // Nothing this page shows has changed: it stands at the new version as it is.
@@ -168,16 +329,17 @@
           var html = answer.regions[id], el = document.getElementById(id);
           if (html === undefined || !el) { return true; }
           var doc = new DOMParser().parseFromString(html, "text/html");
-          var fresh = doc.getElementById(id);
-          if (!fresh) { return true; }
-          Idiomorph.morph(el, fresh, regionOptions);
+          var drawn = doc.getElementById(id);
+          if (!drawn) { return true; }
+          Idiomorph.morph(el, drawn, regionOptions);
           return false;
         });
+        retell(Number(answer.version));
         // The regions were drawn at the server's latest version, which may be past what the
         // events said so far: the page records only the events' version, so the next event
         // still fetches what changed after it.
         if (missing) { owedWhole = true; again = true; } else { body.dataset.version = String(Math.max(shown(), version)); }
-        var after = document.querySelector("[data-cash]");
+        var after = document.querySelector(OWN_CASH);
         if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
         caughtUp();
@@ -186,6 +348,7 @@
       .catch(function () {
         // Offline for a moment: what is owed stays owed, and we try again shortly.
         Object.keys(parts).forEach(function (p) { owed[p] = true; });
+        Object.keys(unsaid).forEach(function (id) { owedRegions[id] = true; });
         setTimeout(update, 2000);
       })
       .then(next);
@@ -210,7 +373,7 @@
       .then(function (answer) {
         var version = Number(answer.version);
         if (staleUntil !== null) { staleUntil = Math.max(staleUntil, version); }
-        heard(version, answer.parts);
+        heard(version, answer.parts, answer.news);
         caughtUp();
         // Still behind a moment later (an update lost on the way): ask again.
         if (staleUntil !== null) { setTimeout(function () { if (staleUntil !== null && !lost) { catchUp(); } }, 3000); }
@@ -287,7 +450,7 @@
   }
 
   function caughtUp() {
-    if (staleUntil === null || lost || shown() < staleUntil || owedWhole || Object.keys(owed).length) { return; }
+    if (staleUntil === null || lost || shown() < staleUntil || owedWhole || Object.keys(owed).length || Object.keys(owedRegions).length) { return; }
     staleUntil = null;
     document.documentElement.classList.remove("is-stale");
     document.querySelectorAll(".stale-mark").forEach(function (mark) { mark.remove(); });
@@ -302,7 +465,7 @@
       // A new version was saved: the database saves (again).
       if (cannotSave) { cannotSave.hidden = true; }
       // An event without "parts" (an older server) says only that something changed.
-      heard(Number(data.version), data.parts || null);
+      heard(Number(data.version), data.parts || null, data.news || null);
     });
     stream.addEventListener("beat", function () { beating = true; heardBank(); });
     // The server's writes found the database unable to save (a full disk), or saving again.

@@ -107,7 +107,7 @@ def test_the_screen_shows_the_last_action_large(client, app):
     form = {**keyed(table, "transfer"), "from": ids["Anna"], "to": ids["Bruno"], "amount": "120"}
     client.post(f"/g/{game_id}/table", data=form)
     html = app.test_client().get(f"/g/{game_id}/screen", headers=EN).get_data(as_text=True)
-    last = re.search(r'<p class="screen-last-line">([^<]+)</p>', html).group(1)
+    last = re.search(r'<p class="screen-last-line" data-version="\d+">([^<]+)</p>', html).group(1)
     assert "Anna" in last and "Bruno" in last and "120" in last
 
 
