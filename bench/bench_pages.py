@@ -16,6 +16,9 @@ over the games), and every page does on each event what ``static/js/banco.js`` d
   ``parts`` (``?regions=``), or the whole page where it has no regions or the event cannot
   say; nothing when no region changed. Events that arrive during a fetch are folded into the
   next one, as the browser does;
+- ``--mode news`` (the default: what the browser does now): an event that carries its news
+  (``docs/live.md``, *News*) is written in place, and only the regions showing a part that
+  their ``data-applies`` does not cover are fetched; an event without news as ``regions``;
 - ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and
   their events alone, to subtract from the others).
 
@@ -31,8 +34,9 @@ contacted; every loop is bounded in count and time; the server is always stopped
 
     /work/venv/bin/python bench/bench_pages.py --mode whole --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
-    /work/venv/bin/python bench/bench_pages.py --mode regions --games 10 --rate 80 --seconds 30
-    /work/venv/bin/python bench/bench_pages.py --mode regions --games 50 --rate 17 --seconds 30   # a club
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 10 --rate 80 --seconds 30
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 50 --rate 17 --seconds 30   # a club
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ from bench_server import HOST, Api, Server, ms, new_game, percentile
 
 EVENT = re.compile(rb"data: (\{[^\n]*\})\n\n")
 REGION = re.compile(r'id="([\w-]+)"[^>]*?\bdata-parts="([^"]*)"')
+TAG = re.compile(r'<\w+\b[^>]*?\sid="([\w-]+)"[^>]*>')
+APPLIES = re.compile(r'\bdata-applies="([^"]*)"')
 
 
 def session_cookie(secret_key: str, games: dict) -> str:
@@ -127,12 +133,14 @@ class Page:
             self.headers["Cookie"] = f"session={cookie}"
         self.conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
         self.regions: dict[str, set[str]] = {}
+        self.applies: dict[str, set[str]] = {}  # the parts each region's news covers
         self.has_regions = False
         self.version = 0
         self.arrivals: list[tuple[int, float]] = []  # (version, when its event was read)
         self.updates: list[tuple[int, float]] = []  # (version covered, when the fetch answered)
         self.fetches = 0
         self.bytes = 0
+        self.heard = 0  # the bytes of its stream (events and beats, as sent)
         self.errors = 0
 
     def get(self, path: str) -> bytes:
@@ -163,7 +171,15 @@ class Page:
         html = (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).decode()
         self.has_regions = "data-regions" in html.split("<body", 1)[1].split(">", 1)[0]
         self.regions = {name: set(parts.split()) for name, parts in REGION.findall(html)}
+        self.read_applies(html)
         self.version = int(re.search(r'data-version="(\d+)"', html).group(1))
+
+    def read_applies(self, html: str) -> None:
+        """What each region's news covers (``data-applies``), as the page drawn says it now."""
+        for tag in TAG.finditer(html):
+            if tag.group(1) in self.regions:
+                covered = APPLIES.search(tag.group(0))
+                self.applies[tag.group(1)] = set(covered.group(1).split()) if covered else set()
 
     def run(self) -> None:
         sock = socket.create_connection((HOST, self.port), timeout=30, source_address=(self.source, 0))
@@ -183,7 +199,9 @@ class Page:
                 if not data:
                     break
                 buffer += data
+                self.heard += len(data)
                 owed: set[str] | None = set()
+                shapes: set[str] = set()  # the regions the news could not cover
                 newest = 0
                 while (match := EVENT.search(buffer)) is not None:
                     buffer = buffer[match.end() :]
@@ -193,21 +211,28 @@ class Page:
                     if event["version"] <= max(self.version, newest):
                         continue
                     newest = event["version"]
-                    if owed is not None and event.get("parts") is not None:
-                        owed |= set(event["parts"])
+                    parts = event.get("parts")
+                    if self.mode == "news" and parts is not None and event.get("news") is not None:
+                        shapes |= {
+                            name
+                            for name, shown in self.regions.items()
+                            if (shown & set(parts)) - self.applies.get(name, set())
+                        }
+                    elif owed is not None and parts is not None:
+                        owed |= set(parts)
                     else:
                         owed = None
                 if newest:
-                    self.catch_up(newest, owed)
+                    self.catch_up(newest, owed, shapes)
         finally:
             sock.close()
             self.conn.close()
 
-    def catch_up(self, version: int, owed: set[str] | None) -> None:
+    def catch_up(self, version: int, owed: set[str] | None, shapes: set[str]) -> None:
         if self.mode == "none":
             path = None
-        elif self.mode == "regions" and owed is not None and self.has_regions:
-            names = [name for name, parts in self.regions.items() if parts & owed]
+        elif self.mode in ("regions", "news") and owed is not None and self.has_regions:
+            names = [name for name, parts in self.regions.items() if parts & owed or name in shapes]
             path = f"{self.path}?regions={','.join(names)}" if names else None
         else:
             path = self.path
@@ -215,6 +240,9 @@ class Page:
             body = self.get(path)
             self.fetches += 1
             self.bytes += len(body)
+            if self.mode == "news" and "regions=" in path:
+                answer = json.loads(gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body)
+                self.read_applies("".join(answer.get("regions", {}).values()))
         self.version = version
         self.updates.append((version, time.perf_counter()))
 
@@ -401,6 +429,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
             f"{name} {sum(p.bytes for p in group) / max(sum(p.fetches for p in group), 1) / 1024:.1f} KB a fetch"
             for name, group in kinds.items()
         )
+        + f"; the streams: {sum(p.heard for p in pages) / max(actions, 1) / 1024:.1f} KB per action"
     )
     print(
         f"  delivery p50/p95/p99: {ms(percentile(delivery, 50))} / {ms(percentile(delivery, 95))} / "
@@ -412,7 +441,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=("whole", "regions", "none"), default="regions")
+    parser.add_argument("--mode", choices=("whole", "regions", "news", "none"), default="news")
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")
     parser.add_argument("--rate", type=float, default=5.0, help="actions a second, over all the games")

@@ -91,6 +91,11 @@ def writing():
     tell = banco().news
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
         broker.publish_all(game_id, versions, tell(game_id, versions) if tell is not None else {})
+    if db.session().in_transaction():
+        # The news read in a transaction of its own: ended as a commit would end a write, so
+        # a session that keeps its games keeps them (a rollback would forget them).
+        db.session.commit()
+        GAMES.committed()
 
 
 @contextmanager

@@ -22,7 +22,7 @@ from .. import services
 from ..live.news import Cash, News, frozen_map
 from ..services.wording import LANGUAGES
 from .feed import describe
-from .notices import LOOKBACK, news_for, recent_entries
+from .notices import LOOKBACK, may_tell_anyone, news_for, recent_entries
 from .speaking import gettext as _
 from .templating import money
 
@@ -33,8 +33,8 @@ def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> di
     """The news of ``game_id``'s ``versions``, just committed together; a version missing from
     the answer has none. Never raises: news is a saving, and a page without it fetches."""
     try:
-        with services.reading():
-            return _made(game_id, frozenset(versions))
+        # Read as the committing thread has it: the writer keeps its games' rows, just written.
+        return _made(game_id, frozenset(versions))
     except Exception:
         log.warning("the news of game %s's versions %s could not be made", game_id, sorted(versions), exc_info=True)
         return {}
@@ -57,12 +57,11 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
         for account in sorted(accounts)
         if account in cash or account in pots
     ]
-    # Who may have a notice: the players the entries name or moved money of (a bid may tell
-    # any bidder: everyone is asked then).
+    # Who may have a notice: the players the entries name or moved money of (an auction's
+    # bidders are not named: everyone is asked then).
     named = {value for line in lines for value in (line.params or {}).values() if isinstance(value, str)}
-    readers = [
-        p.id for p in game.players if p.id in accounts or p.id in named or any(line.kind == "bid" for line in lines)
-    ]
+    anyone = any(may_tell_anyone(line.kind) for line in lines)
+    readers = [p.id for p in game.players if anyone or p.id in accounts or p.id in named]
     feed_line = current_app.jinja_env.get_template("_feed_line.html").module.feed_line  # type: ignore[attr-defined]
     notice_line = current_app.jinja_env.get_template("_feed_line.html").module.notice_line  # type: ignore[attr-defined]
     undo = services.undo_target(game)

@@ -62,6 +62,12 @@ def notices_for(game, caller) -> list[dict]:
     return cached[key]
 
 
+def may_tell_anyone(kind: str) -> bool:
+    """Whether an entry of ``kind`` may have a notice for a player it neither names nor moves
+    money of: an auction's bidders (who bid is read from the entries before it)."""
+    return any(tell.to in (BIDDER, OUTBID) for tell in TOLD.get(kind, ()))
+
+
 def news_for(game, player_id: str, versions) -> list[dict] | None:
     """The notices of ``versions`` (of the game's newest) for ``player_id``, newest first, in the
     current language; ``None`` when one of them waits for their answer (its Pay and Decline are

@@ -18,7 +18,7 @@
   var refreshing = false, again = false, againWhole = false;
   var owed = {}, owedWhole = false, owedVersion = 0;  // what the events since the last update changed
   var owedRegions = {};  // the regions whose shape the news since the last update changed, by id
-  var toldMeanwhile = [];  // the news written while a fetch was on its way: {version, news}
+  var held = [];  // the events with news heard while a fetch was on its way: [version, parts, news]
   // Once a form is on its way, the page is about to be replaced: a refresh now would race it.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
@@ -114,7 +114,6 @@
         // The new body's children, not the body itself: given an element, idiomorph would put
         // that element inside ours.
         Idiomorph.morph(body, doc.body.childNodes, morphOptions);
-        retell(shown());
         var after = document.querySelector(OWN_CASH);
         if (after && before !== undefined && before !== after.dataset.cash) { pulse(after); }
         startClock();
@@ -129,9 +128,13 @@
       .then(next);
   }
 
-  // After a fetch: what was asked for meanwhile, a whole page first.
+  // After a fetch: the news heard meanwhile, in order, then what was asked for meanwhile, a
+  // whole page first.
   function next() {
     refreshing = false;
+    var heardMeanwhile = held;
+    held = [];
+    heardMeanwhile.forEach(function (e) { heard(e[0], e[1], e[2]); });
     if (againWhole) { againWhole = false; refresh(); } else if (again) { again = false; update(); }
   }
 
@@ -140,6 +143,9 @@
   function heard(version, parts, news) {
     if (!(version > shown()) || leaving) { return; }
     if (parts && news && body.hasAttribute("data-regions")) {
+      // Written once the fetch on its way is in, in order: what it draws is then written over
+      // with what came after it, and a notice never overtakes an older one.
+      if (refreshing) { held.push([version, parts, news]); return; }
       tell(news, version).forEach(function (el) { if (el && el.id) { owedRegions[el.id] = true; } });
       Array.prototype.forEach.call(document.querySelectorAll("[data-parts][id]"), function (el) {
         var covered = tokens(el.dataset.applies);
@@ -169,20 +175,10 @@
     tellFeed(lines);
     tellLast(news.feed || []);
     tellNotices(news.notices || [], version);
+    tellForYou(news.notices || []);
     if ("undo" in news) { tellUndo(news.undo, unsaid); }
-    if (refreshing) { toldMeanwhile.push({ version: version, news: news }); }
     if (lines.length || (news.notices || []).length) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
-  }
-
-  // After a fetch drawn at ``drawn``: the news of later versions that came meanwhile, again
-  // (what it wrote into the regions just replaced was drawn over).
-  function retell(drawn) {
-    var later = toldMeanwhile.filter(function (t) { return t.version > drawn; });
-    toldMeanwhile = [];
-    later.forEach(function (t) {
-      tell(t.news, t.version).forEach(function (el) { if (el && el.id) { owedRegions[el.id] = true; again = true; } });
-    });
   }
 
   function regionOf(el) { return el.closest("[data-parts][id]"); }
@@ -269,20 +265,27 @@
     var most = Number(list.dataset.kept || 0);
     var items = list.querySelectorAll(":scope > li");
     for (var i = most; most && i < items.length; i++) { items[i].remove(); }
-    var box = document.getElementById("for-you");
+  }
+
+  // The wallet's "For you": the newest notice in its summary, the others listed below it.
+  function tellForYou(html) {
+    var box = document.getElementById("for-you"), list = document.getElementById("notices");
     var head = box && box.querySelector("summary .notice"), rest = box && box.querySelector(".for-you-list");
-    if (!head || !rest) { return; }
+    var lines = head && rest ? fresh(box, html) : [];
     lines.slice().reverse().forEach(function (li) {
-      if (head.className !== "notice") {
+      if (head.dataset.version) {
         var was = document.createElement("li");
         was.className = head.className;
+        was.dataset.version = head.dataset.version;
         was.textContent = head.textContent;
         rest.insertBefore(was, rest.firstElementChild);
       }
       head.className = "notice notice-" + li.dataset.tone;
+      head.dataset.version = li.dataset.version;
       head.textContent = li.querySelector(".notice-text").textContent;
     });
-    var kept = rest.querySelectorAll("li");
+    var most = Number((list && list.dataset.kept) || 0);
+    var kept = rest ? rest.querySelectorAll("li") : [];
     for (var j = most - 1; most && j < kept.length; j++) { kept[j].remove(); }
   }
 
@@ -334,7 +337,6 @@
           Idiomorph.morph(el, drawn, regionOptions);
           return false;
         });
-        retell(Number(answer.version));
         // The regions were drawn at the server's latest version, which may be past what the
         // events said so far: the page records only the events' version, so the next event
         // still fetches what changed after it.
@@ -527,6 +529,8 @@
   var SOUND_KEY = "banco:sound";
   var queued = [];  // notices waiting for a place: {li, since}
 
+  var toasted = null;  // the versions of the notices this page has shown, or found already seen
+
   function showNotices() {
     var list = document.getElementById("notices"), box = document.getElementById("toasts");
     if (!list || !box) { return; }
@@ -536,8 +540,17 @@
     var items = Array.prototype.slice.call(list.querySelectorAll("li"));
     var newest = Math.max(Number(list.dataset.version || 0), 0);
     if (seen !== null) {
-      var fresh = items.filter(function (li) { return Number(li.dataset.version) > Number(seen); }).reverse();
-      fresh.forEach(function (li) { queued.push({ li: li.cloneNode(true), since: Date.now() }); });
+      if (toasted === null) {
+        toasted = {};
+        items.forEach(function (li) { if (Number(li.dataset.version) <= Number(seen)) { toasted[li.dataset.version] = true; } });
+      }
+      // Each notice not shown yet, even one older than the newest shown: a notice written from
+      // an event's news may come before an older one whose region was still being fetched.
+      var fresh = items.filter(function (li) { return !toasted[li.dataset.version]; }).reverse();
+      fresh.forEach(function (li) {
+        toasted[li.dataset.version] = true;
+        queued.push({ li: li.cloneNode(true), since: Date.now() });
+      });
       var money = fresh.some(function (li) { return li.dataset.tone === "plus"; });
       // A browser buzzes or plays only for a page the player has touched (others log a refusal).
       var touchedPage = !navigator.userActivation || navigator.userActivation.hasBeenActive;

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from markupsafe import escape
 
 from companion import extension, services
 from companion.core import parts as entry_parts
@@ -304,3 +305,89 @@ def test_a_region_an_entry_does_not_touch_stays_as_it_was(rich, app):
                 checked += 1
         before = after
     assert checked > 100
+
+
+# What the browser writes from an event's news (static/js/banco.js, ``tell``), taken out of a
+# region's html: the amounts of the accounts, the feed's and the notices' lines and the For you
+# box, the table screen's last lines, the questions that name an amount or what undo reverses.
+_TOLD = (
+    (re.compile(r'(data-cash-of="[\w]+") data-cash="-?\d+"( data-long)?>[^<]*<'), r"\1\2><"),
+    (re.compile(r'class="(balance-cash|screen-tile-cash)( is-long)?"'), r'class="\1"'),
+    (re.compile(r'<li class="[^"]*" data-version="\d+">.*?</li>', re.S), ""),
+    (re.compile(r'<li data-version="\d+" data-tone="\w+"><span class="notice-text">.*?</span></li>', re.S), ""),
+    (re.compile(r'<li class="muted">.*?</li>', re.S), ""),
+    (re.compile(r'<summary><span class="for-you-label">.*?</ol>', re.S), ""),
+    (re.compile(r'<p class="screen-(last-line|earlier)" data-version.*?</p>', re.S), ""),
+    (re.compile(r'data-confirm="[^"]*"(\s+data-confirm-of)'), r"\1"),
+    (re.compile(r'(<form method="post" class="undo") data-confirm="[^"]*"'), r"\1"),
+    (re.compile(r'data-version="\d+" data-kept'), "data-kept"),
+    (re.compile(r"\s+"), " "),
+)
+
+
+def _untold(html: str) -> str:
+    for pattern, replacement in _TOLD:
+        html = pattern.sub(replacement, html)
+    return html
+
+
+def _fold(html: str) -> str:
+    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)).strip()
+
+
+def test_what_news_writes_is_what_the_page_draws(rich, app):
+    """Through a dozen kinds of entries, every region of every live page that the browser would
+    not fetch (its changed parts all in its ``data-applies``) differs from before only in what
+    the event's news writes, and the news says what the page draws: each amount, the feed's new
+    lines, the reader's new notices, the Bank's undo."""
+    game_id, banker, anna, bruno = rich
+    carla = sit_down(app, game_id, "Carla")
+    screen = app.test_client()
+    pages = (
+        (anna, f"/g/{game_id}/me"),
+        (bruno, f"/g/{game_id}/me?b"),
+        (carla, f"/g/{game_id}/me?c"),
+        (banker, f"/g/{game_id}/table"),
+        (screen, f"/g/{game_id}/screen"),
+        (anna, f"/g/{game_id}/deeds"),
+        (carla, f"/g/{game_id}/results?c"),
+    )
+    applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
+    before = _regions_now(pages)
+    told = checked = 0
+    for who, payload in UNTOUCHED:
+        with app.app_context():
+            game = services.get_game(game_id)
+            version, state = game.version, services.state_of(game)
+        waiting = {"pending": next(iter(state.pending), None), "trade": next(iter(state.trades or {}), None)}
+        _act(app, game_id, who, {k: waiting.get(k) if v == "the one waiting" else v for k, v in payload.items()})
+        after = _regions_now(pages)
+        for device, path in pages:
+            changes = f"/g/{game_id}/screen/changes" if device is screen else f"/g/{game_id}/changes"
+            answer = device.get(f"{changes}?since={version}", headers=EN).get_json()
+            news, changed = answer.get("news"), set(answer["parts"])
+            if news is None:
+                continue
+            told += 1
+            page = device.get(path, headers=EN).get_data(as_text=True)
+            covered = {m.group(1): set((m.group(2) or "").split()) for m in applies.finditer(page)}
+            for (where, name), (parts, html) in after.items():
+                if where != path or (path, name) not in before:
+                    continue
+                was_parts, was = before[(path, name)]
+                if (parts | was_parts) & changed - covered.get(name, set()):
+                    continue  # the browser fetches it
+                assert _untold(html) == _untold(was), (payload, path, name)
+                checked += 1
+            # The amounts, the lines and the notices the news says are the page's.
+            for account, value in news["cash"].items():
+                for text in re.findall(rf'data-cash-of="{account}" data-cash="{value["amount"]}"[^>]*>([^<]*)<', page):
+                    assert text == value["text"], (payload, path, account)
+            for line in news["feed"] if 'id="feed"' in page else ():
+                assert _fold(line) in _fold(page), (payload, path)
+            for notice in news["notices"] if 'id="notices"' in page else ():
+                assert _fold(notice) in _fold(page), (payload, path)
+            if "undo" in news and news["undo"] is not None:
+                assert f'data-confirm="{escape(news["undo"])}"' in page, (payload, path)
+        before = after
+    assert told > 40 and checked > 150, (told, checked)
