@@ -162,6 +162,16 @@ def undo_target(game: GameRecord) -> Entry | None:
     ).scalar_one_or_none()
 
 
+def undo_offer(game: GameRecord, recent: list[Line]) -> Entry | Line | None:
+    """What the next undo would reverse, read from ``recent`` (the game's newest lines at this
+    version, ``recent_lines``, newest first) when it is among them, else from the journal."""
+    if recent and recent[0].version == game.version:
+        target = next((line for line in recent if line.undoable and line.reversed_by is None), None)
+        if target is not None:
+            return target
+    return undo_target(game)
+
+
 def undo(game: Game) -> Recorded:
     """Reverses the newest entry not yet reversed, as a new entry. Refuses when there is
     nothing to undo, and whatever ``commands.undo`` refuses."""
@@ -300,10 +310,12 @@ class Line:
     params: dict
     at: object
     reversed_by: int | None
+    undoable: bool
+    reverses: bool  # it marks an older entry undone (an undo, a take back)
     postings: tuple[CorePosting, ...]
 
 
-def recent_lines(game: Game, count: int) -> list[Line]:
+def recent_lines(game: GameRecord, count: int) -> list[Line]:
     """The newest ``count`` entries with their postings, newest first, in two statements.
     Refuses (``ValueError``) a ``count`` outside 1 to ``RECENT_MOST``."""
     entries, postings = _recent_statements(count)
@@ -316,8 +328,18 @@ def recent_lines(game: Game, count: int) -> list[Line]:
         for entry_id, account, amount in postings.all(connection, {f"e{i}": v for i, v in enumerate(ids)}):
             moved.setdefault(entry_id, []).append(CorePosting(account, amount))
     return [
-        Line(version, kind, actor, params or {}, at, reversed_by, tuple(moved.get(entry_id, ())))
-        for entry_id, version, kind, actor, params, at, reversed_by in rows
+        Line(
+            version,
+            kind,
+            actor,
+            params or {},
+            at,
+            reversed_by,
+            bool(undoable),
+            reverses is not None,
+            tuple(moved.get(entry_id, ())),
+        )
+        for entry_id, version, kind, actor, params, at, reversed_by, undoable, reverses in rows
     ]
 
 
@@ -335,7 +357,17 @@ def _recent_statements(count: int) -> tuple[Prepared, Prepared]:
     if made is None:
         # The count written into the statement (SQLite's compiler adds an OFFSET of its own).
         newest = (
-            select(Entry.id, Entry.version, Entry.kind, Entry.actor, Entry.params, Entry.at, Entry.reversed_by)
+            select(
+                Entry.id,
+                Entry.version,
+                Entry.kind,
+                Entry.actor,
+                Entry.params,
+                Entry.at,
+                Entry.reversed_by,
+                Entry.undoable,
+                Entry.reverses,
+            )
             .where(Entry.game_id == bindparam("game_id"))
             .order_by(Entry.version.desc())
             .limit(literal_column(str(count)))

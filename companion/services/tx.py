@@ -69,6 +69,7 @@ def writing():
             versions = db.session.info.get(_TO_PUBLISH)
             if versions and db.engine.dialect.name == "postgresql":
                 fanout.notify(db.session, versions)  # heard by every process, at commit only
+            news = _news(versions)
             db.session.commit()
             GAMES.committed()
         except BaseException as error:
@@ -88,14 +89,19 @@ def writing():
     broker = banco().broker
     if broker.saving(True):
         log.warning("The database saves again.")
-    tell = banco().news
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
-        broker.publish_all(game_id, versions, tell(game_id, versions) if tell is not None else {})
-    if db.session().in_transaction():
-        # The news read in a transaction of its own: ended as a commit would end a write, so
-        # a session that keeps its games keeps them (a rollback would forget them).
-        db.session.commit()
-        GAMES.committed()
+        broker.publish_all(game_id, versions, news.get(game_id))
+
+
+def _news(versions: dict | None) -> dict:
+    """What the versions about to be committed tell each page (``banco().news``), read inside
+    the write transaction that made them, from the rows it wrote: handed to the broker only once
+    committed, with the versions."""
+    tell = banco().news
+    if not versions or tell is None:
+        return {}
+    db.session.flush()
+    return {game_id: tell(game_id, made) for game_id, made in versions.items()}
 
 
 @contextmanager

@@ -1,9 +1,10 @@
-"""The news of a game's new versions, made once after their commit for every page at once
-(``companion.live.news``): each moved account's cash in every language, the feed's new lines
-and each player's new notices drawn as the pages draw them, and the banker's undo.
+"""The news of a game's new versions, made once for every page at once (``companion.live.news``):
+each moved account's cash in every language, the feed's new lines and each player's new notices
+drawn as the pages draw them, and the banker's undo.
 
-It runs in the thread that committed (the writer's), before the versions are announced, so a
-stream never waits for it and no page has to fetch what it says. A version it cannot say gets
+It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
+and is handed to the broker once they are committed: a stream never waits for it, and no page
+has to fetch what it says. A version it cannot say gets
 no news (``None``) and its pages fetch their regions as before: an undo or a take back (they
 mark an older line of the feed), a notice that waits for its player's answer (its forms are
 drawn with the reader's session), a version this process did not write last (another server
@@ -33,7 +34,6 @@ def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> di
     """The news of ``game_id``'s ``versions``, just committed together; a version missing from
     the answer has none. Never raises: news is a saving, and a page without it fetches."""
     try:
-        # Read as the committing thread has it: the writer keeps its games' rows, just written.
         return _made(game_id, frozenset(versions))
     except Exception:
         log.warning("the news of game %s's versions %s could not be made", game_id, sorted(versions), exc_info=True)
@@ -46,9 +46,12 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
         return {}  # another process wrote after these: its pages fetch what changed
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    recent = recent_entries(game, LOOKBACK)
-    lines = [line for line in recent if line.version in versions]
-    reversing = {line.reversed_by for line in recent if line.version not in versions and line.reversed_by in versions}
+    # The newest entries are these versions' own: read alone, unless an auction's bidders are
+    # told (who bid is read from the entries before).
+    lines = services.recent_lines(game, len(versions))
+    if {line.version for line in lines} != versions:
+        return {}  # a version without its entry: its pages fetch what changed
+    recent = recent_entries(game, LOOKBACK) if any(may_tell_anyone(line.kind) for line in lines) else lines
     accounts = {posting.account for line in lines for posting in line.postings}
     cash = {p.id: p.cash for p in game.players}
     pots = services.state_of(game, deeds=False).pots if accounts - cash.keys() else {}
@@ -64,12 +67,13 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     readers = [p.id for p in game.players if anyone or p.id in accounts or p.id in named]
     feed_line = current_app.jinja_env.get_template("_feed_line.html").module.feed_line  # type: ignore[attr-defined]
     notice_line = current_app.jinja_env.get_template("_feed_line.html").module.notice_line  # type: ignore[attr-defined]
-    undo = services.undo_target(game)
+    undo = services.undo_offer(game, lines)
 
     texts: dict[str, dict[str, str]] = {account: {} for account, _amount in moved}
     feed: dict[int, dict[str, tuple[str, ...]]] = {version: {} for version in versions}
     notices: dict[int, dict[tuple[str, str], tuple[str, ...]]] = {version: {} for version in versions}
     unsaid = {line.actor for line in lines if services.taken_back(line.kind)}
+    reversing = {line.version for line in lines if line.reverses}
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
         with force_locale(lang):
@@ -84,7 +88,7 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
                 }
                 feed[line.version][lang] = (str(feed_line(item)),)
             for player in readers:
-                said = news_for(game, player, versions)
+                said = news_for(game, player, versions, recent)
                 if said is None:
                     unsaid.add(player)
                     continue
@@ -100,7 +104,7 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     )
     return {
         version: None
-        if version in reversing or version not in feed or not feed[version]
+        if version in reversing or not feed[version]
         else News(
             cash=said_cash,
             feed=frozen_map(feed[version]),

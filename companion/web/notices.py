@@ -68,20 +68,25 @@ def may_tell_anyone(kind: str) -> bool:
     return any(tell.to in (BIDDER, OUTBID) for tell in TOLD.get(kind, ()))
 
 
-def news_for(game, player_id: str, versions) -> list[dict] | None:
-    """The notices of ``versions`` (of the game's newest) for ``player_id``, newest first, in the
-    current language; ``None`` when one of them waits for their answer (its Pay and Decline are
-    forms drawn with the reader's session, which only their page can draw)."""
-    fresh = [n for n in _compute(game, player_id) if n["version"] in versions]
+def news_for(game, player_id: str, versions, entries) -> list[dict] | None:
+    """The notices of ``versions`` (the game's newest) for ``player_id``, newest first, in the
+    current language, read from ``entries`` (the game's newest lines, newest first: these
+    versions' own, and before them as many as an auction's bidders need); ``None`` when one of
+    them waits for their answer (its Pay and Decline are forms drawn with the reader's session,
+    which only their page can draw)."""
+    fresh = _compute(game, player_id, only=versions, entries=entries)
     if any("asks" in n or "offer" in n for n in fresh):
         return None
     return fresh
 
 
-def _compute(game, me: str) -> list[dict]:
+def _compute(game, me: str, only=None, entries=None) -> list[dict]:
+    """``me``'s notices among the game's newest entries (``entries``, newest first, else the
+    journal's ``LOOKBACK``), of ``only``'s versions alone when given: the others are walked for
+    the auction's bidders, not worded."""
     edition = services.edition_of(game)
     names = {p.id: p.name for p in game.players}
-    entries = list(reversed(recent_entries(game, LOOKBACK)))
+    entries = list(reversed(entries if entries is not None else recent_entries(game, LOOKBACK)))
     high_bidder = None  # who held the best bid of the auction under way, walking forward
     bidders: set[str | None] = set()
     out = []
@@ -89,7 +94,11 @@ def _compute(game, me: str) -> list[dict]:
         p = entry.params or {}
         if entry.kind in ("auction_start", "building_auction_start", "auction_rerun"):
             high_bidder, bidders = None, set()
-        text, tone = _about(entry, p, me, high_bidder, bidders, names, edition, _by_me(entry, game, me))
+        text, tone = (
+            _about(entry, p, me, high_bidder, bidders, names, edition, _by_me(entry, game, me))
+            if only is None or entry.version in only
+            else (None, "")
+        )
         if entry.kind == "bid":
             high_bidder = p.get("player")
             bidders.add(p.get("player"))
