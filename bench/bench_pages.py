@@ -20,7 +20,9 @@ over the games), and every page does on each event what ``static/js/banco.js`` d
   (``docs/live.md``, *News*) is written in place, and only the regions showing a part that
   their ``data-applies`` does not cover are fetched; an event without news as ``regions``;
 - ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and
-  their events alone, to subtract from the others).
+  their events alone, to subtract from the others);
+- ``--mode closed``: no page is open at all (the cost of the actions alone, their journal and
+  their durable commit: the floor under every other mode).
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
 its processes, from /proc) per action beside this benchmark's own CPU and, with
@@ -263,6 +265,8 @@ def run(args) -> int:
             # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
             # Linux), well under the server's cap of streams per address, as a club's phones.
             source = f"127.0.{number // 200}.{2 + number % 200}"
+            if args.mode == "closed":
+                continue
             for player in game["players"]:
                 pages.append(
                     Page(
@@ -441,7 +445,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=("whole", "regions", "news", "none"), default="news")
+    parser.add_argument("--mode", choices=("whole", "regions", "news", "none", "closed"), default="news")
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")
     parser.add_argument("--rate", type=float, default=5.0, help="actions a second, over all the games")

@@ -79,10 +79,11 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
         with force_locale(lang):
             for account, amount in moved:
                 texts[account][lang] = money(amount, edition)
+            said_lines = {line.version: describe(line, names, edition) for line in lines}
             for line in lines:
                 item = {
                     "version": line.version,
-                    "text": describe(line, names, edition),
+                    "text": said_lines[line.version],
                     "reversed": line.reversed_by is not None,
                     "kind": line.kind,
                 }
@@ -97,7 +98,11 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
                         *notices[n["version"]].get((player, lang), ()),
                         str(notice_line(n)),
                     )
-            undo_words[lang] = None if undo is None else _("Undo: %(what)s", what=describe(undo, names, edition))
+            if undo is not None:
+                what = said_lines.get(undo.version) or describe(undo, names, edition)
+                undo_words[lang] = _("Undo: %(what)s", what=what)
+            else:
+                undo_words[lang] = None
     public = not game.cash_private
     said_cash = tuple(
         Cash(account, amount, frozen_map(texts[account]), public or account in pots) for account, amount in moved
