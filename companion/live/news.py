@@ -1,8 +1,8 @@
 """What a version tells each reader: the news an event carries, so a page shows a payment
 without fetching anything (``docs/live.md``, *News*).
 
-A version's ``News`` is made once, after its commit, by the app (``companion.web.news``) and
-never changes: every stream of the game reads the same value, each taking what its reader may
+A version's ``News`` is made once, in the write transaction that makes the version, by the app
+(``companion.web.news``), handed to the broker once the version is committed, and never changes: every stream of the game reads the same value, each taking what its reader may
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
 language, the reader's own new notices, and for the banker the words of what *undo* would

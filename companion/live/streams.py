@@ -70,9 +70,8 @@ class Streams:
 
     def _event(self, game_id: str, seen: int, version: int, reader: Reader | None) -> bytes:
         """The event from ``seen`` to ``version`` for ``reader``: made once for the streams of a
-        game that had all seen the same version, as they nearly always have, and read alike (a
-        language, a seat: the table screen's and the players' who see only the news every
-        reader is told share theirs)."""
+        game that had all seen the same version, as they nearly always have, and read alike (the
+        same language and seat: two tabs of one phone, two table screens)."""
         key = (game_id, seen, version, reader)
         chunk = self._events.get(key)
         if chunk is None:

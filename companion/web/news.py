@@ -4,8 +4,8 @@ drawn as the pages draw them, and the banker's undo.
 
 It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
 and is handed to the broker once they are committed: a stream never waits for it, and no page
-has to fetch what it says. A version it cannot say gets
-no news (``None``) and its pages fetch their regions as before: an undo or a take back (they
+has to fetch what it says. A version it cannot say gets no news (``None``) and its pages fetch
+their regions as before: an undo or a take back (they
 mark an older line of the feed), a notice that waits for its player's answer (its forms are
 drawn with the reader's session), a version this process did not write last (another server
 process wrote after it).
@@ -31,8 +31,9 @@ log = logging.getLogger(__name__)
 
 
 def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> dict[int, News | None]:
-    """The news of ``game_id``'s ``versions``, just committed together; a version missing from
-    the answer has none. Never raises: news is a saving, and a page without it fetches."""
+    """The news of ``game_id``'s ``versions``, written by this transaction and about to be
+    committed together; a version missing from the answer has none. Never raises: news is a
+    saving, and a page without it fetches."""
     try:
         return _made(game_id, frozenset(versions))
     except Exception:

@@ -212,6 +212,7 @@
           unsaid.push(regionOf(el));
           return;
         }
+        if (el.matches(OWN_CASH) && el.dataset.cash !== String(value.amount)) { pulse(el); }
         el.textContent = value.text;
         el.dataset.cash = String(value.amount);
         if (el.hasAttribute("data-long")) { el.classList.toggle("is-long", value.text.length > 9); }
