@@ -32,9 +32,10 @@ class Streams:
         self._events: dict[tuple, bytes] = {}  # touched on the loop only
 
     async def hold(self, game_id: str, seen: int, receive, send, reader: Reader | None = None) -> None:
-        """Sends ``game_id``'s versions past ``seen`` as they come (with their news for ``reader``), until ``STREAM_SECONDS`` pass, the
-        client leaves (then nothing more is sent, nor logged) or the broker closes; and, when
-        the database cannot save, a ``storage`` event saying so, and another once it can."""
+        """Sends ``game_id``'s versions past ``seen`` as they come, with their news for
+        ``reader``, until ``STREAM_SECONDS`` pass, the client leaves (then nothing more is sent,
+        nor logged) or the broker closes; and, when the database cannot save, a ``storage``
+        event saying so, and another once it can."""
         loop = asyncio.get_running_loop()
         stream = _Stream()
         gone = loop.create_task(_left(receive))
