@@ -52,7 +52,8 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     lines = services.recent_lines(game, len(versions))
     if {line.version for line in lines} != versions:
         return {}  # a version without its entry: its pages fetch what changed
-    recent = recent_entries(game, LOOKBACK) if any(may_tell_anyone(line.kind) for line in lines) else lines
+    anyone = any(may_tell_anyone(line.kind) for line in lines)
+    recent = recent_entries(game, LOOKBACK) if anyone else lines
     accounts = {posting.account for line in lines for posting in line.postings}
     cash = {p.id: p.cash for p in game.players}
     pots = services.state_of(game, deeds=False).pots if accounts - cash.keys() else {}
@@ -64,10 +65,9 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     # Who may have a notice: the players the entries name or moved money of (an auction's
     # bidders are not named: everyone is asked then).
     named = {value for line in lines for value in (line.params or {}).values() if isinstance(value, str)}
-    anyone = any(may_tell_anyone(line.kind) for line in lines)
     readers = [p.id for p in game.players if anyone or p.id in accounts or p.id in named]
-    feed_line = current_app.jinja_env.get_template("_feed_line.html").module.feed_line  # type: ignore[attr-defined]
-    notice_line = current_app.jinja_env.get_template("_feed_line.html").module.notice_line  # type: ignore[attr-defined]
+    drawn = current_app.jinja_env.get_template("_feed_line.html").module
+    feed_line, notice_line = drawn.feed_line, drawn.notice_line  # type: ignore[attr-defined]
     undo = services.undo_offer(game, lines)
 
     texts: dict[str, dict[str, str]] = {account: {} for account, _amount in moved}

@@ -264,6 +264,17 @@ UNTOUCHED = (
 )
 
 
+def _take(app, game_id, who, payload) -> int:
+    """``who`` takes one of ``UNTOUCHED``'s actions, "the one waiting" read as the request or
+    trade that waits now; returns the version before it."""
+    with app.app_context():
+        game = services.get_game(game_id)
+        version, state = game.version, services.state_of(game)
+    waiting = {"pending": next(iter(state.pending), None), "trade": next(iter(state.trades or {}), None)}
+    _act(app, game_id, who, {k: waiting.get(k) if v == "the one waiting" else v for k, v in payload.items()})
+    return version
+
+
 def test_a_region_an_entry_does_not_touch_stays_as_it_was(rich, app):
     """Every region of every live page, as three players, the Bank and the screen see it, whose
     parts an entry did not name (before or after it) is byte for byte what it was: a page that
@@ -292,11 +303,7 @@ def test_a_region_an_entry_does_not_touch_stays_as_it_was(rich, app):
     before = _regions_now(pages)
     checked = 0
     for who, payload in UNTOUCHED:
-        with app.app_context():
-            game = services.get_game(game_id)
-            version, state = game.version, services.state_of(game)
-        waiting = {"pending": next(iter(state.pending), None), "trade": next(iter(state.trades or {}), None)}
-        _act(app, game_id, who, {k: waiting.get(k) if v == "the one waiting" else v for k, v in payload.items()})
+        version = _take(app, game_id, who, payload)
         changed = set(anna.get(f"/g/{game_id}/changes?since={version}").get_json()["parts"])
         after = _regions_now(pages)
         for key, (parts, html) in after.items():
@@ -356,11 +363,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
     before = _regions_now(pages)
     told = checked = 0
     for who, payload in UNTOUCHED:
-        with app.app_context():
-            game = services.get_game(game_id)
-            version, state = game.version, services.state_of(game)
-        waiting = {"pending": next(iter(state.pending), None), "trade": next(iter(state.trades or {}), None)}
-        _act(app, game_id, who, {k: waiting.get(k) if v == "the one waiting" else v for k, v in payload.items()})
+        version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
         for device, path in pages:
             changes = f"/g/{game_id}/screen/changes" if device is screen else f"/g/{game_id}/changes"
