@@ -35,14 +35,15 @@ def language(chosen: str | None, accepted: str | None) -> str:
 
 
 @cache
-def _catalog(lang: str) -> NullTranslations:
-    # Loaded once per language, as Flask-Babel keeps it: the file does not change while serving.
+def catalog(lang: str) -> NullTranslations:
+    """The words of ``lang``, loaded once per language (the file does not change while
+    serving); an empty catalog, that says every message as written, for English."""
     return Translations.load(str(CATALOG), [lang], "messages")
 
 
 def gettext(message: str, lang: str, **params) -> str:
     """``message`` in ``lang``, its ``%(name)s`` filled in from ``params``."""
-    worded = _catalog(lang).ugettext(message)
+    worded = catalog(lang).ugettext(message)
     return elide(worded, params, lang) if params else worded
 
 

@@ -11,7 +11,7 @@ from ..core.ledger import BANK
 from ..core.settings import FREE_PARKING
 from .dice import face_label, faces_text
 from .speaking import gettext as _
-from .speaking import ngettext
+from .speaking import language, ngettext
 from .squares import landing_sentence
 from .templating import deed_name, jail_name, money
 
@@ -71,7 +71,7 @@ def _counts(params: dict, param: str, names: dict[str, str], edition) -> str:
 
 def _payment(params: dict, param: str, names: dict[str, str], edition) -> str:
     payment = edition.fixed_payment(params.get(param, ""))
-    return payment.name(_lang()) if payment else params.get(param, "")
+    return payment.name(language()) if payment else params.get(param, "")
 
 
 def _face_of(index: int):
@@ -98,7 +98,7 @@ WORDINGS = {
     "deeds": lambda params, param, names, edition: ", ".join(_deed_name(edition, k) for k in params.get(param) or []),
     "building": lambda params, param, names, edition: _building(edition, params.get(param)),
     "big_building": lambda params, param, names, edition: _building(edition, "big"),
-    "smalls": lambda params, param, names, edition: edition.buildings.small_plural(_lang()),
+    "smalls": lambda params, param, names, edition: edition.buildings.small_plural(language()),
     "payment": _payment,
     "jail": lambda params, param, names, edition: jail_name(edition),
     "trade": lambda params, param, names, edition: trade_side(params.get(param), edition),
@@ -157,7 +157,7 @@ def take_back_parts(kind: str, params: dict, edition) -> tuple[str, str]:
     if kind == "pass_go":
         return _("GO"), "+" + amount
     payment = edition.fixed_payment(params.get("payment", ""))
-    return (payment.name(_lang()) if payment else params.get("payment", "")), "\u2212" + amount
+    return (payment.name(language()) if payment else params.get("payment", "")), "\u2212" + amount
 
 
 def account_name(account, names: dict[str, str]) -> str:
@@ -176,7 +176,7 @@ def _deed_name(edition, key) -> str:
 
 def _building(edition, building) -> str:
     names = edition.buildings
-    return (names.big if building == "big" else names.small)(_lang())
+    return (names.big if building == "big" else names.small)(language())
 
 
 def trade_side(side, edition) -> str:
@@ -189,9 +189,3 @@ def trade_side(side, edition) -> str:
     if side.get("jail_cards"):
         parts.append(ngettext("%(num)d get-out-of-jail card", "%(num)d get-out-of-jail cards", side["jail_cards"]))
     return ", ".join(parts) or _("nothing")
-
-
-def _lang() -> str:
-    from flask_babel import get_locale
-
-    return str(get_locale() or "en")

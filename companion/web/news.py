@@ -17,7 +17,6 @@ import logging
 from collections.abc import Mapping
 
 from flask import current_app
-from flask_babel import force_locale
 
 from .. import services
 from ..live.news import Cash, News, frozen_map
@@ -25,6 +24,7 @@ from ..services.wording import LANGUAGES
 from .feed import describe
 from .notices import LOOKBACK, may_tell_anyone, news_for, recent_entries
 from .speaking import gettext as _
+from .speaking import spoken_in
 from .templating import money
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     reversing = {line.version for line in lines if line.reverses}
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
-        with force_locale(lang):
+        with spoken_in(lang):
             for account, amount in moved:
                 texts[account][lang] = money(amount, edition)
             said_lines = {line.version: describe(line, names, edition) for line in lines}

@@ -7,26 +7,11 @@ import uuid
 from functools import lru_cache
 
 from babel.numbers import format_decimal
-from flask import has_request_context, request
-from flask_babel import get_locale
+from flask import request
 
 from ..extension import banco
 from .speaking import gettext as _
-
-_LANG = "banco.lang"  # where ``lang`` keeps the reader's language in the request's environ
-
-
-def lang() -> str:
-    """The reader's language (``"it"``, ``"en"``); kept on the request once asked, for a page
-    writes dozens of amounts and names, each asking (Babel's own lookup goes through several of
-    Flask's context proxies at every call)."""
-    if not has_request_context():
-        return str(get_locale() or "en")
-    environ = request.environ
-    found = environ.get(_LANG)
-    if found is None:
-        found = environ[_LANG] = str(get_locale() or "en")
-    return found
+from .speaking import language as lang  # the reader's language, as the web layer asks it
 
 
 def money(amount, edition) -> str:
