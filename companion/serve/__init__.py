@@ -15,6 +15,7 @@ themselves when their countdown ends (``services.closer``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from ..extension import banco
 from .gate import Gate
 from .protocol import protocol_class
 
+TICK_SECONDS = 1.0  # how often the idle server wakes: the Date header's own resolution
 GRACE_SECONDS = 10  # how long stopping waits for requests under way before it cuts them
 WRITER_SECONDS = 30  # how long stopping waits for the writer's last batch (its commit)
 
@@ -44,6 +46,33 @@ class Server(uvicorn.Server):
         self.keeping = keeping(gate.app.config)
         # Auctions close themselves when their countdown ends, whatever page is open.
         self.closer = gate.door.closer
+
+    # uvicorn's main loop wakes ten times a second to see whether it should stop: about 2 ms of
+    # CPU a second on an idle server, a third of its idle work. This one wakes once a second,
+    # for the Date header, and at once when told to stop (from a signal or another thread).
+    @property
+    def should_exit(self) -> bool:
+        return self._should_exit
+
+    @should_exit.setter
+    def should_exit(self, value: bool) -> None:
+        self._should_exit = value
+        told = getattr(self, "_told_to_exit", None)
+        if value and told is not None:
+            event, loop = told
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nothing waits
+                loop.call_soon_threadsafe(event.set)
+
+    async def main_loop(self) -> None:
+        event = asyncio.Event()
+        self._told_to_exit = (event, asyncio.get_running_loop())
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 10) % 864000  # on_tick's count of tenths: the header every call
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), TICK_SECONDS)
+            should_exit = await self.on_tick(counter)
 
     async def startup(self, sockets=None) -> None:
         if self.keeping is not None:

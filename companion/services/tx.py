@@ -31,6 +31,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 
 from ..core.errors import N_, NotFound
+from ..core.parts import AUCTION
 from ..extension import banco
 from ..live import fanout
 from ..store import Game, db
@@ -86,11 +87,13 @@ def writing():
             WRITE_INTENT.reset(token)
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
     # process's streams hear it at once, the other processes' through the NOTIFY above.
-    broker = banco().broker
-    if broker.saving(True):
+    shared = banco()
+    if shared.broker.saving(True):
         log.warning("The database saves again.")
     for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
-        broker.publish_all(game_id, versions, news.get(game_id))
+        shared.broker.publish_all(game_id, versions, news.get(game_id))
+        if any(changed is None or AUCTION in changed for changed in versions.values()):
+            shared.door.closer.wake()  # it sleeps while no auction is open (``services.closer``)
 
 
 def _news(versions: dict | None) -> dict:

@@ -120,3 +120,37 @@ def test_the_server_closes_auctions_with_no_page_open(tmp_path, monkeypatch):
     assert door_of(app).closer._thread is None  # stopped with the server
     with app.app_context():
         db.engine.dispose()
+
+
+def test_the_closer_sleeps_while_no_auction_is_open_and_an_auction_wakes_it(tmp_path, monkeypatch):
+    """With no auction open the closer does not look (no query a second for an idle table): a
+    payment leaves it asleep, an auction opening wakes it, and it then closes the auction when
+    the countdown ends, though its own idle look is an hour away."""
+    app = make_app(tmp_path)
+    game = Api(app.test_client()).new_game().start()
+    watcher = door_of(app).closer
+    watcher.idle_seconds = 3600
+    looks = []
+    sweep_once = watcher.sweep
+    monkeypatch.setattr(watcher, "sweep", lambda: looks.append(sweep_once()) or looks[-1])
+    server = LiveServer(app).start()
+    try:
+        deadline = time.monotonic() + 10
+        while not looks:  # the look as the server starts
+            assert time.monotonic() < deadline, "the closer did not look as the server started"
+            time.sleep(0.02)
+        ok(game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 10}))
+        assert not watcher._woken.is_set() and len(looks) == 1  # a payment is no auction's business
+        ok(game.act("Anna", {"type": "auction_start", "deed": "via-roma"}))
+        ok(game.act("Bruno", {"type": "bid", "amount": 130}))
+        moved = now_utc() + dt.timedelta(seconds=21)
+        monkeypatch.setattr(closer, "now_utc", lambda: moved)
+        monkeypatch.setattr(actions, "now_utc", lambda: moved)
+        while game.state()["auction"] is not None:
+            assert time.monotonic() < deadline, "the opened auction did not wake the closer"
+            time.sleep(0.05)
+        assert owners(game)["via-roma"] == game.ids["Bruno"]
+    finally:
+        server.stop()
+    with app.app_context():
+        db.engine.dispose()
