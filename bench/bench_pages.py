@@ -9,7 +9,8 @@ holding its own live stream, as a browser tab does (each table's pages connect f
 of their own, 127.0.0.2 and on, all loopback on Linux: the server caps the streams of one
 address, as a club's phones each have their own). Then, for ``--seconds``, the players pay
 each other small amounts through the API at ``--rate`` actions a second in all (spread evenly
-over the games), and every page does on each event what ``static/js/banco.js`` does:
+over the games) (``--action roll``: each rolls the dice on the server instead), and every page
+does on each event what ``static/js/banco.js`` does:
 
 - ``--mode whole`` (before events carried the change): fetches the whole page again;
 - ``--mode regions``: fetches only its regions whose ``data-parts`` meet the event's
@@ -37,6 +38,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode whole --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action roll
     /work/venv/bin/python bench/bench_pages.py --mode news --games 10 --rate 80 --seconds 30
     /work/venv/bin/python bench/bench_pages.py --mode news --games 50 --rate 17 --seconds 30   # a club
 """
@@ -314,11 +316,13 @@ def run(args) -> int:
             while due < end:
                 time.sleep(max(0.0, due - time.perf_counter()))
                 payer, payee = rng.sample(game["players"], 2)
+                action = (
+                    {"type": "roll", "key": uuid.uuid4().hex}
+                    if args.action == "roll"
+                    else {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
+                )
                 status, body, took, t0, _t1 = phone.call(
-                    "POST",
-                    f"/api/v1/games/{game['id']}/actions",
-                    {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex},
-                    payer["token"],
+                    "POST", f"/api/v1/games/{game['id']}/actions", action, payer["token"]
                 )
                 with lock:
                     if status == 200:
@@ -415,7 +419,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
     }
     print(
         f"mode {args.mode}: {args.games} game(s) x ({args.seats} wallets + Bank + screen) = {len(pages)} pages, "
-        f"{args.rate:g} actions/s asked for {args.seconds:g} s"
+        f"{args.rate:g} actions/s ({'rolls of the dice' if args.action == 'roll' else 'payments'}) asked for {args.seconds:g} s"
     )
     print(
         f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
@@ -446,6 +450,12 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=("whole", "regions", "news", "none", "closed"), default="news")
+    parser.add_argument(
+        "--action",
+        choices=("transfer", "roll"),
+        default="transfer",
+        help="what the players do: pay each other small amounts, or roll the dice on the server",
+    )
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")
     parser.add_argument("--rate", type=float, default=5.0, help="actions a second, over all the games")

@@ -46,6 +46,18 @@ class Cash:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """A roll of the dice, as every page but its roller's shows it: drawn in each language for
+    the pages that did not roll (``_dice_macros.html``, ``said_roll``), the Dice sheet's short
+    note (empty for a roll with no total), and who most likely rolls next."""
+
+    player: str
+    drawn: Mapping[str, str]  # language -> the roll's HTML
+    note: Mapping[str, str]  # language -> "last roll: 7"
+    next_roller: str | None
+
+
+@dataclass(frozen=True)
 class News:
     """What one version changed, for every reader; made once and read by many, never changed."""
 
@@ -54,8 +66,10 @@ class News:
     notices: Mapping[tuple[str, str], tuple[str, ...]]  # (player, language) -> their new notices (HTML)
     undo: Mapping[str, str | None]  # language -> the banker's undo confirmation, None when nothing to undo
     # Players whose own pages draw something from this version that news cannot say (the take
-    # back a one-tap move offers its player): their pages go by the parts.
+    # back a one-tap move offers its player, the forms of a player's own roll): their pages go
+    # by the parts.
     unsaid_to: frozenset[str] = frozenset()
+    roll: Roll | None = None  # the version's roll of the dice
 
 
 def frozen_map(values: Mapping) -> Mapping:
@@ -65,16 +79,19 @@ def frozen_map(values: Mapping) -> Mapping:
 
 def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
-    {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ...}``, the newest first and
-    the newest amount of each account; ``None`` when one of them has no news for this reader,
-    or there are none."""
+    {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
+    "note", "next"}}``, the newest first, the newest amount of each account and the newest roll
+    (``roll`` only when one of them rolled); ``None`` when one of them has no news for this
+    reader, or there are none."""
     if not versions or any(news is None or reader.player in news.unsaid_to for news in versions):
         return None
     cash: dict[str, dict] = {}
     feed: list[str] = []
     notices: list[str] = []
+    roll: Roll | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
+        roll = roll or news.roll
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
                 cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
@@ -86,4 +103,10 @@ def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
     said: dict = {"cash": cash, "feed": feed[:FEED_LINES], "notices": notices[:NOTICES]}
     if reader.banker:
         said["undo"] = newest.undo.get(reader.lang)
+    if roll is not None:
+        said["roll"] = {
+            "drawn": roll.drawn.get(reader.lang, ""),
+            "note": roll.note.get(reader.lang, ""),
+            "next": roll.next_roller,
+        }
     return said

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from flask import current_app
 
 from .. import services
-from ..live.news import Cash, News, frozen_map
+from ..live.news import Cash, News, Roll, frozen_map
 from ..services.wording import LANGUAGES
+from .dice import next_roller
 from .feed import describe
 from .notices import LOOKBACK, may_tell_anyone, news_for, recent_entries
 from .speaking import gettext as _
@@ -74,6 +75,12 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     feed: dict[int, dict[str, tuple[str, ...]]] = {version: {} for version in versions}
     notices: dict[int, dict[tuple[str, str], tuple[str, ...]]] = {version: {} for version in versions}
     unsaid = {line.actor for line in lines if services.taken_back(line.kind)}
+    # A roll: the roller's own pages draw it with their forms ("You rolled", the total offered).
+    rolls = {line.version: line.params for line in lines if line.kind == "roll"}
+    unsaid |= {str(roll.get("player")) for roll in rolls.values()}
+    said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
+    roll_drawn: dict[int, dict[str, str]] = {version: {} for version in rolls}
+    roll_note: dict[int, dict[str, str]] = {version: {} for version in rolls}
     reversing = {line.version for line in lines if line.reverses}
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
@@ -99,12 +106,22 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
                         *notices[n["version"]].get((player, lang), ()),
                         str(notice_line(n)),
                     )
+            for version, roll in rolls.items():
+                who = _("%(name)s rolled", name=names.get(roll.get("player"), "?"))
+                roll_drawn[version][lang] = str(said_roll(roll, who))
+                total = roll.get("total")
+                roll_note[version][lang] = _("last roll: %(total)s", total=total) if total is not None else ""
             if undo is not None:
                 what = said_lines.get(undo.version) or describe(undo, names, edition)
                 undo_words[lang] = _("Undo: %(what)s", what=what)
             else:
                 undo_words[lang] = None
     public = not game.cash_private
+    after = next_roller(services.state_of(game, deeds=False)) if rolls else None
+    said_rolls = {
+        version: Roll(str(roll.get("player")), frozen_map(roll_drawn[version]), frozen_map(roll_note[version]), after)
+        for version, roll in rolls.items()
+    }
     said_cash = tuple(
         Cash(account, amount, frozen_map(texts[account]), public or account in pots) for account, amount in moved
     )
@@ -117,6 +134,7 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
             notices=frozen_map(notices[version]),
             undo=frozen_map(undo_words),
             unsaid_to=frozenset(unsaid),
+            roll=said_rolls.get(version),
         )
         for version in versions
     }

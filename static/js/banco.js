@@ -177,7 +177,8 @@
     tellNotices(news.notices || [], version);
     tellForYou(news.notices || []);
     if ("undo" in news) { tellUndo(news.undo, unsaid); }
-    if (lines.length || (news.notices || []).length) { document.dispatchEvent(new Event("banco:refreshed")); }
+    if (news.roll) { tellRoll(news.roll); }
+    if (lines.length || (news.notices || []).length || news.roll) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
   }
 
@@ -288,6 +289,23 @@
     var most = Number((list && list.dataset.kept) || 0);
     var kept = rest ? rest.querySelectorAll("li") : [];
     for (var j = most - 1; most && j < kept.length; j++) { kept[j].remove(); }
+  }
+
+  // A roll of the dice (never this page's own player's: that page fetches its forms): drawn on
+  // the Dice card and the table screen, its total in the Dice sheet's title, no total of my own
+  // to offer any more (the dice fields let go of it: fillDice), and who rolls next for the
+  // table's picker.
+  function tellRoll(roll) {
+    document.querySelectorAll("[data-roll-said]").forEach(function (el) {
+      el.innerHTML = roll.drawn;
+      el.hidden = false;
+    });
+    document.querySelectorAll("[data-roll-note]").forEach(function (el) { el.textContent = roll.note; });
+    var last = document.getElementById("last-roll");
+    if (last) {
+      last.dataset.rollTotal = "";
+      last.dataset.nextRoller = roll.next || "";
+    }
   }
 
   // The Bank's undo: what it would take back now.
@@ -785,7 +803,10 @@
     // The table's "Who rolls?" follows the game (the same player after doubles, else the
     // next), until the banker picks someone by hand.
     var picker = document.getElementById("roll-player");
-    if (picker && !picker.dataset.picked && roll.dataset.nextRoller) { picker.value = roll.dataset.nextRoller; }
+    if (picker && !picker.dataset.picked && roll.dataset.nextRoller) {
+      Array.prototype.forEach.call(picker.options, function (o) { o.toggleAttribute("selected", o.value === roll.dataset.nextRoller); });
+      picker.value = roll.dataset.nextRoller;
+    }
   }
   document.addEventListener("change", function (e) {
     if (e.target.id === "roll-player") { e.target.dataset.picked = "1"; }

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from companion import services
 from companion.web.notices import KEPT
+from tests.e2e.test_dice import shoot
 from tests.e2e.test_live_morph import open_auction
 from tests.e2e.test_table import open_table, pay, sit_down, started
 
@@ -134,6 +135,61 @@ def test_a_payment_reaches_every_page_without_a_fetch(live_server, phone, browse
     for page in (carla, anna, host, screen):
         drawn_alike(page)
     assert carla.errors == [] and host.errors == [] and anna.errors == [] and screen.errors == []
+
+
+def test_a_roll_reaches_every_other_page_without_a_fetch(live_server, phone, browser):
+    """A roll of the dice reaches the other wallets, the Bank and the table screen in its
+    event: the faces and the total on the Dice card and the screen, the total in the Dice
+    sheet's title, who rolls next in the Bank's picker, written in place without a request; only
+    the roller's own phone fetches (its forms offer the total). A later roll lets go of the
+    total the first roller's fields were given."""
+    from tests.e2e.test_table_screen import TV, open_screen
+
+    host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
+    screen = open_screen(
+        browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
+    )
+    expect(carla.locator("#last-roll")).to_contain_text("Nobody has rolled yet.", timeout=10_000)
+    expect(screen.locator("#screen-roll")).to_be_hidden()
+    fetched = {"carla": _fetches(carla, "/me"), "bank": _fetches(host, "/table"), "screen": _fetches(screen, "/screen")}
+
+    anna.locator("#dice-sheet summary").click()
+    anna.get_by_role("button", name="Roll the dice").click()
+    anna.wait_for_load_state()
+    expect(anna.locator("#last-roll")).to_contain_text("You rolled")
+    total = anna.locator("#last-roll .last-roll-total strong").inner_text()
+    expect(carla.locator("#last-roll")).to_contain_text("Anna rolled")
+    expect(carla.locator("#last-roll .die")).to_have_count(2)
+    expect(carla.locator("#dice-sheet summary")).to_contain_text(f"last roll: {total}")
+    expect(host.locator("#last-roll .last-roll-total strong")).to_have_text(total)
+    expect(screen.locator("#screen-roll")).to_be_visible()
+    expect(screen.locator("#screen-roll")).to_contain_text("Anna rolled")
+    expect(screen.locator("#screen-roll .die")).to_have_count(2)
+    for page in (carla, host, screen):
+        expect(page.locator("body")).to_have_attribute("data-version", anna.evaluate("document.body.dataset.version"))
+    assert fetched == {"carla": [], "bank": [], "screen": []}, fetched
+    carla.locator("#dice-sheet summary").click()
+    shoot(carla, "wallet-roll-heard")
+    shoot(screen, "screen-roll-heard")
+    for page in (carla, host, screen):
+        drawn_alike(page)
+    for urls in fetched.values():
+        urls.clear()  # drawn_alike's own
+
+    # Bruno rolls: Anna's page is no longer hers to offer a total from, and the Bank's picker
+    # follows who rolls next.
+    bruno.locator("#dice-sheet summary").click()
+    bruno.get_by_role("button", name="Roll the dice").click()
+    bruno.wait_for_load_state()
+    expect(anna.locator("#last-roll")).to_contain_text("Bruno rolled")
+    expect(anna.locator("#last-roll")).to_have_attribute("data-roll-total", "")
+    expect(screen.locator("#screen-roll")).to_contain_text("Bruno rolled")
+    for page in (anna, carla, host, screen):
+        expect(page.locator("body")).to_have_attribute("data-version", bruno.evaluate("document.body.dataset.version"))
+    assert fetched == {"carla": [], "bank": [], "screen": []}, fetched
+    for page in (anna, carla, host, screen):
+        drawn_alike(page)
+    assert anna.errors == [] and carla.errors == [] and host.errors == [] and screen.errors == []
 
 
 def test_amounts_whose_shape_changes_are_fetched(live_server, phone):

@@ -250,6 +250,8 @@ def _regions_now(pages) -> dict:
 UNTOUCHED = (
     ("Bruno", {"type": "transfer", "to": "Carla", "amount": 10}),
     ("banker", {"type": "transfer", "from": "bank", "to": "Carla", "amount": 200}),
+    ("Bruno", {"type": "roll"}),
+    ("Carla", {"type": "roll"}),
     ("Carla", {"type": "bid", "amount": 140}),
     ("Anna", {"type": "approve", "pending": "the one waiting"}),
     ("Anna", {"type": "trade_reject", "trade": "the one waiting"}),
@@ -328,6 +330,16 @@ _TOLD = (
     (re.compile(r'data-confirm="[^"]*"(\s+data-confirm-of)'), r"\1"),
     (re.compile(r'(<form method="post" class="undo") data-confirm="[^"]*"'), r"\1"),
     (re.compile(r'data-version="\d+" data-kept'), "data-kept"),
+    # A roll: drawn where rolls are shown, its total in the Dice sheet's title and the dice fields,
+    # who rolls next for the table's picker.
+    (re.compile(r'<p class="last-roll-who">.*?</p>|<div class="dice-faces">.*?</div>', re.S), ""),
+    (re.compile(r'<p class="last-roll-total">.*?</p>|<p class="hint">Nobody has rolled yet.</p>', re.S), ""),
+    (re.compile(r"(data-roll-said)( hidden)?>\s*"), r"\1>"),
+    (re.compile(r' data-roll-total="\d*" data-next-roller="\w*"'), ""),
+    (re.compile(r"data-roll-note>[^<]*<"), "data-roll-note><"),
+    (re.compile(r'value="\d*"( data-roll-fill) data-filled="\d*"'), r"\1"),
+    (re.compile(r"(data-roll-hint)( hidden)?"), r"\1"),
+    (re.compile(r'<select id="roll-player" name="player">.*?</select>', re.S), "roll-player"),
     (re.compile(r"\s+"), " "),
 )
 
@@ -361,7 +373,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
     )
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
     before = _regions_now(pages)
-    told = checked = 0
+    told = checked = rolled = 0
     for who, payload in UNTOUCHED:
         version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
@@ -392,5 +404,10 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
                 assert _fold(notice) in _fold(page), (payload, path)
             if "undo" in news and news["undo"] is not None:
                 assert f'data-confirm="{escape(news["undo"])}"' in page, (payload, path)
+            if "roll" in news and "data-roll-said" in page:
+                rolled += 1
+                assert _fold(news["roll"]["drawn"]) in _fold(page), (payload, path)
+                assert "data-roll-note" not in page or f"data-roll-note>{news['roll']['note']}<" in page
+                assert 'id="last-roll"' not in page or f'data-next-roller="{news["roll"]["next"]}"' in page
         before = after
-    assert told > 40 and checked > 150, (told, checked)
+    assert told > 40 and checked > 150 and rolled >= 6, (told, checked, rolled)
