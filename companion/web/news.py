@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from flask import current_app
 
 from .. import services
+from ..core.parts import DICE
 from ..live.news import Cash, News, Roll, frozen_map
 from ..services.wording import LANGUAGES
 from .dice import next_roller
@@ -36,13 +37,14 @@ def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> di
     committed together; a version missing from the answer has none. Never raises: news is a
     saving, and a page without it fetches."""
     try:
-        return _made(game_id, frozenset(versions))
+        return _made(game_id, versions)
     except Exception:
         log.warning("the news of game %s's versions %s could not be made", game_id, sorted(versions), exc_info=True)
         return {}
 
 
-def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
+def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[int, News | None]:
+    versions = frozenset(changed)
     game = services.find_game(game_id)
     if game is None or game.version != max(versions):
         return {}  # another process wrote after these: its pages fetch what changed
@@ -81,7 +83,10 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
     roll_drawn: dict[int, dict[str, str]] = {version: {} for version in rolls}
     roll_note: dict[int, dict[str, str]] = {version: {} for version in rolls}
-    reversing = {line.version for line in lines if line.reverses}
+    # No news: a version that marks an older line (an undo, a take back), and one that changes the
+    # dice otherwise than by a roll (the pages write the dice from a roll's news alone).
+    silent = {line.version for line in lines if line.reverses}
+    silent |= {v for v, parts in changed.items() if parts is not None and DICE in parts and v not in rolls}
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
         with spoken_in(lang):
@@ -127,7 +132,7 @@ def _made(game_id: str, versions: frozenset[int]) -> dict[int, News | None]:
     )
     return {
         version: None
-        if version in reversing or not feed[version]
+        if version in silent or not feed[version]
         else News(
             cash=said_cash,
             feed=frozen_map(feed[version]),

@@ -160,3 +160,30 @@ def test_what_news_cannot_say_is_fetched(client, app):
     _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 2})
     told = _readers(client, game, again)
     assert all("news" not in told[reader] and "feed" in told[reader]["parts"] for reader in told)
+
+
+def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
+    """A roll of the dice tells every reader but the roller the roll drawn in their language, the
+    Dice sheet's note and who rolls next; the roller's pages fetch (their forms offer its total).
+    The dice changed otherwise than by a roll would be no news: the pages write them from a roll
+    alone."""
+    from companion.web.news import make_news
+
+    game = _new_game(client, "classic-it")
+    since = _version(client, game)
+    rolled = _act(client, game, game["tokens"]["Anna"], {"type": "roll"}).get_json()["result"]
+    after = game["ids"]["Anna" if rolled["doubles"] else "Bruno"]  # doubles: the same player again
+    told = _readers(client, game, since)
+    assert "news" not in told["Anna"] and told["Anna"]["parts"]
+    for reader in ("Bruno", "Carla", "banker", "screen"):
+        roll = told[reader]["news"]["roll"]
+        assert "Anna rolled" in roll["drawn"] and roll["drawn"].count('class="die"') == 2, reader
+        assert roll["note"] == f"last roll: {rolled['total']}" and roll["next"] == after, reader
+    italian = _readers(client, game, since, "it")
+    assert "Anna ha tirato" in italian["Bruno"]["news"]["roll"]["drawn"]
+    paid = _version(client, game)
+    _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": game["ids"]["Bruno"], "amount": 5})
+    with app.app_context():
+        assert "roll" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment says no roll
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "dice"})}) == {paid + 1: None}
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
