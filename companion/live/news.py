@@ -51,7 +51,6 @@ class Roll:
     the pages that did not roll (``_dice_macros.html``, ``said_roll``), the Dice sheet's short
     note (empty for a roll with no total), and who most likely rolls next."""
 
-    player: str
     drawn: Mapping[str, str]  # language -> the roll's HTML
     note: Mapping[str, str]  # language -> "last roll: 7"
     next_roller: str | None

@@ -124,8 +124,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     public = not game.cash_private
     after = next_roller(services.state_of(game, deeds=False)) if rolls else None
     said_rolls = {
-        version: Roll(str(roll.get("player")), frozen_map(roll_drawn[version]), frozen_map(roll_note[version]), after)
-        for version, roll in rolls.items()
+        version: Roll(frozen_map(roll_drawn[version]), frozen_map(roll_note[version]), after) for version in rolls
     }
     said_cash = tuple(
         Cash(account, amount, frozen_map(texts[account]), public or account in pots) for account, amount in moved
