@@ -80,7 +80,8 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     # A roll: the roller's own pages draw it with their forms ("You rolled", the total offered).
     rolls = {line.version: line.params for line in lines if line.kind == "roll"}
     unsaid |= {str(roll.get("player")) for roll in rolls.values()}
-    said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
+    if rolls:
+        said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
     roll_drawn: dict[int, dict[str, str]] = {version: {} for version in rolls}
     roll_note: dict[int, dict[str, str]] = {version: {} for version in rolls}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the

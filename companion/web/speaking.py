@@ -21,6 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from ..services import wording
 from ..services.elision import elide
 from ..services.wording import catalog
 
@@ -55,9 +56,7 @@ def spoken_in(lang: str) -> Iterator[None]:
 
 def gettext(string: str, **variables) -> str:
     """``string`` in the reader's language, its ``%(name)s`` filled from ``variables``."""
-    lang = language()
-    worded = catalog(lang).ugettext(string)
-    return elide(worded, variables, lang) if variables else worded
+    return wording.gettext(string, language(), **variables)
 
 
 def ngettext(singular: str, plural: str, num: int, **variables) -> str:

@@ -42,6 +42,14 @@ def sweep(app) -> list[str]:
         return Closer(app, door_of(app).writer).sweep()
 
 
+def waits_until(done, why: str, seconds: float = 10) -> None:
+    """Returns once ``done()`` holds; fails with ``why`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, why
+        time.sleep(0.05)
+
+
 def test_an_auction_closes_itself_when_its_countdown_ends(app, api, later):
     game = api.new_game().start()
     ok(game.act("Anna", {"type": "auction_start", "deed": "via-roma"}))
@@ -110,10 +118,7 @@ def test_the_server_closes_auctions_with_no_page_open(tmp_path, monkeypatch):
     monkeypatch.setattr(actions, "now_utc", lambda: moved)
     server = LiveServer(app).start()
     try:
-        deadline = time.monotonic() + 10
-        while game.state()["auction"] is not None:
-            assert time.monotonic() < deadline, "the server did not close the auction"
-            time.sleep(0.1)
+        waits_until(lambda: game.state()["auction"] is None, "the server did not close the auction")
         assert owners(game)["via-roma"] == game.ids["Bruno"]
     finally:
         server.stop()
@@ -122,7 +127,7 @@ def test_the_server_closes_auctions_with_no_page_open(tmp_path, monkeypatch):
         db.engine.dispose()
 
 
-def test_the_closer_sleeps_while_no_auction_is_open_and_an_auction_wakes_it(tmp_path, monkeypatch):
+def test_the_closer_sleeps_while_no_auction_is_open_and_an_auction_wakes_it(tmp_path, monkeypatch, later):
     """With no auction open the closer does not look (no query a second for an idle table): a
     payment leaves it asleep, an auction opening wakes it, and it then closes the auction when
     the countdown ends, though its own idle look is an hour away."""
@@ -135,20 +140,13 @@ def test_the_closer_sleeps_while_no_auction_is_open_and_an_auction_wakes_it(tmp_
     monkeypatch.setattr(watcher, "sweep", lambda: looks.append(sweep_once()) or looks[-1])
     server = LiveServer(app).start()
     try:
-        deadline = time.monotonic() + 10
-        while not looks:  # the look as the server starts
-            assert time.monotonic() < deadline, "the closer did not look as the server started"
-            time.sleep(0.02)
+        waits_until(lambda: looks, "the closer did not look as the server started")
         ok(game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 10}))
         assert not watcher._woken.is_set() and len(looks) == 1  # a payment is no auction's business
         ok(game.act("Anna", {"type": "auction_start", "deed": "via-roma"}))
         ok(game.act("Bruno", {"type": "bid", "amount": 130}))
-        moved = now_utc() + dt.timedelta(seconds=21)
-        monkeypatch.setattr(closer, "now_utc", lambda: moved)
-        monkeypatch.setattr(actions, "now_utc", lambda: moved)
-        while game.state()["auction"] is not None:
-            assert time.monotonic() < deadline, "the opened auction did not wake the closer"
-            time.sleep(0.05)
+        later(21)
+        waits_until(lambda: game.state()["auction"] is None, "the opened auction did not wake the closer")
         assert owners(game)["via-roma"] == game.ids["Bruno"]
     finally:
         server.stop()
