@@ -9,7 +9,9 @@ holding its own live stream, as a browser tab does (each table's pages connect f
 of their own, 127.0.0.2 and on, all loopback on Linux: the server caps the streams of one
 address, as a club's phones each have their own). Then, for ``--seconds``, the players pay
 each other small amounts through the API at ``--rate`` actions a second in all (spread evenly
-over the games) (``--action roll``: each rolls the dice on the server instead), and every page
+over the games) (``--action roll``: each rolls the dice on the server instead; ``--action
+end_turn``: the games are the 2015 championship's, whose bank keeps the turns, and the banker ends the turn
+in play each time), and every page
 does on each event what ``static/js/banco.js`` does:
 
 - ``--mode whole`` (before events carried the change): fetches the whole page again;
@@ -39,6 +41,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action roll
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action end_turn
     /work/venv/bin/python bench/bench_pages.py --mode news --games 10 --rate 80 --seconds 30
     /work/venv/bin/python bench/bench_pages.py --mode news --games 50 --rate 17 --seconds 30   # a club
 """
@@ -139,6 +142,7 @@ class Page:
         self.regions: dict[str, set[str]] = {}
         self.applies: dict[str, set[str]] = {}  # the parts each region's news covers
         self.has_regions = False
+        self.turn_region: str | None = None  # the region holding the turn card
         self.version = 0
         self.arrivals: list[tuple[int, float]] = []  # (version, when its event was read)
         self.updates: list[tuple[int, float]] = []  # (version covered, when the fetch answered)
@@ -175,6 +179,11 @@ class Page:
         html = (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).decode()
         self.has_regions = "data-regions" in html.split("<body", 1)[1].split(">", 1)[0]
         self.regions = {name: set(parts.split()) for name, parts in REGION.findall(html)}
+        # The region holding the turn card, which the browser fetches when a turn passed on
+        # concerns its reader (tellTurn): the last region opened before the card.
+        card = html.find("data-turn-said")
+        held = [m.group(1) for m in REGION.finditer(html, 0, card)] if card >= 0 else []
+        self.turn_region = held[-1] if held else None
         self.read_applies(html)
         self.version = int(re.search(r'data-version="(\d+)"', html).group(1))
 
@@ -222,6 +231,8 @@ class Page:
                             for name, shown in self.regions.items()
                             if (shown & set(parts)) - self.applies.get(name, set())
                         }
+                        if (event["news"].get("turn") or {}).get("concerns_you") and self.turn_region:
+                            shapes.add(self.turn_region)
                     elif owed is not None and parts is not None:
                         owed |= set(parts)
                     else:
@@ -261,7 +272,8 @@ def run(args) -> int:
         secret = server.env["SECRET_KEY"]
         games, pages = [], []
         for number in range(args.games):
-            game = new_game(api, [f"P{i + 1}" for i in range(args.seats)])
+            names = [f"P{i + 1}" for i in range(args.seats)]
+            game = new_game(api, names, "campionato-2015") if args.action == "end_turn" else new_game(api, names)
             games.append(game)
             gid = game["id"]
             # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
@@ -317,13 +329,12 @@ def run(args) -> int:
                 time.sleep(max(0.0, due - time.perf_counter()))
                 payer, payee = rng.sample(game["players"], 2)
                 action = (
-                    {"type": "roll", "key": uuid.uuid4().hex}
-                    if args.action == "roll"
+                    {"type": args.action, "key": uuid.uuid4().hex}
+                    if args.action in ("roll", "end_turn")
                     else {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
                 )
-                status, body, took, t0, _t1 = phone.call(
-                    "POST", f"/api/v1/games/{game['id']}/actions", action, payer["token"]
-                )
+                token = game["banker_token"] if args.action == "end_turn" else payer["token"]
+                status, body, took, t0, _t1 = phone.call("POST", f"/api/v1/games/{game['id']}/actions", action, token)
                 with lock:
                     if status == 200:
                         sent[(game["id"], body["version"])] = t0
@@ -419,7 +430,7 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
     }
     print(
         f"mode {args.mode}: {args.games} game(s) x ({args.seats} wallets + Bank + screen) = {len(pages)} pages, "
-        f"{args.rate:g} actions/s ({'rolls of the dice' if args.action == 'roll' else 'payments'}) asked for {args.seconds:g} s"
+        f"{args.rate:g} actions/s ({DOING[args.action]}) asked for {args.seconds:g} s"
     )
     print(
         f"  actions: {actions} made ({actions / args.seconds:.1f}/s), {refused} refused; "
@@ -447,14 +458,18 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
     )
 
 
+DOING = {"transfer": "payments", "roll": "rolls of the dice", "end_turn": "turns passed on, the 2015 championship"}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=("whole", "regions", "news", "none", "closed"), default="news")
     parser.add_argument(
         "--action",
-        choices=("transfer", "roll"),
+        choices=tuple(DOING),
         default="transfer",
-        help="what the players do: pay each other small amounts, or roll the dice on the server",
+        help="what the players do: pay each other small amounts, roll the dice on the server, or (the 2015 "
+        "championship) the banker ends the turn in play",
     )
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")

@@ -270,8 +270,8 @@ class Api:
             self.conn = None
 
 
-def new_game(api: Api, names: list[str]) -> dict:
-    status, body, *_ = api.call("POST", "/api/v1/games", {"edition": EDITION, "players": names, "seed": 1})
+def new_game(api: Api, names: list[str], edition: str = EDITION) -> dict:
+    status, body, *_ = api.call("POST", "/api/v1/games", {"edition": edition, "players": names, "seed": 1})
     if status != 201:
         raise RuntimeError(f"creating a game failed: {status} {body}")
     status, started, *_ = api.call(

@@ -70,8 +70,9 @@ GAME_FIELDS: dict[str, frozenset[str]] = {
     "turn_player": frozenset({TURN}),
     "turn_round": frozenset({TURN}),
     "turn_seq": frozenset({TURN}),
-    # The rent of this turn opens an expropriation on the deed's page.
-    "last_rent": frozenset({TURN, DEEDS, EXPROPRIATION}),
+    # The rent of this turn opens an expropriation on the deed's page. Not ``turn``: that part
+    # says the turn passed on (whose it is, its round, its count), which news writes.
+    "last_rent": frozenset({DEEDS, EXPROPRIATION}),
     "turn_start_mortgaged": frozenset({TURN}),
     "auction_queue": frozenset({AUCTION}),
     "play_offs": frozenset({STATUS, CLOCK}),

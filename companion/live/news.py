@@ -5,7 +5,8 @@ A version's ``News`` is made once, in the write transaction that makes the versi
 (``companion.web.news``), handed to the broker once the version is committed, and never changes: every stream of the game reads the same value, each taking what its reader may
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
-language, the reader's own new notices, and for the banker the words of what *undo* would
+language, the reader's own new notices, a roll of the dice (to every page but its roller's)
+and a turn passed on, and for the banker the words of what *undo* would
 reverse now. Plain Python, on the loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
@@ -57,6 +58,19 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """A turn passed on: whose turn it is and the round, drawn in each language as a page the
+    turn does not concern shows them (``_turn_macros.html``, ``said_turn``), the player, the
+    round's number, and the players it concerns (who ended it and who plays now: their turn
+    cards gain or lose a form, which their pages fetch)."""
+
+    drawn: Mapping[str, str]  # language -> "Bruno's turn · round 3 of 40" in HTML
+    player: str
+    number: int
+    concerns: frozenset[str]
+
+
+@dataclass(frozen=True)
 class News:
     """What one version changed, for every reader; made once and read by many, never changed."""
 
@@ -69,6 +83,7 @@ class News:
     # by the parts.
     unsaid_to: frozenset[str] = frozenset()
     roll: Roll | None = None  # the version's roll of the dice
+    turn: Turn | None = None  # the turn passed on; the Bank's pages fetch (their turn card has forms)
 
 
 def frozen_map(values: Mapping) -> Mapping:
@@ -79,18 +94,24 @@ def frozen_map(values: Mapping) -> Mapping:
 def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
-    "note", "next"}}``, the newest first, the newest amount of each account and the newest roll
-    (``roll`` only when one of them rolled); ``None`` when one of them has no news for this
-    reader, or there are none."""
-    if not versions or any(news is None or reader.player in news.unsaid_to for news in versions):
+    "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}}``, the newest first, the newest
+    amount of each account, the newest roll and turn (each only when one of them rolled or
+    passed the turn on); ``None`` when one of them has no news for this reader (a Bank's page
+    has none of a turn passed on), or there are none."""
+    if not versions or any(
+        news is None or reader.player in news.unsaid_to or (reader.banker and news.turn is not None)
+        for news in versions
+    ):
         return None
     cash: dict[str, dict] = {}
     feed: list[str] = []
     notices: list[str] = []
     roll: Roll | None = None
+    turn: Turn | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
         roll = roll or news.roll
+        turn = turn or news.turn
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
                 cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
@@ -107,5 +128,12 @@ def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
             "drawn": roll.drawn.get(reader.lang, ""),
             "note": roll.note.get(reader.lang, ""),
             "next": roll.next_roller,
+        }
+    if turn is not None:
+        said["turn"] = {
+            "drawn": turn.drawn.get(reader.lang, ""),
+            "player": turn.player,
+            "number": turn.number,
+            "concerns_you": reader.player in turn.concerns,
         }
     return said

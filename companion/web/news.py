@@ -1,12 +1,13 @@
 """The news of a game's new versions, made once for every page at once (``companion.live.news``):
 each moved account's cash in every language, the feed's new lines and each player's new notices
-drawn as the pages draw them, and the banker's undo.
+drawn as the pages draw them, the banker's undo, a roll of the dice and a turn passed on.
 
 It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
 and is handed to the broker once they are committed: a stream never waits for it, and no page
 has to fetch what it says. A version it cannot say gets no news (``None``) and its pages fetch
 their regions as before: an undo or a take back (they
-mark an older line of the feed), a notice that waits for its player's answer (its forms are
+mark an older line of the feed), the dice or the turn changed otherwise than by a roll or a turn
+passed on, a notice that waits for its player's answer (its forms are
 drawn with the reader's session), a version this process did not write last (another server
 process wrote after it).
 """
@@ -19,8 +20,8 @@ from collections.abc import Mapping
 from flask import current_app
 
 from .. import services
-from ..core.parts import DICE
-from ..live.news import Cash, News, Roll, frozen_map
+from ..core.parts import DICE, TURN
+from ..live.news import Cash, News, Roll, Turn, frozen_map
 from ..services.wording import LANGUAGES
 from .dice import next_roller
 from .feed import describe
@@ -84,10 +85,16 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
         said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
     roll_drawn: dict[int, dict[str, str]] = {version: {} for version in rolls}
     roll_note: dict[int, dict[str, str]] = {version: {} for version in rolls}
+    turns = _turns_passed(game, lines)
+    if turns:
+        said_turn = current_app.jinja_env.get_template("_turn_macros.html").module.said_turn  # type: ignore[attr-defined]
+    turn_drawn: dict[int, dict[str, str]] = {version: {} for version in turns}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
-    # dice otherwise than by a roll (the pages write the dice from a roll's news alone).
+    # dice otherwise than by a roll, or the turn otherwise than by passing it on as news says it
+    # (the pages write the dice from a roll's news alone, the turn from a turn's).
     silent = {line.version for line in lines if line.reverses}
     silent |= {v for v, parts in changed.items() if parts is not None and DICE in parts and v not in rolls}
+    silent |= {v for v, parts in changed.items() if parts is not None and TURN in parts and v not in turns}
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
         with spoken_in(lang):
@@ -117,6 +124,9 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
                 roll_drawn[version][lang] = str(said_roll(roll, who))
                 total = roll.get("total")
                 roll_note[version][lang] = _("last roll: %(total)s", total=total) if total is not None else ""
+            for version, turn in turns.items():
+                shown = {"number": turn["round"], "limit": edition.turns.limit}
+                turn_drawn[version][lang] = str(said_turn(shown, False, names.get(turn["to"], "?")))
             if undo is not None:
                 what = said_lines.get(undo.version) or describe(undo, names, edition)
                 undo_words[lang] = _("Undo: %(what)s", what=what)
@@ -140,6 +150,29 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             undo=frozen_map(undo_words),
             unsaid_to=frozenset(unsaid),
             roll=said_rolls.get(version),
+            turn=Turn(
+                frozen_map(turn_drawn[version]),
+                turns[version]["to"],
+                turns[version]["round"],
+                frozenset({turns[version]["from"], turns[version]["to"]}),
+            )
+            if version in turns
+            else None,
         )
         for version in versions
     }
+
+
+def _turns_passed(game, lines) -> dict[int, dict]:
+    """The versions among ``lines`` that pass the turn on to a player while the game goes on,
+    with their entries' params (``from``, ``to``, ``round``). Not one that ends the game (the
+    last round, the time up), nor any while the time is up: the pages then name the player who
+    finishes the turn, which news does not say."""
+    passed = {
+        line.version: line.params
+        for line in lines
+        if line.kind == "end_turn" and line.params and line.params.get("to") is not None
+    }
+    if not passed or game.status != "running" or services.time_up_view(game, services.state_of(game, deeds=False)):
+        return {}
+    return passed

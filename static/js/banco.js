@@ -178,7 +178,8 @@
     tellForYou(news.notices || []);
     if ("undo" in news) { tellUndo(news.undo, unsaid); }
     if (news.roll) { tellRoll(news.roll); }
-    if (lines.length || (news.notices || []).length || news.roll) { document.dispatchEvent(new Event("banco:refreshed")); }
+    if (news.turn) { tellTurn(news.turn, unsaid); }
+    if (lines.length || (news.notices || []).length || news.roll || news.turn) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
   }
 
@@ -306,6 +307,24 @@
       last.dataset.rollTotal = "";
       last.dataset.nextRoller = roll.next || "";
     }
+  }
+
+  // A turn passed on (never on the Bank, whose turn card has forms): whose turn it is and the
+  // round on every turn card, but the card of the player who ended it or plays now, which
+  // gains or loses its form and is fetched; the round where the end of the game is counted,
+  // the table screen's tile marked, and who rolls next.
+  function tellTurn(turn, unsaid) {
+    document.querySelectorAll("[data-turn-said]").forEach(function (el) {
+      if (turn.concerns_you) { unsaid.push(regionOf(el)); } else { el.innerHTML = turn.drawn; }
+    });
+    document.querySelectorAll("[data-turn-round]").forEach(function (el) { el.textContent = String(turn.number); });
+    document.querySelectorAll(".screen-tile").forEach(function (tile) {
+      var theirs = tile.id === "tile-" + turn.player, tag = tile.querySelector(".tag-turn");
+      tile.classList.toggle("is-turn", theirs);
+      if (tag) { tag.hidden = !theirs; }
+    });
+    var last = document.getElementById("last-roll");
+    if (last) { last.dataset.nextRoller = turn.player; }
   }
 
   // The Bank's undo: what it would take back now.

@@ -192,6 +192,63 @@ def test_a_roll_reaches_every_other_page_without_a_fetch(live_server, phone, bro
     assert anna.errors == [] and carla.errors == [] and host.errors == [] and screen.errors == []
 
 
+def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, phone, browser):
+    """Where the bank keeps the turns (Motopolis), a turn passed on reaches the wallet of the
+    player it does not concern and the table screen in its event: whose turn it is and the
+    round on the turn card, the round the end of the game counts, the screen's tile marked,
+    written in place without a request. The wallet of the player who plays now fetches its
+    turn card's region alone (the card gains its End my turn), and shows it."""
+    from tests.e2e.test_deeds import confirm
+    from tests.e2e.test_table_screen import TV, open_screen
+
+    host = phone("en-GB")
+    host.goto(live_server.url + "/")
+    host.select_option("#edition", value="motopolis")
+    code = open_table(host, live_server.url, ["Anna", "Bruno", "Carla"], goto=False)
+    anna, bruno, carla = phone("en-GB"), phone("en-GB"), phone("en-GB")
+    for page, name in ((anna, "Anna"), (bruno, "Bruno"), (carla, "Carla")):
+        sit_down(page, live_server.url, code, name)
+    host.locator("form:has(input[value=start]) button").click()
+    screen = open_screen(
+        browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
+    )
+    expect(carla.locator("#turn")).to_contain_text("Anna's turn", timeout=10_000)
+    expect(screen.locator(".screen-tile.is-turn .tag-turn")).to_be_visible()
+    pages = {"anna": anna, "bruno": bruno, "carla": carla, "screen": screen}
+    fetched = {name: _fetches(page, "/screen" if name == "screen" else "/me") for name, page in pages.items()}
+
+    for ender, now, aside, rounds in (
+        ("anna", "Bruno", "carla", "1"),
+        ("bruno", "Carla", "anna", "1"),
+        ("carla", "Anna", "bruno", "2"),
+    ):
+        for urls in fetched.values():
+            urls.clear()
+        pages[ender].get_by_role("button", name="End my turn").click()
+        confirm(pages[ender])
+        expect(pages[ender].locator("#turn")).to_contain_text(f"{now}'s turn")
+        version = pages[ender].evaluate("document.body.dataset.version")
+        player = pages[now.lower()]
+        expect(player.locator("body")).to_have_attribute("data-version", version)
+        expect(player.locator("#turn .turn-who")).to_contain_text("Your turn")
+        expect(player.get_by_role("button", name="End my turn")).to_be_visible()
+        assert _asked(fetched[now.lower()]) == [{"play"}], (now, fetched)
+        for page in (pages[aside], screen):
+            expect(page.locator("body")).to_have_attribute("data-version", version)
+            expect(page.locator("#turn .turn-who")).to_contain_text(f"{now}'s turn")
+            expect(page.locator("#turn .turn-round")).to_have_text(f"round {rounds} of 40")
+        expect(pages[aside].locator("#ends [data-turn-round]")).to_have_text(rounds)
+        expect(screen.locator(".screen-tile.is-turn")).to_have_count(1)
+        expect(screen.locator(".screen-tile.is-turn .screen-tile-name")).to_have_text(now)
+        expect(screen.locator(".tag-turn:visible")).to_have_count(1)
+        assert fetched[aside] == [] and fetched["screen"] == [], (ender, fetched)
+        shoot(pages[aside], f"wallet-turn-heard-{rounds}")
+        for page in (pages[aside], player, screen):
+            drawn_alike(page)
+    shoot(screen, "screen-turn-heard")
+    assert all(page.errors == [] for page in (*pages.values(), host)), [page.errors for page in pages.values()]
+
+
 def test_amounts_whose_shape_changes_are_fetched(live_server, phone):
     """The Free Parking pot: its first tax shows the pot's Collect (its region is fetched);
     the next only writes the amount, and the Collect's question with it."""

@@ -7,8 +7,9 @@ import re
 from playwright.sync_api import expect
 
 
-def open_table(host, url, names, house_rules=()):
-    host.goto(url + "/")
+def open_table(host, url, names, house_rules=(), goto=True):
+    if goto:  # else the host is on the home page already, an edition picked
+        host.goto(url + "/")
     for i, name in enumerate(names):
         host.locator("input[name=name]").nth(i).fill(name)
     for rule in house_rules:

@@ -340,6 +340,12 @@ _TOLD = (
     (re.compile(r'value="\d*"( data-roll-fill) data-filled="\d*"'), r"\1"),
     (re.compile(r"(data-roll-hint)( hidden)?"), r"\1"),
     (re.compile(r'<select id="roll-player" name="player">.*?</select>', re.S), "roll-player"),
+    # A turn passed on: whose it is and the round on the turn cards and in the end's words, the
+    # screen's tile marked.
+    (re.compile(r"(data-turn-said>).*?(</p>)", re.S), r"\1\2"),
+    (re.compile(r"(data-turn-round>)\d+<"), r"\1<"),
+    (re.compile(r'class="screen-tile is-turn"'), 'class="screen-tile"'),
+    (re.compile(r'(<span class="tag tag-turn") hidden>'), r"\1>"),
     (re.compile(r"\s+"), " "),
 )
 
@@ -371,10 +377,54 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
         (anna, f"/g/{game_id}/deeds"),
         (carla, f"/g/{game_id}/results?c"),
     )
+    seen = _news_drawn(app, game_id, pages, UNTOUCHED, screen)
+    assert seen["told"] > 40 and seen["checked"] > 150 and seen["rolled"] >= 6, seen
+
+
+# A game whose bank keeps the turns, and limits the rounds (the end counted "now round 2").
+PASSED_ON = (
+    ("Anna", {"type": "end_turn"}),
+    ("Bruno", {"type": "roll"}),
+    ("Bruno", {"type": "end_turn"}),
+    ("Carla", {"type": "transfer", "to": "Dario", "amount": 10}),
+    ("banker", {"type": "end_turn"}),
+    ("Dario", {"type": "end_turn"}),  # round 2
+    ("banker", {"type": "end_turn", "to": "Carla"}),
+    ("Anna", {"type": "transfer", "to": "Bruno", "amount": 10}),
+    ("Carla", {"type": "end_turn"}),
+)
+
+
+def test_a_turn_passed_on_is_written_from_news_as_the_page_draws_it(client, app):
+    """Where the bank keeps the turns (Motopolis: 40 rounds), each turn passed on, by its player
+    or by the banker, into a new round or to a player named: every region the browser would not
+    fetch differs only in what news writes (whose turn it is and the round on every turn card,
+    the round the end of the game counts, the table screen's tile marked, who rolls next), and
+    the news says what the page draws. The turn cards of the two players it concerns gain or
+    lose a form and are fetched, and the Bank's whole state card."""
+    game_id, _ = open_table(client, names=("Anna", "Bruno", "Carla", "Dario"), edition="motopolis")
+    phones = {name: sit_down(app, game_id, name) for name in ("Anna", "Bruno", "Carla", "Dario")}
+    start(client, game_id)
+    screen = app.test_client()
+    pages = (
+        *((phone, f"/g/{game_id}/me?{name}") for name, phone in phones.items()),
+        (client, f"/g/{game_id}/table"),
+        (screen, f"/g/{game_id}/screen"),
+        (phones["Anna"], f"/g/{game_id}/results"),
+    )
+    seen = _news_drawn(app, game_id, pages, PASSED_ON, screen)
+    assert seen["turned"] >= 24 and seen["checked"] > 500, seen
+
+
+def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
+    """Takes ``steps`` one by one and holds every region of ``pages`` the browser would not
+    fetch after each to what news writes (``_untold``), and the news to what the page draws.
+    Returns how many events had news (``told``), regions were checked, rolls and turns were
+    seen drawn as news said."""
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
     before = _regions_now(pages)
-    told = checked = rolled = 0
-    for who, payload in UNTOUCHED:
+    seen = dict.fromkeys(("told", "checked", "rolled", "turned"), 0)
+    for who, payload in steps:
         version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
         for device, path in pages:
@@ -383,7 +433,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
             news, changed = answer.get("news"), set(answer["parts"])
             if news is None:
                 continue
-            told += 1
+            seen["told"] += 1
             page = device.get(path, headers=EN).get_data(as_text=True)
             covered = {m.group(1): set((m.group(2) or "").split()) for m in applies.finditer(page)}
             for (where, name), (parts, html) in after.items():
@@ -392,8 +442,10 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
                 was_parts, was = before[(path, name)]
                 if (parts | was_parts) & changed - covered.get(name, set()):
                     continue  # the browser fetches it
+                if news.get("turn", {}).get("concerns_you") and "data-turn-said" in html + was:
+                    continue  # the turn card of a player the turn concerns: fetched for its form
                 assert _untold(html) == _untold(was), (payload, path, name)
-                checked += 1
+                seen["checked"] += 1
             # The amounts, the lines and the notices the news says are the page's.
             for account, value in news["cash"].items():
                 for text in re.findall(rf'data-cash-of="{account}" data-cash="{value["amount"]}"[^>]*>([^<]*)<', page):
@@ -405,9 +457,17 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
             if "undo" in news and news["undo"] is not None:
                 assert f'data-confirm="{escape(news["undo"])}"' in page, (payload, path)
             if "roll" in news and "data-roll-said" in page:
-                rolled += 1
+                seen["rolled"] += 1
                 assert _fold(news["roll"]["drawn"]) in _fold(page), (payload, path)
                 assert "data-roll-note" not in page or f"data-roll-note>{news['roll']['note']}<" in page
                 assert 'id="last-roll"' not in page or f'data-next-roller="{news["roll"]["next"]}"' in page
+            if "turn" in news and "data-turn-said" in page:
+                turn = news["turn"]
+                seen["turned"] += 1
+                if not turn["concerns_you"]:
+                    assert _fold(f"data-turn-said> {turn['drawn']} </p>") in _fold(page), (payload, path)
+                assert "data-turn-round>" not in page or f"data-turn-round>{turn['number']}<" in page
+                assert 'id="last-roll"' not in page or f'data-next-roller="{turn["player"]}"' in page
+                assert "screen-tile" not in page or f'class="screen-tile is-turn" id="tile-{turn["player"]}"' in page
         before = after
-    assert told > 40 and checked > 150 and rolled >= 6, (told, checked, rolled)
+    return seen

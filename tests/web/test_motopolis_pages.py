@@ -75,7 +75,7 @@ def test_a_motopolis_wallet_and_deed(client, app):
         assert name in wallet
     assert "Pay € 20, then roll at once: 6, 7, 8 wins € 5 from the bank." in wallet
     assert "<h2>Waiting for spare parts</h2>" in wallet
-    assert "The game ends after round 40, counted by the bank (now round 1)" in wallet
+    assert "The game ends after round 40, counted by the bank (now round <span data-turn-round>1</span>)" in wallet
     assert "GO: collect € 1,000" in wallet
 
     post_square(client, game_id, "sosta-bisognino")

@@ -187,3 +187,40 @@ def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
         assert "roll" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment says no roll
         assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "dice"})}) == {paid + 1: None}
         assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
+
+
+def test_a_turn_passed_on_is_news_for_every_page_but_the_banks(client, app):
+    """A turn passed on tells every reader but the banker (whose turn card has forms) whose
+    turn it is and the round, drawn in their language, and the player who ended it and the one
+    who plays now that it concerns them (their cards gain or lose a form, which they fetch). The
+    turn changed otherwise than by passing it on would be no news: the pages write the turn
+    from a turn's news alone."""
+    from companion.web.news import make_news
+
+    game = _new_game(client, "motopolis")
+    since = _version(client, game)
+    _act(client, game, game["tokens"]["Anna"], {"type": "end_turn"})
+    told = _readers(client, game, since)
+    assert "news" not in told["banker"] and "turn" in told["banker"]["parts"]
+    for reader in ("Anna", "Bruno", "Carla", "screen"):
+        turn = told[reader]["news"]["turn"]
+        assert turn["player"] == game["ids"]["Bruno"] and turn["number"] == 1, reader
+        assert turn["concerns_you"] == (reader in ("Anna", "Bruno")), reader
+        assert "<strong>Bruno's turn</strong>" in turn["drawn"] and "round 1 of 40" in turn["drawn"], reader
+    italian = _readers(client, game, since, "it")["Carla"]["news"]["turn"]["drawn"]
+    assert "Tocca a Bruno" in italian and "giro 1 di 40" in italian
+    paid = _version(client, game)
+    _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
+    assert "turn" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment passes no turn on
+    with app.app_context():
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "turn"})}) == {paid + 1: None}
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
+    # The last turn of the last round ends the game: no turn passed on, and the pages fetch
+    # what shows the game's status.
+    while True:
+        last = _version(client, game)
+        ended = _act(client, game, game["banker_token"], {"type": "end_turn"}).get_json()["result"]
+        if ended.get("finished"):
+            break
+    told = _readers(client, game, last)
+    assert all("turn" not in seen.get("news", {}) and "status" in seen["parts"] for seen in told.values()), told
