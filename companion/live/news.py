@@ -5,8 +5,8 @@ A version's ``News`` is made once, in the write transaction that makes the versi
 (``companion.web.news``), handed to the broker once the version is committed, and never changes: every stream of the game reads the same value, each taking what its reader may
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
-language, the reader's own new notices, a roll of the dice (to every page but its roller's)
-and a turn passed on, and for the banker the words of what *undo* would
+language, the reader's own new notices, a roll of the dice (to every page but its roller's),
+a turn passed on and the clock paused or resumed (to every page but the Bank's), and for the banker the words of what *undo* would
 reverse now. Plain Python, on the loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
@@ -71,6 +71,15 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """The clock paused or resumed, as every page but the Bank's draws it (``_clock_macros.html``,
+    ``said_clock``), in each language: the seconds left when the news was made, running or not.
+    The browser ticks it on from there."""
+
+    drawn: Mapping[str, str]  # language -> the clock's HTML (``#clock``)
+
+
+@dataclass(frozen=True)
 class News:
     """What one version changed, for every reader; made once and read by many, never changed."""
 
@@ -84,6 +93,13 @@ class News:
     unsaid_to: frozenset[str] = frozenset()
     roll: Roll | None = None  # the version's roll of the dice
     turn: Turn | None = None  # the turn passed on; the Bank's pages fetch (their turn card has forms)
+    clock: Clock | None = None  # the clock paused or resumed; the Bank's pages fetch (their clock has a form)
+
+    @property
+    def for_the_bank(self) -> bool:
+        """Whether the Bank's pages can be told this version: not a turn passed on nor the clock
+        paused or resumed, which change the forms of their cards."""
+        return self.turn is None and self.clock is None
 
 
 def frozen_map(values: Mapping) -> Mapping:
@@ -94,12 +110,13 @@ def frozen_map(values: Mapping) -> Mapping:
 def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
-    "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}}``, the newest first, the newest
-    amount of each account, the newest roll and turn (each only when one of them rolled or
-    passed the turn on); ``None`` when one of them has no news for this reader (a Bank's page
-    has none of a turn passed on), or there are none."""
+    "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html}``,
+    the newest first, the newest amount of each account, the newest roll, turn and clock (each
+    only when one of them rolled, passed the turn on or paused or resumed the clock); ``None``
+    when one of them has no news for this reader (a Bank's page has none of a turn passed on
+    nor of the clock), or there are none."""
     if not versions or any(
-        news is None or reader.player in news.unsaid_to or (reader.banker and news.turn is not None)
+        news is None or reader.player in news.unsaid_to or (reader.banker and not news.for_the_bank)
         for news in versions
     ):
         return None
@@ -108,10 +125,12 @@ def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
     notices: list[str] = []
     roll: Roll | None = None
     turn: Turn | None = None
+    clock: Clock | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
         roll = roll or news.roll
         turn = turn or news.turn
+        clock = clock or news.clock
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
                 cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
@@ -136,4 +155,6 @@ def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
             "number": turn.number,
             "concerns_you": reader.player in turn.concerns,
         }
+    if clock is not None:
+        said["clock"] = clock.drawn.get(reader.lang, "")
     return said

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from flask import current_app
 
 from .. import services
-from ..core.parts import DICE, TURN
-from ..live.news import Cash, News, Roll, Turn, frozen_map
+from ..core.parts import CLOCK, DICE, TURN
+from ..live.news import Cash, Clock, News, Roll, Turn, frozen_map
 from ..services.wording import LANGUAGES
 from .dice import next_roller
 from .feed import describe
@@ -89,12 +89,22 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     if turns:
         said_turn = current_app.jinja_env.get_template("_turn_macros.html").module.said_turn  # type: ignore[attr-defined]
     turn_drawn: dict[int, dict[str, str]] = {version: {} for version in turns}
+    clock = _clock_moved(game, lines)
+    if clock is not None:
+        said_clock = current_app.jinja_env.get_template("_clock_macros.html").module.said_clock  # type: ignore[attr-defined]
+    clock_drawn: dict[str, str] = {}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
-    # dice otherwise than by a roll, or the turn otherwise than by passing it on as news says it
-    # (the pages write the dice from a roll's news alone, the turn from a turn's).
+    # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, or
+    # the clock otherwise than by pausing or resuming it (the pages write each from its own news
+    # alone).
     silent = {line.version for line in lines if line.reverses}
     silent |= {v for v, parts in changed.items() if parts is not None and DICE in parts and v not in rolls}
     silent |= {v for v, parts in changed.items() if parts is not None and TURN in parts and v not in turns}
+    silent |= {
+        v
+        for v, parts in changed.items()
+        if parts is not None and CLOCK in parts and (clock is None or v != clock["version"])
+    }
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
         with spoken_in(lang):
@@ -127,6 +137,8 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             for version, turn in turns.items():
                 shown = {"number": turn["round"], "limit": edition.turns.limit}
                 turn_drawn[version][lang] = str(said_turn(shown, False, names.get(turn["to"], "?")))
+            if clock is not None:
+                clock_drawn[lang] = str(said_clock(clock["view"], game.status))
             if undo is not None:
                 what = said_lines.get(undo.version) or describe(undo, names, edition)
                 undo_words[lang] = _("Undo: %(what)s", what=what)
@@ -158,6 +170,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             )
             if version in turns
             else None,
+            clock=Clock(frozen_map(clock_drawn)) if clock is not None and version == clock["version"] else None,
         )
         for version in versions
     }
@@ -176,3 +189,17 @@ def _turns_passed(game, lines) -> dict[int, dict]:
     if not passed or game.status != "running" or services.time_up_view(game, services.state_of(game, deeds=False)):
         return {}
     return passed
+
+
+def _clock_moved(game, lines) -> dict | None:
+    """The clock paused or resumed by the newest of ``lines``, as it stands now (``version``,
+    ``view``), while the game goes on and its time is not up; ``None`` otherwise. Only the
+    newest: the clock drawn is the one committed, which an older line of the same commit no
+    longer shows."""
+    newest = max(lines, key=lambda line: line.version)
+    if newest.kind not in ("clock_pause", "clock_resume") or game.status != "running":
+        return None
+    view = services.clock_view(game)
+    if view is None or view["remaining_seconds"] == 0:
+        return None  # the time up: its words name the player who finishes the turn
+    return {"version": newest.version, "view": view}

@@ -179,7 +179,8 @@
     if ("undo" in news) { tellUndo(news.undo, unsaid); }
     if (news.roll) { tellRoll(news.roll); }
     if (news.turn) { tellTurn(news.turn, unsaid); }
-    if (lines.length || (news.notices || []).length || news.roll || news.turn) { document.dispatchEvent(new Event("banco:refreshed")); }
+    if (news.clock) { tellClock(news.clock); }
+    if (lines.length || (news.notices || []).length || news.roll || news.turn || news.clock) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
   }
 
@@ -325,6 +326,15 @@
     });
     var last = document.getElementById("last-roll");
     if (last) { last.dataset.nextRoller = turn.player; }
+  }
+
+  // The clock paused or resumed (never on the Bank, whose clock card has the form that does it):
+  // drawn anew, and ticking on from there.
+  function tellClock(html) {
+    var el = document.getElementById("clock");
+    if (!el) { return; }
+    el.outerHTML = html;
+    startClock();
   }
 
   // The Bank's undo: what it would take back now.

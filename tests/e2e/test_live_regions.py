@@ -249,6 +249,58 @@ def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, 
     assert all(page.errors == [] for page in (*pages.values(), host)), [page.errors for page in pages.values()]
 
 
+def test_the_clock_paused_or_resumed_reaches_every_page_without_a_fetch(live_server, phone, browser):
+    """A timed game (the championship): the banker pauses the clock on the Bank, and the wallets
+    and the table screen stop it and say "paused" from the event, without a request; resumed, it
+    ticks on from there on each of them."""
+    from tests.e2e.test_table_screen import TV, open_screen
+
+    host = phone("en-GB")
+    host.goto(live_server.url + "/")
+    host.select_option("#edition", value="campionato-2015")
+    host.fill("#time_limit", "30")
+    code = open_table(host, live_server.url, ["Anna", "Bruno"], goto=False)
+    anna, bruno = phone("en-GB"), phone("en-GB")
+    for page, name in ((anna, "Anna"), (bruno, "Bruno")):
+        sit_down(page, live_server.url, code, name)
+    host.locator("form:has(input[value=start]) button").click()
+    screen = open_screen(
+        browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
+    )
+    expect(anna.locator("#clock")).to_have_attribute("data-running", "1", timeout=10_000)
+    fetched = {"anna": _fetches(anna, "/me"), "bruno": _fetches(bruno, "/me"), "screen": _fetches(screen, "/screen")}
+
+    host.get_by_role("button", name="Pause the clock").click()
+    host.wait_for_load_state()
+    expect(host.get_by_role("button", name="Resume the clock")).to_be_visible()
+    version = host.evaluate("document.body.dataset.version")
+    for page in (anna, bruno, screen):
+        expect(page.locator("body")).to_have_attribute("data-version", version)
+        expect(page.locator("#clock")).to_have_attribute("data-running", "0")
+        expect(page.locator("#clock .clock-state")).to_have_text("paused")
+    still = anna.locator("#clock [data-clock-time]").inner_text()
+    anna.wait_for_timeout(1500)
+    assert anna.locator("#clock [data-clock-time]").inner_text() == still  # stopped
+    assert fetched == {"anna": [], "bruno": [], "screen": []}, fetched
+    shoot(anna, "wallet-clock-paused")
+    for page in (anna, bruno, screen):
+        drawn_alike(page)
+    for urls in fetched.values():
+        urls.clear()  # drawn_alike's own
+
+    host.get_by_role("button", name="Resume the clock").click()
+    host.wait_for_load_state()
+    expect(host.get_by_role("button", name="Pause the clock")).to_be_visible()
+    version = host.evaluate("document.body.dataset.version")
+    for page in (anna, bruno, screen):
+        expect(page.locator("body")).to_have_attribute("data-version", version)
+        expect(page.locator("#clock")).to_have_attribute("data-running", "1")
+        expect(page.locator("#clock .clock-state")).to_have_text("")
+    expect(anna.locator("#clock [data-clock-time]")).not_to_have_text(still, timeout=3_000)  # ticking again
+    assert fetched == {"anna": [], "bruno": [], "screen": []}, fetched
+    assert anna.errors == [] and bruno.errors == [] and screen.errors == [] and host.errors == []
+
+
 def test_amounts_whose_shape_changes_are_fetched(live_server, phone):
     """The Free Parking pot: its first tax shows the pot's Collect (its region is fetched);
     the next only writes the amount, and the Collect's question with it."""

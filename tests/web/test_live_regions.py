@@ -346,6 +346,8 @@ _TOLD = (
     (re.compile(r"(data-turn-round>)\d+<"), r"\1<"),
     (re.compile(r'class="screen-tile is-turn"'), 'class="screen-tile"'),
     (re.compile(r'(<span class="tag tag-turn") hidden>'), r"\1>"),
+    # The clock paused or resumed: drawn anew, whole.
+    (re.compile(r'<div class="clock[^"]*" id="clock".*?</div>', re.S), "<clock>"),
     (re.compile(r"\s+"), " "),
 )
 
@@ -416,14 +418,44 @@ def test_a_turn_passed_on_is_written_from_news_as_the_page_draws_it(client, app)
     assert seen["turned"] >= 24 and seen["checked"] > 500, seen
 
 
+# A timed game (the championship, 90 minutes): the clock paused and resumed between other moves.
+CLOCKED = (
+    ("banker", {"type": "clock_pause"}),
+    ("Anna", {"type": "transfer", "to": "Bruno", "amount": 10}),
+    ("banker", {"type": "clock_resume"}),
+    ("Anna", {"type": "end_turn"}),
+    ("banker", {"type": "clock_pause"}),
+    ("Bruno", {"type": "roll"}),
+    ("banker", {"type": "clock_resume"}),
+)
+
+
+def test_the_clock_paused_or_resumed_is_written_from_news_as_the_page_draws_it(client, app):
+    """The clock of a timed game paused and resumed by the banker: every region the browser
+    would not fetch differs only in what news writes (the clock, drawn anew), and the news is
+    the clock the page draws. The Bank fetches its clock card (its Pause or Resume)."""
+    game_id, _ = open_table(client, names=("Anna", "Bruno", "Carla"), edition="campionato-2015", time_limit="90")
+    phones = {name: sit_down(app, game_id, name) for name in ("Anna", "Bruno", "Carla")}
+    start(client, game_id)
+    screen = app.test_client()
+    pages = (
+        *((phone, f"/g/{game_id}/me?{name}") for name, phone in phones.items()),
+        (client, f"/g/{game_id}/table"),
+        (screen, f"/g/{game_id}/screen"),
+        (phones["Anna"], f"/g/{game_id}/results"),
+    )
+    seen = _news_drawn(app, game_id, pages, CLOCKED, screen)
+    assert seen["clocked"] >= 12 and seen["checked"] > 300, seen
+
+
 def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
     """Takes ``steps`` one by one and holds every region of ``pages`` the browser would not
     fetch after each to what news writes (``_untold``), and the news to what the page draws.
-    Returns how many events had news (``told``), regions were checked, rolls and turns were
-    seen drawn as news said."""
+    Returns how many events had news (``told``), regions were checked, rolls, turns and clocks
+    were seen drawn as news said."""
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
     before = _regions_now(pages)
-    seen = dict.fromkeys(("told", "checked", "rolled", "turned"), 0)
+    seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked"), 0)
     for who, payload in steps:
         version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
@@ -434,7 +466,7 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
             if news is None:
                 continue
             seen["told"] += 1
-            page = device.get(path, headers=EN).get_data(as_text=True)
+            page = _steady(device.get(path, headers=EN).get_data(as_text=True))
             covered = {m.group(1): set((m.group(2) or "").split()) for m in applies.finditer(page)}
             for (where, name), (parts, html) in after.items():
                 if where != path or (path, name) not in before:
@@ -469,5 +501,8 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
                 assert "data-turn-round>" not in page or f"data-turn-round>{turn['number']}<" in page
                 assert 'id="last-roll"' not in page or f'data-next-roller="{turn["player"]}"' in page
                 assert "screen-tile" not in page or f'class="screen-tile is-turn" id="tile-{turn["player"]}"' in page
+            if "clock" in news and 'id="clock"' in page:
+                seen["clocked"] += 1
+                assert _fold(_steady(news["clock"])) in _fold(page), (payload, path)
         before = after
     return seen

@@ -16,8 +16,8 @@ from companion.core.editions.loading import load_editions
 EDITIONS = sorted(load_editions().editions.values(), key=lambda edition: edition.id)
 
 
-def _new_game(client, edition_id: str, names=("Anna", "Bruno", "Carla")) -> dict:
-    answer = client.post("/api/v1/games", json={"edition": edition_id, "players": list(names)})
+def _new_game(client, edition_id: str, names=("Anna", "Bruno", "Carla"), **more) -> dict:
+    answer = client.post("/api/v1/games", json={"edition": edition_id, "players": list(names), **more})
     assert answer.status_code == 201, answer.get_json()
     game = answer.get_json()
     game["ids"] = {p["name"]: p["id"] for p in game["players"]}
@@ -224,3 +224,31 @@ def test_a_turn_passed_on_is_news_for_every_page_but_the_banks(client, app):
             break
     told = _readers(client, game, last)
     assert all("turn" not in seen.get("news", {}) and "status" in seen["parts"] for seen in told.values()), told
+
+
+def test_the_clock_paused_or_resumed_is_news_for_every_page_but_the_banks(client, app):
+    """The clock paused, then resumed, tells every reader but the banker (whose clock card has
+    the form that does it) the clock drawn anew in their language: paused, with the time left;
+    then running. The clock changed otherwise than by pausing or resuming it would be no news:
+    the pages write the clock from its own news alone."""
+    from companion.web.news import make_news
+
+    game = _new_game(client, "campionato-2015", time_limit_minutes=90)
+    since = _version(client, game)
+    assert _act(client, game, game["banker_token"], {"type": "clock_pause"}).status_code == 200
+    told = _readers(client, game, since)
+    assert "news" not in told["banker"] and "clock" in told["banker"]["parts"]
+    for reader in ("Anna", "Bruno", "Carla", "screen"):
+        clock = told[reader]["news"]["clock"]
+        assert 'id="clock"' in clock and 'data-running="0"' in clock and ">paused<" in clock, reader
+        assert re.search(r'data-remaining="(539\d|5400)"', clock), reader
+    assert ">in pausa<" in _readers(client, game, since, "it")["Carla"]["news"]["clock"]
+    resumed = _version(client, game)
+    _act(client, game, game["banker_token"], {"type": "clock_resume"})
+    clock = _readers(client, game, resumed)["Carla"]["news"]["clock"]
+    assert 'data-running="1"' in clock and "paused" not in clock
+    paid = _version(client, game)
+    _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
+    assert "clock" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment leaves the clock alone
+    with app.app_context():
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}) == {paid + 1: None}
