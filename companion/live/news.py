@@ -6,8 +6,8 @@ A version's ``News`` is made once, in the write transaction that makes the versi
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
 language, the reader's own new notices, a roll of the dice (to every page but its roller's),
-a turn passed on and the clock paused or resumed (to every page but the Bank's), and for the banker the words of what *undo* would
-reverse now. Plain Python, on the loop's floor: the streams make their events from it.
+a turn passed on and the clock paused or resumed (to every page but the Bank's), and for the
+banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
 notice carries forms) has none (``None``): its events say only their parts and the page fetches
@@ -16,6 +16,7 @@ its regions, as before news.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -23,6 +24,9 @@ from types import MappingProxyType
 # What a merged event carries at most: a page shows no more lines nor notices than these.
 FEED_LINES = 30
 NOTICES = 8
+# A running clock drawn longer ago than this is no news: a page catching up later (back from the
+# pocket) would show the seconds left as they were then. It fetches the clock instead.
+CLOCK_FRESH_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -73,10 +77,12 @@ class Turn:
 @dataclass(frozen=True)
 class Clock:
     """The clock paused or resumed, as every page but the Bank's draws it (``_clock_macros.html``,
-    ``said_clock``), in each language: the seconds left when the news was made, running or not.
-    The browser ticks it on from there."""
+    ``said_clock``), in each language: the seconds left when the news was made (``made``, on
+    ``time.monotonic``), running or not. The browser ticks it on from there."""
 
     drawn: Mapping[str, str]  # language -> the clock's HTML (``#clock``)
+    running: bool
+    made: float
 
 
 @dataclass(frozen=True)
@@ -107,14 +113,15 @@ def frozen_map(values: Mapping) -> Mapping:
     return MappingProxyType(dict(values))
 
 
-def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
+def told(versions: Sequence[News | None], reader: Reader, now: float | None = None) -> dict | None:
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
     "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html}``,
     the newest first, the newest amount of each account, the newest roll, turn and clock (each
     only when one of them rolled, passed the turn on or paused or resumed the clock); ``None``
     when one of them has no news for this reader (a Bank's page has none of a turn passed on
-    nor of the clock), or there are none."""
+    nor of the clock), when the newest clock runs and was drawn more than
+    ``CLOCK_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
     if not versions or any(
         news is None or reader.player in news.unsaid_to or (reader.banker and not news.for_the_bank)
         for news in versions
@@ -156,5 +163,7 @@ def told(versions: Sequence[News | None], reader: Reader) -> dict | None:
             "concerns_you": reader.player in turn.concerns,
         }
     if clock is not None:
+        if clock.running and (time.monotonic() if now is None else now) - clock.made > CLOCK_FRESH_SECONDS:
+            return None
         said["clock"] = clock.drawn.get(reader.lang, "")
     return said

@@ -15,6 +15,7 @@ process wrote after it).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 
 from flask import current_app
@@ -170,7 +171,9 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             )
             if version in turns
             else None,
-            clock=Clock(frozen_map(clock_drawn)) if clock is not None and version == clock["version"] else None,
+            clock=Clock(frozen_map(clock_drawn), clock["view"]["running"], clock["made"])
+            if clock is not None and version == clock["version"]
+            else None,
         )
         for version in versions
     }
@@ -202,4 +205,4 @@ def _clock_moved(game, lines) -> dict | None:
     view = services.clock_view(game)
     if view is None or view["remaining_seconds"] == 0:
         return None  # the time up: its words name the player who finishes the turn
-    return {"version": newest.version, "view": view}
+    return {"version": newest.version, "view": view, "made": time.monotonic()}

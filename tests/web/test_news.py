@@ -252,3 +252,19 @@ def test_the_clock_paused_or_resumed_is_news_for_every_page_but_the_banks(client
     assert "clock" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment leaves the clock alone
     with app.app_context():
         assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}) == {paid + 1: None}
+
+
+def test_a_running_clock_drawn_longer_ago_than_a_moment_is_no_news():
+    """A page catching up on a resumed clock seconds later (back from the pocket) would show the
+    time left as it was then: it is told no news, and fetches. A paused clock stays news."""
+    from dataclasses import replace
+
+    from companion.live.news import CLOCK_FRESH_SECONDS, Clock, News, Reader, told
+
+    clock = Clock({"en": '<div class="clock" id="clock"></div>'}, running=True, made=100.0)
+    news = News(cash=(), feed={"en": ()}, notices={}, undo={}, clock=clock)
+    reader = Reader("en", "anna", False)
+    assert told([news], reader, now=100.5)["clock"] == clock.drawn["en"]
+    assert told([news], reader, now=100.0 + CLOCK_FRESH_SECONDS + 0.1) is None
+    paused = replace(news, clock=replace(clock, running=False))
+    assert told([paused], reader, now=1000.0)["clock"] == clock.drawn["en"]
