@@ -11,7 +11,8 @@ address, as a club's phones each have their own). Then, for ``--seconds``, the p
 each other small amounts through the API at ``--rate`` actions a second in all (spread evenly
 over the games) (``--action roll``: each rolls the dice on the server instead; ``--action
 end_turn``: the games are the 2015 championship's, whose bank keeps the turns, and the banker ends the turn
-in play each time), and every page
+in play each time; ``--action bid``: the banker opens an auction before the pages open, and
+each action is a bid 1 above the last, by a player who does not hold the high bid), and every page
 does on each event what ``static/js/banco.js`` does:
 
 - ``--mode whole`` (before events carried the change): fetches the whole page again;
@@ -42,6 +43,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action roll
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action end_turn
+    /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action bid
     /work/venv/bin/python bench/bench_pages.py --mode news --games 10 --rate 80 --seconds 30
     /work/venv/bin/python bench/bench_pages.py --mode news --games 50 --rate 17 --seconds 30   # a club
 """
@@ -274,6 +276,11 @@ def run(args) -> int:
         for number in range(args.games):
             names = [f"P{i + 1}" for i in range(args.seats)]
             game = new_game(api, names, "campionato-2015") if args.action == "end_turn" else new_game(api, names)
+            if args.action == "bid":  # the auction the players bid in, open before the pages are
+                opened = {"type": "auction_start", "deed": "vicolo-corto", "key": uuid.uuid4().hex}
+                status, body, *_ = api.call("POST", f"/api/v1/games/{game['id']}/actions", opened, game["banker_token"])
+                if status != 200:
+                    raise RuntimeError(f"opening the auction failed: {status} {body}")
             games.append(game)
             gid = game["id"]
             # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
@@ -322,17 +329,25 @@ def run(args) -> int:
         def play(game, seed):
             rng = random.Random(seed)
             phone = Api(server.port)
+            high, bidder = 0, None  # the auction's high bid and who holds it (bids go up by 1)
             gap = args.games / args.rate
             due = time.perf_counter() + rng.random() * gap
             end = time.perf_counter() + args.seconds
             while due < end:
                 time.sleep(max(0.0, due - time.perf_counter()))
-                payer, payee = rng.sample(game["players"], 2)
-                action = (
-                    {"type": args.action, "key": uuid.uuid4().hex}
-                    if args.action in ("roll", "end_turn")
-                    else {"type": "transfer", "to": payee["id"], "amount": rng.randint(1, 20), "key": uuid.uuid4().hex}
-                )
+                payer, payee = rng.sample([p for p in game["players"] if p is not bidder], 2)
+                if args.action in ("roll", "end_turn"):
+                    action = {"type": args.action, "key": uuid.uuid4().hex}
+                elif args.action == "bid":
+                    high, bidder = high + 1, payer
+                    action = {"type": "bid", "amount": high, "key": uuid.uuid4().hex}
+                else:
+                    action = {
+                        "type": "transfer",
+                        "to": payee["id"],
+                        "amount": rng.randint(1, 20),
+                        "key": uuid.uuid4().hex,
+                    }
                 token = game["banker_token"] if args.action == "end_turn" else payer["token"]
                 status, body, took, t0, _t1 = phone.call("POST", f"/api/v1/games/{game['id']}/actions", action, token)
                 with lock:
@@ -458,7 +473,12 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
     )
 
 
-DOING = {"transfer": "payments", "roll": "rolls of the dice", "end_turn": "turns passed on, the 2015 championship"}
+DOING = {
+    "transfer": "payments",
+    "roll": "rolls of the dice",
+    "end_turn": "turns passed on, the 2015 championship",
+    "bid": "bids in an auction, each 1 above the last, by another player",
+}
 
 
 def main(argv=None) -> int:
@@ -468,8 +488,8 @@ def main(argv=None) -> int:
         "--action",
         choices=tuple(DOING),
         default="transfer",
-        help="what the players do: pay each other small amounts, roll the dice on the server, or (the 2015 "
-        "championship) the banker ends the turn in play",
+        help="what the players do: pay each other small amounts, roll the dice on the server, (the 2015 "
+        "championship) the banker ends the turn in play, or bid in an auction opened at the start",
     )
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seats", type=int, default=8, help="players (and wallet pages) per game, 2 to 8")

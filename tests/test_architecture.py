@@ -200,6 +200,7 @@ WEB_READS_OF_CORE = {
     "companion.core.parts.DICE": "the part a roll of the dice changes, which the pages write from a roll's news alone",
     "companion.core.parts.TURN": "the part a turn passed on changes, which the pages write from a turn's news alone",
     "companion.core.parts.CLOCK": "the part the clock changes in, which the pages write from its pause's or resumption's news alone",
+    "companion.core.parts.AUCTION": "the part an auction changes, which the pages write from a bid's news alone",
     "companion.core.take_back.TAKE_BACK_SECONDS": "the take-back window, which the API document states",
     "companion.core.tournament.ROUND": "a tournament's stages, which the desk's forms name",
     "companion.core.tournament.SEMI_FINAL": "a tournament's stages, which the desk's forms name",

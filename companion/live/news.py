@@ -6,8 +6,8 @@ A version's ``News`` is made once, in the write transaction that makes the versi
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
 language, the reader's own new notices, a roll of the dice (to every page but its roller's),
-a turn passed on and the clock paused or resumed (to every page but the Bank's), and for the
-banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
+a turn passed on and the clock paused or resumed (to every page but the Bank's), a bid (the
+auction's card), and for the banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
 notice carries forms) has none (``None``): its events say only their parts and the page fetches
@@ -24,9 +24,10 @@ from types import MappingProxyType
 # What a merged event carries at most: a page shows no more lines nor notices than these.
 FEED_LINES = 30
 NOTICES = 8
-# A running clock drawn longer ago than this is no news: a page catching up later (back from the
-# pocket) would show the seconds left as they were then. It fetches the clock instead.
-CLOCK_FRESH_SECONDS = 2.0
+# A countdown drawn longer ago than this (a running clock, an auction's time left) is no news: a
+# page catching up later (back from the pocket) would show the seconds left as they were then. It
+# fetches instead.
+TICKING_FRESH_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -75,17 +76,6 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Clock:
-    """The clock paused or resumed, as every page but the Bank's draws it (``_clock_macros.html``,
-    ``said_clock``), in each language: the seconds left when the news was made (``made``, on
-    ``time.monotonic``), running or not. The browser ticks it on from there."""
-
-    drawn: Mapping[str, str]  # language -> the clock's HTML (``#clock``)
-    running: bool
-    made: float
-
-
-@dataclass(frozen=True)
 class News:
     """What one version changed, for every reader; made once and read by many, never changed."""
 
@@ -99,7 +89,14 @@ class News:
     unsaid_to: frozenset[str] = frozenset()
     roll: Roll | None = None  # the version's roll of the dice
     turn: Turn | None = None  # the turn passed on; the Bank's pages fetch (their turn card has forms)
-    clock: Clock | None = None  # the clock paused or resumed; the Bank's pages fetch (their clock has a form)
+    # The clock paused or resumed, drawn in each language as every page but the Bank's shows it
+    # (``said_clock``); the Bank's pages fetch (their clock card has the form that does it).
+    clock: Mapping[str, str] | None = None
+    # A bid: the auction's card drawn in each language (``said_auction``), the same on every page.
+    auction: Mapping[str, str] | None = None
+    # When what is drawn counts seconds down (a running clock, an auction's time left): the
+    # ``time.monotonic`` it was drawn at. The browser ticks it on from there.
+    ticking_since: float | None = None
 
     @property
     def for_the_bank(self) -> bool:
@@ -116,14 +113,20 @@ def frozen_map(values: Mapping) -> Mapping:
 def told(versions: Sequence[News | None], reader: Reader, now: float | None = None) -> dict | None:
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
-    "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html}``,
-    the newest first, the newest amount of each account, the newest roll, turn and clock (each
-    only when one of them rolled, passed the turn on or paused or resumed the clock); ``None``
-    when one of them has no news for this reader (a Bank's page has none of a turn passed on
-    nor of the clock), when the newest clock runs and was drawn more than
-    ``CLOCK_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
+    "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html,
+    "auction": html}``, the newest first, the newest amount of each account, the newest roll,
+    turn, clock and auction (each only when one of them rolled, passed the turn on, paused or
+    resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
+    page has none of a turn passed on nor of the clock), when one of them draws a countdown
+    more than ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
     if not versions or any(
         news is None or reader.player in news.unsaid_to or (reader.banker and not news.for_the_bank)
+        for news in versions
+    ):
+        return None
+    now = time.monotonic() if now is None else now
+    if any(
+        news is not None and news.ticking_since is not None and now - news.ticking_since > TICKING_FRESH_SECONDS
         for news in versions
     ):
         return None
@@ -132,12 +135,14 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     notices: list[str] = []
     roll: Roll | None = None
     turn: Turn | None = None
-    clock: Clock | None = None
+    clock: Mapping[str, str] | None = None
+    auction: Mapping[str, str] | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
         roll = roll or news.roll
         turn = turn or news.turn
         clock = clock or news.clock
+        auction = auction or news.auction
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
                 cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
@@ -163,7 +168,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
             "concerns_you": reader.player in turn.concerns,
         }
     if clock is not None:
-        if clock.running and (time.monotonic() if now is None else now) - clock.made > CLOCK_FRESH_SECONDS:
-            return None
-        said["clock"] = clock.drawn.get(reader.lang, "")
+        said["clock"] = clock.get(reader.lang, "")
+    if auction is not None:
+        said["auction"] = auction.get(reader.lang, "")
     return said

@@ -1,15 +1,16 @@
 """The news of a game's new versions, made once for every page at once (``companion.live.news``):
 each moved account's cash in every language, the feed's new lines and each player's new notices
-drawn as the pages draw them, the banker's undo, a roll of the dice and a turn passed on.
+drawn as the pages draw them, the banker's undo, a roll of the dice, a turn passed on, the clock
+paused or resumed and the auction's card after a bid.
 
 It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
 and is handed to the broker once they are committed: a stream never waits for it, and no page
 has to fetch what it says. A version it cannot say gets no news (``None``) and its pages fetch
-their regions as before: an undo or a take back (they
-mark an older line of the feed), the dice or the turn changed otherwise than by a roll or a turn
-passed on, a notice that waits for its player's answer (its forms are
-drawn with the reader's session), a version this process did not write last (another server
-process wrote after it).
+their regions as before: an undo or a take back (they mark an older line of the feed), the dice,
+the turn, the clock or the auction changed otherwise than by a roll, a turn passed on, the clock
+paused or resumed or a bid, a notice that waits for its player's answer (its forms are drawn
+with the reader's session), a version this process did not write last (another server process
+wrote after it).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from collections.abc import Mapping
 from flask import current_app
 
 from .. import services
-from ..core.parts import CLOCK, DICE, TURN
-from ..live.news import Cash, Clock, News, Roll, Turn, frozen_map
+from ..core.parts import AUCTION, CLOCK, DICE, TURN
+from ..live.news import Cash, News, Roll, Turn, frozen_map
 from ..services.wording import LANGUAGES
+from .deeds import auction_view
 from .dice import next_roller
 from .feed import describe
 from .notices import LOOKBACK, may_tell_anyone, news_for, recent_entries
@@ -94,10 +96,14 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     if clock is not None:
         said_clock = current_app.jinja_env.get_template("_clock_macros.html").module.said_clock  # type: ignore[attr-defined]
     clock_drawn: dict[str, str] = {}
+    bid = _bid(game, edition, lines)
+    if bid is not None:
+        said_auction = current_app.jinja_env.get_template("_auction_macros.html").module.said_auction  # type: ignore[attr-defined]
+    auction_drawn: dict[str, str] = {}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
-    # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, or
-    # the clock otherwise than by pausing or resuming it (the pages write each from its own news
-    # alone).
+    # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, the
+    # clock otherwise than by pausing or resuming it, or the auction otherwise than by a bid (the
+    # pages write each from its own news alone; an auction opening or closing is fetched).
     silent = {line.version for line in lines if line.reverses}
     silent |= {v for v, parts in changed.items() if parts is not None and DICE in parts and v not in rolls}
     silent |= {v for v, parts in changed.items() if parts is not None and TURN in parts and v not in turns}
@@ -105,6 +111,11 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
         v
         for v, parts in changed.items()
         if parts is not None and CLOCK in parts and (clock is None or v != clock["version"])
+    }
+    silent |= {
+        v
+        for v, parts in changed.items()
+        if parts is not None and AUCTION in parts and (bid is None or v != bid["version"])
     }
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
@@ -140,6 +151,8 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
                 turn_drawn[version][lang] = str(said_turn(shown, False, names.get(turn["to"], "?")))
             if clock is not None:
                 clock_drawn[lang] = str(said_clock(clock["view"], game.status))
+            if bid is not None:
+                auction_drawn[lang] = str(said_auction(bid["view"], game, edition, names, bid["href"]))
             if undo is not None:
                 what = said_lines.get(undo.version) or describe(undo, names, edition)
                 undo_words[lang] = _("Undo: %(what)s", what=what)
@@ -171,9 +184,9 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             )
             if version in turns
             else None,
-            clock=Clock(frozen_map(clock_drawn), clock["view"]["running"], clock["made"])
-            if clock is not None and version == clock["version"]
-            else None,
+            clock=frozen_map(clock_drawn) if clock is not None and version == clock["version"] else None,
+            auction=frozen_map(auction_drawn) if bid is not None and version == bid["version"] else None,
+            ticking_since=_ticking_since(version, clock, bid),
         )
         for version in versions
     }
@@ -206,3 +219,30 @@ def _clock_moved(game, lines) -> dict | None:
     if view is None or view["remaining_seconds"] == 0:
         return None  # the time up: its words name the player who finishes the turn
     return {"version": newest.version, "view": view, "made": time.monotonic()}
+
+
+def _bid(game, edition, lines) -> dict | None:
+    """The bid made by the newest of ``lines``, the auction's card as it stands now
+    (``version``, ``view``, ``href``: the link to the deed auctioned), while the auction is open
+    and its time not up; ``None`` otherwise (an auction opening or closing changes the pages'
+    forms: they fetch)."""
+    newest = max(lines, key=lambda line: line.version)
+    if newest.kind != "bid" or game.status != "running":
+        return None
+    view = auction_view(game, edition)
+    if view is None or view["over"]:
+        return None
+    href = None
+    if view["deed_obj"] is not None:
+        values = {"game_id": game.id, "deed_key": view["deed"]}
+        href = current_app.url_map.bind("localhost").build("deeds.deed_page", values)
+    return {"version": newest.version, "view": view, "href": href, "made": time.monotonic()}
+
+
+def _ticking_since(version: int, clock: dict | None, bid: dict | None) -> float | None:
+    """When ``version``'s news drew a countdown (a running clock, an auction's seconds left)."""
+    if clock is not None and clock["version"] == version and clock["view"]["running"]:
+        return clock["made"]
+    if bid is not None and bid["version"] == version:
+        return bid["made"]
+    return None

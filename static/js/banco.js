@@ -180,7 +180,8 @@
     if (news.roll) { tellRoll(news.roll); }
     if (news.turn) { tellTurn(news.turn, unsaid); }
     if (news.clock) { tellClock(news.clock); }
-    if (lines.length || (news.notices || []).length || news.roll || news.turn || news.clock) { document.dispatchEvent(new Event("banco:refreshed")); }
+    if (news.auction) { tellAuction(news.auction); }
+    if (lines.length || (news.notices || []).length || news.roll || news.turn || news.clock || news.auction) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
   }
 
@@ -335,6 +336,15 @@
     if (!el) { return; }
     el.outerHTML = html;
     startClock();
+  }
+
+  // A bid: the auction's card drawn anew (the phones' and the Bank's, not the table screen's own
+  // layout, which is fetched), and its countdown started again.
+  function tellAuction(html) {
+    var el = document.querySelector("section.card.auction#auction");
+    if (!el) { return; }
+    el.outerHTML = html;
+    startAuction();
   }
 
   // The Bank's undo: what it would take back now.

@@ -301,6 +301,45 @@ def test_the_clock_paused_or_resumed_reaches_every_page_without_a_fetch(live_ser
     assert anna.errors == [] and bruno.errors == [] and screen.errors == [] and host.errors == []
 
 
+def test_a_bid_reaches_every_other_page_with_its_quick_raises_alone_fetched(live_server, phone, browser):
+    """A bid reaches the other phones, the Bank and the table screen in its event: the auction's
+    card (the high bid, who holds it, the countdown started again) is written in place, on the
+    Bank too; each other phone fetches its quick raises alone (drawn for it by the bid's rules),
+    the screen its own auction, and a half-typed bid stays as typed."""
+    from tests.e2e.test_deeds import confirm
+    from tests.e2e.test_table_screen import TV, open_screen
+
+    host, (anna, _bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"))
+    screen = open_screen(
+        browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
+    )
+    open_auction(host)
+    expect(carla.locator("#quick-bid-1 button")).to_be_visible(timeout=10_000)
+    raise_before = carla.locator("#quick-bid-1 button").inner_text()
+    bid = anna.locator("#quick-bid-1 input[name=amount]").get_attribute("value")
+    expect(screen.locator(".screen-auction")).to_be_visible()
+    carla.fill("#bid-amount", "9")  # half typed
+    fetched = {"carla": _fetches(carla, "/me"), "bank": _fetches(host, "/table"), "screen": _fetches(screen, "/screen")}
+
+    anna.locator("#quick-bid-1 button").click()
+    confirm(anna)
+    expect(carla.locator("#auction .auction-bid")).to_contain_text("by Anna")
+    expect(carla.locator("#auction .auction-bid")).to_contain_text(f"€ {bid}")
+    expect(carla.locator("#quick-bid-1 button")).not_to_have_text(raise_before)  # her raises follow
+    expect(host.locator("#auction .auction-bid")).to_contain_text("by Anna")
+    expect(screen.locator(".screen-auction-bidder")).to_contain_text("by Anna")
+    version = anna.evaluate("document.body.dataset.version")
+    for page in (carla, host, screen):
+        expect(page.locator("body")).to_have_attribute("data-version", version)
+    assert _asked(fetched["carla"]) == [{"quick-bids-region"}] and fetched["bank"] == [], fetched
+    assert _asked(fetched["screen"]) == [{"screen-auction"}], fetched
+    assert carla.locator("#bid-amount").input_value() == "9"
+    shoot(carla, "wallet-bid-heard")
+    for page in (carla, host, screen):
+        drawn_alike(page)
+    assert carla.errors == [] and host.errors == [] and anna.errors == [] and screen.errors == []
+
+
 def test_amounts_whose_shape_changes_are_fetched(live_server, phone):
     """The Free Parking pot: its first tax shows the pot's Collect (its region is fetched);
     the next only writes the amount, and the Collect's question with it."""
@@ -348,7 +387,8 @@ def test_a_bid_being_typed_survives_the_fragment_of_another_bid(live_server, pho
     expect(anna.locator("#auction")).to_contain_text("80")
     assert anna.locator("#bid-amount").input_value() == "95"
     assert anna.evaluate("document.activeElement.id") == "bid-amount"
-    assert wallet and all("regions=" in u and "play" in u for u in wallet), wallet
+    # The card written from the bid's news; only the quick raises fetched, the field left alone.
+    assert wallet and all(u.endswith("regions=quick-bids-region") for u in wallet), wallet
     assert anna.errors == []
 
 

@@ -181,8 +181,8 @@ def test_what_changed_since_a_version(client, app):
         version = services.get_game(game_id).version
         ids = {p.name: p.id for p in services.get_game(game_id).players}
     _act(app, game_id, "Anna", {"type": "transfer", "to": "Bruno", "amount": 10})
-    paid = sorted(["auction", "cash", f"cash:{ids['Anna']}", f"cash:{ids['Bruno']}", "feed"])
-    _act(app, game_id, "banker", {"type": "auction_start", "deed": "vicolo-corto"})
+    paid = sorted(["cash", f"cash:{ids['Anna']}", f"cash:{ids['Bruno']}", "dice", "feed"])
+    _act(app, game_id, "Bruno", {"type": "roll"})
     for device, path in ((anna, f"/g/{game_id}/changes"), (app.test_client(), f"/g/{game_id}/screen/changes")):
         answer = device.get(f"{path}?since={version}")
         assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
@@ -194,7 +194,7 @@ def test_what_changed_since_a_version(client, app):
             str(version + 1),
         ]
         assert sorted(told["news"]["cash"]) == sorted([ids["Anna"], ids["Bruno"]])
-        assert device.get(f"{path}?since={version + 1}").get_json()["parts"] == ["auction", "feed"]
+        assert device.get(f"{path}?since={version + 1}").get_json()["parts"] == ["dice", "feed"]
         assert device.get(f"{path}?since={version + 2}").get_json() == {"version": version + 2, "parts": []}
         assert device.get(f"{path}?since=soon").status_code == 400
     assert app.test_client().get(f"/g/{game_id}/changes?since=1").status_code == 401  # the pages' own: signed in
@@ -237,11 +237,13 @@ def _regions_now(pages) -> dict:
         fetched = device.get(f"{path}{'&' if '?' in path else '?'}regions={','.join(found)}", headers=EN).get_json()[
             "regions"
         ]
-        for name, fragment in fetched.items():
-            for other, inner in fetched.items():
+        # Steadied first: each region drawn alone draws its forms' keys afresh.
+        steady = {name: _steady(fragment) for name, fragment in fetched.items()}
+        for name, fragment in steady.items():
+            for other, inner in steady.items():
                 if other != name and inner in fragment:
                     fragment = fragment.replace(inner, f"[{other}]")
-            out[(path, name)] = (found[name], _steady(fragment))
+            out[(path, name)] = (found[name], fragment)
     return out
 
 
@@ -253,6 +255,8 @@ UNTOUCHED = (
     ("Bruno", {"type": "roll"}),
     ("Carla", {"type": "roll"}),
     ("Carla", {"type": "bid", "amount": 140}),
+    ("Bruno", {"type": "bid", "amount": 150}),  # Carla outbid
+    ("Carla", {"type": "bid", "amount": 160}),
     ("Anna", {"type": "approve", "pending": "the one waiting"}),
     ("Anna", {"type": "trade_reject", "trade": "the one waiting"}),
     ("banker", {"type": "auction_close"}),
@@ -346,7 +350,8 @@ _TOLD = (
     (re.compile(r"(data-turn-round>)\d+<"), r"\1<"),
     (re.compile(r'class="screen-tile is-turn"'), 'class="screen-tile"'),
     (re.compile(r'(<span class="tag tag-turn") hidden>'), r"\1>"),
-    # The clock paused or resumed: drawn anew, whole.
+    # The clock paused or resumed, the auction's card after a bid: drawn anew, whole.
+    (re.compile(r'<section class="card auction[^"]*" id="auction".*?</section>', re.S), "<auction>"),
     (re.compile(r'<div class="clock[^"]*" id="clock".*?</div>', re.S), "<clock>"),
     (re.compile(r"\s+"), " "),
 )
@@ -366,7 +371,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
     """Through a dozen kinds of entries, every region of every live page that the browser would
     not fetch (its changed parts all in its ``data-applies``) differs from before only in what
     the event's news writes, and the news says what the page draws: each amount, the feed's new
-    lines, the reader's new notices, the Bank's undo."""
+    lines, the reader's new notices, the Bank's undo, a roll, a bid's auction card."""
     game_id, banker, anna, bruno = rich
     carla = sit_down(app, game_id, "Carla")
     screen = app.test_client()
@@ -380,7 +385,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
         (carla, f"/g/{game_id}/results?c"),
     )
     seen = _news_drawn(app, game_id, pages, UNTOUCHED, screen)
-    assert seen["told"] > 40 and seen["checked"] > 150 and seen["rolled"] >= 6, seen
+    assert seen["told"] > 40 and seen["checked"] > 150 and seen["rolled"] >= 6 and seen["bid"] >= 12, seen
 
 
 # A game whose bank keeps the turns, and limits the rounds (the end counted "now round 2").
@@ -451,11 +456,11 @@ def test_the_clock_paused_or_resumed_is_written_from_news_as_the_page_draws_it(c
 def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
     """Takes ``steps`` one by one and holds every region of ``pages`` the browser would not
     fetch after each to what news writes (``_untold``), and the news to what the page draws.
-    Returns how many events had news (``told``), regions were checked, rolls, turns and clocks
-    were seen drawn as news said."""
+    Returns how many events had news (``told``), regions were checked, rolls, turns, clocks and
+    auctions were seen drawn as news said."""
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
     before = _regions_now(pages)
-    seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked"), 0)
+    seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked", "bid"), 0)
     for who, payload in steps:
         version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
@@ -501,6 +506,9 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
                 assert "data-turn-round>" not in page or f"data-turn-round>{turn['number']}<" in page
                 assert 'id="last-roll"' not in page or f'data-next-roller="{turn["player"]}"' in page
                 assert "screen-tile" not in page or f'class="screen-tile is-turn" id="tile-{turn["player"]}"' in page
+            if "auction" in news and 'class="card auction' in page:
+                seen["bid"] += 1
+                assert _fold(_steady(news["auction"])) in _fold(page), (payload, path)
             if "clock" in news and 'id="clock"' in page:
                 seen["clocked"] += 1
                 assert _fold(_steady(news["clock"])) in _fold(page), (payload, path)

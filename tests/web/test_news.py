@@ -254,17 +254,42 @@ def test_the_clock_paused_or_resumed_is_news_for_every_page_but_the_banks(client
         assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}) == {paid + 1: None}
 
 
-def test_a_running_clock_drawn_longer_ago_than_a_moment_is_no_news():
-    """A page catching up on a resumed clock seconds later (back from the pocket) would show the
-    time left as it was then: it is told no news, and fetches. A paused clock stays news."""
+def test_a_countdown_drawn_longer_ago_than_a_moment_is_no_news():
+    """A page catching up seconds later (back from the pocket) on a resumed clock or a bid would
+    show the seconds left as they were then: it is told no news, and fetches. A paused clock,
+    which counts nothing down, stays news."""
     from dataclasses import replace
 
-    from companion.live.news import CLOCK_FRESH_SECONDS, Clock, News, Reader, told
+    from companion.live.news import TICKING_FRESH_SECONDS, News, Reader, told
 
-    clock = Clock({"en": '<div class="clock" id="clock"></div>'}, running=True, made=100.0)
-    news = News(cash=(), feed={"en": ()}, notices={}, undo={}, clock=clock)
+    drawn = {"en": '<div class="clock" id="clock"></div>'}
+    running = News(cash=(), feed={"en": ()}, notices={}, undo={}, clock=drawn, ticking_since=100.0)
     reader = Reader("en", "anna", False)
-    assert told([news], reader, now=100.5)["clock"] == clock.drawn["en"]
-    assert told([news], reader, now=100.0 + CLOCK_FRESH_SECONDS + 0.1) is None
-    paused = replace(news, clock=replace(clock, running=False))
-    assert told([paused], reader, now=1000.0)["clock"] == clock.drawn["en"]
+    assert told([running], reader, now=100.5)["clock"] == drawn["en"]
+    assert told([running], reader, now=100.0 + TICKING_FRESH_SECONDS + 0.1) is None
+    paid = News(cash=(), feed={"en": ()}, notices={}, undo={})
+    assert told([running, paid], reader, now=100.0 + TICKING_FRESH_SECONDS + 0.1) is None
+    paused = replace(running, ticking_since=None)
+    assert told([paused], reader, now=1000.0)["clock"] == drawn["en"]
+
+
+def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
+    """A bid tells every reader, the Bank and the table screen among them, the auction's card
+    drawn anew in their language (the high bid, who holds it, the seconds left, the deed's link);
+    each phone fetches its own quick raises. An auction opening or closing is no news: the pages
+    fetch the forms it brings or takes away."""
+    game = _new_game(client, "classic-it")
+    opened = _version(client, game)
+    _act(client, game, game["banker_token"], {"type": "auction_start", "deed": "vicolo-corto"})
+    assert all("news" not in seen for seen in _readers(client, game, opened).values())
+    since = _version(client, game)
+    assert _act(client, game, game["tokens"]["Anna"], {"type": "bid", "amount": 70}).status_code == 200
+    told = _readers(client, game, since)
+    for reader in ("Anna", "Bruno", "Carla", "banker", "screen"):
+        card = told[reader]["news"]["auction"]
+        assert 'id="auction"' in card and re.search(r"€\s70 <span", card) and "by Anna" in card, reader
+        assert f'href="/g/{game["id"]}/deeds/vicolo-corto"' in card and re.search(r'data-seconds="\d+"', card), reader
+    assert "di Anna" in _readers(client, game, since, "it")["Bruno"]["news"]["auction"]
+    closed = _version(client, game)
+    _act(client, game, game["banker_token"], {"type": "auction_close"})
+    assert all("news" not in seen for seen in _readers(client, game, closed).values())
