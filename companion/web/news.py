@@ -85,37 +85,36 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     rolls = {line.version: line.params for line in lines if line.kind == "roll"}
     unsaid |= {str(roll.get("player")) for roll in rolls.values()}
     if rolls:
-        said_roll = current_app.jinja_env.get_template("_dice_macros.html").module.said_roll  # type: ignore[attr-defined]
+        said_roll = _macro("_dice_macros.html", "said_roll")
     roll_drawn: dict[int, dict[str, str]] = {version: {} for version in rolls}
     roll_note: dict[int, dict[str, str]] = {version: {} for version in rolls}
     turns = _turns_passed(game, lines)
     if turns:
-        said_turn = current_app.jinja_env.get_template("_turn_macros.html").module.said_turn  # type: ignore[attr-defined]
+        said_turn = _macro("_turn_macros.html", "said_turn")
     turn_drawn: dict[int, dict[str, str]] = {version: {} for version in turns}
     clock = _clock_moved(game, lines)
     if clock is not None:
-        said_clock = current_app.jinja_env.get_template("_clock_macros.html").module.said_clock  # type: ignore[attr-defined]
+        said_clock = _macro("_clock_macros.html", "said_clock")
     clock_drawn: dict[str, str] = {}
     bid = _bid(game, edition, lines)
     if bid is not None:
-        said_auction = current_app.jinja_env.get_template("_auction_macros.html").module.said_auction  # type: ignore[attr-defined]
+        said_auction = _macro("_auction_macros.html", "said_auction")
     auction_drawn: dict[str, str] = {}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
     # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, the
     # clock otherwise than by pausing or resuming it, or the auction otherwise than by a bid (the
     # pages write each from its own news alone; an auction opening or closing is fetched).
-    silent = {line.version for line in lines if line.reverses}
-    silent |= {v for v, parts in changed.items() if parts is not None and DICE in parts and v not in rolls}
-    silent |= {v for v, parts in changed.items() if parts is not None and TURN in parts and v not in turns}
-    silent |= {
-        v
-        for v, parts in changed.items()
-        if parts is not None and CLOCK in parts and (clock is None or v != clock["version"])
+    said_by = {
+        DICE: set(rolls),
+        TURN: set(turns),
+        CLOCK: {clock["version"]} if clock is not None else set(),
+        AUCTION: {bid["version"]} if bid is not None else set(),
     }
+    silent = {line.version for line in lines if line.reverses}
     silent |= {
         v
         for v, parts in changed.items()
-        if parts is not None and AUCTION in parts and (bid is None or v != bid["version"])
+        if parts is not None and any(part in parts and v not in said for part, said in said_by.items())
     }
     undo_words: dict[str, str | None] = {}
     for lang in LANGUAGES:
@@ -190,6 +189,11 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
         )
         for version in versions
     }
+
+
+def _macro(template: str, name: str):
+    """The macro ``name`` of ``template``, which draws a piece of a page for news as the page draws it."""
+    return getattr(current_app.jinja_env.get_template(template).module, name)
 
 
 def _turns_passed(game, lines) -> dict[int, dict]:
