@@ -92,8 +92,11 @@ class News:
     # The clock paused or resumed, drawn in each language as every page but the Bank's shows it
     # (``said_clock``); the Bank's pages fetch (their clock card has the form that does it).
     clock: Mapping[str, str] | None = None
-    # A bid: the auction's card drawn in each language (``said_auction``), the same on every page.
+    # A bid: the auction's card drawn in each language (``said_auction``), the same on every page,
+    # and each player's quick raises, drawn for them (``said_raises``) but for the CSRF token of
+    # their session, which the browser fills in.
     auction: Mapping[str, str] | None = None
+    raises: Mapping[tuple[str, str], str] | None = None  # (player, language) -> their raises' HTML
     # When what is drawn counts seconds down (a running clock, an auction's time left): the
     # ``time.monotonic`` it was drawn at. The browser ticks it on from there.
     ticking_since: float | None = None
@@ -114,7 +117,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
     "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html,
-    "auction": html}``, the newest first, the newest amount of each account, the newest roll,
+    "auction": html, "raises": html}``, the newest first, the newest amount of each account, the newest roll,
     turn, clock and auction (each only when one of them rolled, passed the turn on, paused or
     resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
     page has none of a turn passed on nor of the clock), when one of them draws a countdown
@@ -137,12 +140,14 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     turn: Turn | None = None
     clock: Mapping[str, str] | None = None
     auction: Mapping[str, str] | None = None
+    raises: Mapping[tuple[str, str], str] | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
         roll = roll or news.roll
         turn = turn or news.turn
         clock = clock or news.clock
         auction = auction or news.auction
+        raises = raises or news.raises
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
                 cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
@@ -171,4 +176,6 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
         said["clock"] = clock.get(reader.lang, "")
     if auction is not None:
         said["auction"] = auction.get(reader.lang, "")
+    if raises is not None and reader.player is not None and (reader.player, reader.lang) in raises:
+        said["raises"] = raises[(reader.player, reader.lang)]
     return said

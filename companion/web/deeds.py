@@ -453,9 +453,11 @@ def quick_bids(game, edition, player_id) -> list[dict]:
     out = []
     for step in raise_steps(edition):
         payload = {"type": "bid", "amount": base + step, **({"deed": deed} if deed else {})}
-        outcome, _refusal = _try(game, caller, payload, state)
-        if outcome is not None:
-            out.append({"step": step, "amount": base + step, "deed": deed})
+        try:
+            services.preview(game, caller, payload, state)
+        except BancoError:
+            continue  # not offered; no words needed (news draws the raises with no request)
+        out.append({"step": step, "amount": base + step, "deed": deed})
     return out
 
 

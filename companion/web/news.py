@@ -25,7 +25,7 @@ from .. import services
 from ..core.parts import AUCTION, CLOCK, DICE, TURN
 from ..live.news import Cash, News, Roll, Turn, frozen_map
 from ..services.wording import LANGUAGES
-from .deeds import auction_view
+from .deeds import auction_view, quick_bids
 from .dice import next_roller
 from .feed import describe
 from .notices import LOOKBACK, may_tell_anyone, news_for, recent_entries
@@ -99,7 +99,9 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     bid = _bid(game, edition, lines)
     if bid is not None:
         said_auction = _macro("_auction_macros.html", "said_auction")
+        said_raises = _macro("_quick_bids_macros.html", "said_raises")
     auction_drawn: dict[str, str] = {}
+    raises_drawn: dict[tuple[str, str], str] = {}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
     # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, the
     # clock otherwise than by pausing or resuming it, or the auction otherwise than by a bid (the
@@ -152,6 +154,8 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
                 clock_drawn[lang] = str(said_clock(clock["view"], game.status))
             if bid is not None:
                 auction_drawn[lang] = str(said_auction(bid["view"], game, edition, names, bid["href"]))
+                for player, raises in bid["raises"].items():
+                    raises_drawn[(player, lang)] = str(said_raises(raises, edition, ""))
             if undo is not None:
                 what = said_lines.get(undo.version) or describe(undo, names, edition)
                 undo_words[lang] = _("Undo: %(what)s", what=what)
@@ -185,6 +189,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             else None,
             clock=frozen_map(clock_drawn) if clock is not None and version == clock["version"] else None,
             auction=frozen_map(auction_drawn) if bid is not None and version == bid["version"] else None,
+            raises=frozen_map(raises_drawn) if bid is not None and version == bid["version"] else None,
             ticking_since=_ticking_since(version, clock, bid),
         )
         for version in versions
@@ -227,9 +232,9 @@ def _clock_moved(game, lines) -> dict | None:
 
 def _bid(game, edition, lines) -> dict | None:
     """The bid made by the newest of ``lines``, the auction's card as it stands now
-    (``version``, ``view``, ``href``: the link to the deed auctioned), while the auction is open
-    and its time not up; ``None`` otherwise (an auction opening or closing changes the pages'
-    forms: they fetch)."""
+    (``version``, ``view``, ``href``: the link to the deed auctioned) and each player's quick
+    raises (``raises``), while the auction is open and its time not up; ``None`` otherwise (an
+    auction opening or closing changes the pages' forms: they fetch)."""
     newest = max(lines, key=lambda line: line.version)
     if newest.kind != "bid" or game.status != "running":
         return None
@@ -240,7 +245,8 @@ def _bid(game, edition, lines) -> dict | None:
     if view["deed_obj"] is not None:
         values = {"game_id": game.id, "deed_key": view["deed"]}
         href = current_app.url_map.bind("localhost").build("deeds.deed_page", values)
-    return {"version": newest.version, "view": view, "href": href, "made": time.monotonic()}
+    raises = {p.id: quick_bids(game, edition, p.id) for p in game.players if not p.bankrupt}
+    return {"version": newest.version, "view": view, "href": href, "raises": raises, "made": time.monotonic()}
 
 
 def _ticking_since(version: int, clock: dict | None, bid: dict | None) -> float | None:

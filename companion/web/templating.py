@@ -63,8 +63,14 @@ def policy_partial(concern: str, name: str) -> str:
     return f"policies/{concern}/{name}.html"
 
 
+def new_key() -> str:
+    """A fresh idempotency key for a form that makes a move (``API.md``: ``key``)."""
+    return uuid.uuid4().hex
+
+
 def init_app(app) -> None:
     app.jinja_env.globals["policy_partial"] = policy_partial
+    app.jinja_env.globals["new_key"] = new_key
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["t"] = text
     app.jinja_env.filters["deed_name"] = deed_name
@@ -74,7 +80,6 @@ def init_app(app) -> None:
     def _globals():
         return {
             "lang": lang(),
-            "new_key": lambda: uuid.uuid4().hex,
             "current_path": request.full_path.rstrip("?"),
             # The last write of this process found the database unable to save (base.html says so).
             "cannot_save": banco().broker.cannot_save,

@@ -181,6 +181,7 @@
     if (news.turn) { tellTurn(news.turn, unsaid); }
     if (news.clock) { tellClock(news.clock); }
     if (news.auction) { tellAuction(news.auction); }
+    if (news.raises) { tellRaises(news.raises, unsaid); }
     if (lines.length || (news.notices || []).length || news.roll || news.turn || news.clock || news.auction) { document.dispatchEvent(new Event("banco:refreshed")); }
     return unsaid;
   }
@@ -345,6 +346,16 @@
     if (!el) { return; }
     el.outerHTML = html;
     startAuction();
+  }
+
+  // My quick raises after a bid, drawn for me but for my session's CSRF token, which the bid
+  // form beside them holds (else they are fetched).
+  function tellRaises(html, unsaid) {
+    var el = document.getElementById("quick-bids"), token = document.querySelector("#bid input[name='csrf_token']");
+    if (!el) { return; }
+    if (!token || !token.value) { unsaid.push(regionOf(el)); return; }
+    el.outerHTML = html;
+    document.querySelectorAll("#quick-bids input[name='csrf_token']").forEach(function (input) { input.value = token.value; });
   }
 
   // The Bank's undo: what it would take back now.

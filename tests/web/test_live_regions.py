@@ -352,6 +352,8 @@ _TOLD = (
     (re.compile(r'(<span class="tag tag-turn") hidden>'), r"\1>"),
     # The clock paused or resumed, the auction's card after a bid: drawn anew, whole.
     (re.compile(r'<section class="card auction[^"]*" id="auction".*?</section>', re.S), "<auction>"),
+    # A bid: the reader's quick raises, the whole of their region.
+    (re.compile(r'<div class="quick-bids" id="quick-bids">.*</div>(?=\s*</div>\s*$)', re.S), "<raises>"),
     (re.compile(r'<div class="clock[^"]*" id="clock".*?</div>', re.S), "<clock>"),
     (re.compile(r"\s+"), " "),
 )
@@ -371,7 +373,7 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
     """Through a dozen kinds of entries, every region of every live page that the browser would
     not fetch (its changed parts all in its ``data-applies``) differs from before only in what
     the event's news writes, and the news says what the page draws: each amount, the feed's new
-    lines, the reader's new notices, the Bank's undo, a roll, a bid's auction card."""
+    lines, the reader's new notices, the Bank's undo, a roll, a bid's auction card and raises."""
     game_id, banker, anna, bruno = rich
     carla = sit_down(app, game_id, "Carla")
     screen = app.test_client()
@@ -385,7 +387,13 @@ def test_what_news_writes_is_what_the_page_draws(rich, app):
         (carla, f"/g/{game_id}/results?c"),
     )
     seen = _news_drawn(app, game_id, pages, UNTOUCHED, screen)
-    assert seen["told"] > 40 and seen["checked"] > 150 and seen["rolled"] >= 6 and seen["bid"] >= 12, seen
+    assert (
+        seen["told"] > 40
+        and seen["checked"] > 150
+        and seen["rolled"] >= 6
+        and seen["bid"] >= 12
+        and seen["raised"] >= 6
+    ), seen
 
 
 # A game whose bank keeps the turns, and limits the rounds (the end counted "now round 2").
@@ -456,11 +464,11 @@ def test_the_clock_paused_or_resumed_is_written_from_news_as_the_page_draws_it(c
 def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
     """Takes ``steps`` one by one and holds every region of ``pages`` the browser would not
     fetch after each to what news writes (``_untold``), and the news to what the page draws.
-    Returns how many events had news (``told``), regions were checked, rolls, turns, clocks and
-    auctions were seen drawn as news said."""
+    Returns how many events had news (``told``), regions were checked, rolls, turns, clocks,
+    auctions and quick raises were seen drawn as news said."""
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
     before = _regions_now(pages)
-    seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked", "bid"), 0)
+    seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked", "bid", "raised"), 0)
     for who, payload in steps:
         version = _take(app, game_id, who, payload)
         after = _regions_now(pages)
@@ -509,6 +517,9 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
             if "auction" in news and 'class="card auction' in page:
                 seen["bid"] += 1
                 assert _fold(_steady(news["auction"])) in _fold(page), (payload, path)
+            if "raises" in news and 'id="quick-bids"' in page:
+                seen["raised"] += 1
+                assert _fold(_steady(news["raises"])) in _fold(page), (payload, path)
             if "clock" in news and 'id="clock"' in page:
                 seen["clocked"] += 1
                 assert _fold(_steady(news["clock"])) in _fold(page), (payload, path)

@@ -275,9 +275,10 @@ def test_a_countdown_drawn_longer_ago_than_a_moment_is_no_news():
 
 def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
     """A bid tells every reader, the Bank and the table screen among them, the auction's card
-    drawn anew in their language (the high bid, who holds it, the seconds left, the deed's link);
-    each phone fetches its own quick raises. An auction opening or closing is no news: the pages
-    fetch the forms it brings or takes away."""
+    drawn anew in their language (the high bid, who holds it, the seconds left, the deed's link),
+    and each player their own quick raises, with a key of their own and no CSRF token (the
+    browser fills in its session's); the high bidder has none. An auction opening or closing is
+    no news: the pages fetch the forms it brings or takes away."""
     game = _new_game(client, "classic-it")
     opened = _version(client, game)
     _act(client, game, game["banker_token"], {"type": "auction_start", "deed": "vicolo-corto"})
@@ -290,6 +291,13 @@ def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
         assert 'id="auction"' in card and re.search(r"€\s70 <span", card) and "by Anna" in card, reader
         assert f'href="/g/{game["id"]}/deeds/vicolo-corto"' in card and re.search(r'data-seconds="\d+"', card), reader
     assert "di Anna" in _readers(client, game, since, "it")["Bruno"]["news"]["auction"]
+    assert "raises" not in told["banker"]["news"] and "raises" not in told["screen"]["news"]
+    assert "quick-bid-1" not in told["Anna"]["news"]["raises"]  # she holds the high bid
+    for reader in ("Bruno", "Carla"):
+        raises = told[reader]["news"]["raises"]
+        assert 'name="amount" value="80"' in raises and "bid € 80" in raises.replace("\xa0", " "), reader
+        assert 'name="csrf_token" value=""' in raises and re.search(r'name="key" value="[0-9a-f]{32}"', raises)
+    assert "offri € 80" in _readers(client, game, since, "it")["Carla"]["news"]["raises"].replace("\xa0", " ")
     closed = _version(client, game)
     _act(client, game, game["banker_token"], {"type": "auction_close"})
     assert all("news" not in seen for seen in _readers(client, game, closed).values())
