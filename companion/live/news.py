@@ -117,9 +117,9 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
     "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html,
-    "auction": html, "raises": html}``, the newest first, the newest amount of each account, the newest roll,
-    turn, clock and auction (each only when one of them rolled, passed the turn on, paused or
-    resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
+    "auction": html, "raises": html}``, the newest first, the newest amount of each account, the
+    newest roll, turn, clock, auction and the reader's own raises (each only when one of them
+    rolled, passed the turn on, paused or resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
     page has none of a turn passed on nor of the clock), when one of them draws a countdown
     more than ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
     if not versions or any(
