@@ -92,11 +92,12 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     if turns:
         said_turn = _macro("_turn_macros.html", "said_turn")
     turn_drawn: dict[int, dict[str, str]] = {version: {} for version in turns}
-    clock = _clock_moved(game, lines)
+    newest = max(lines, key=lambda line: line.version)
+    clock = _clock_moved(game, newest)
     if clock is not None:
         said_clock = _macro("_clock_macros.html", "said_clock")
     clock_drawn: dict[str, str] = {}
-    bid = _bid(game, edition, lines)
+    bid = _bid(game, edition, newest)
     if bid is not None:
         said_auction = _macro("_auction_macros.html", "said_auction")
         said_raises = _macro("_quick_bids_macros.html", "said_raises")
@@ -216,12 +217,11 @@ def _turns_passed(game, lines) -> dict[int, dict]:
     return passed
 
 
-def _clock_moved(game, lines) -> dict | None:
-    """The clock paused or resumed by the newest of ``lines``, as it stands now (``version``,
+def _clock_moved(game, newest) -> dict | None:
+    """The clock paused or resumed by ``newest`` (the commit's newest line), as it stands now (``version``,
     ``view``), while the game goes on and its time is not up; ``None`` otherwise. Only the
     newest: the clock drawn is the one committed, which an older line of the same commit no
     longer shows."""
-    newest = max(lines, key=lambda line: line.version)
     if newest.kind not in ("clock_pause", "clock_resume") or game.status != "running":
         return None
     view = services.clock_view(game)
@@ -230,12 +230,11 @@ def _clock_moved(game, lines) -> dict | None:
     return {"version": newest.version, "view": view, "made": time.monotonic()}
 
 
-def _bid(game, edition, lines) -> dict | None:
-    """The bid made by the newest of ``lines``, the auction's card as it stands now
+def _bid(game, edition, newest) -> dict | None:
+    """The bid made by ``newest`` (the commit's newest line), the auction's card as it stands now
     (``version``, ``view``, ``href``: the link to the deed auctioned) and each player's quick
     raises (``raises``), while the auction is open and its time not up; ``None`` otherwise (an
     auction opening or closing changes the pages' forms: they fetch)."""
-    newest = max(lines, key=lambda line: line.version)
     if newest.kind != "bid" or game.status != "running":
         return None
     view = auction_view(game, edition)

@@ -201,14 +201,7 @@ def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, 
     from tests.e2e.test_deeds import confirm
     from tests.e2e.test_table_screen import TV, open_screen
 
-    host = phone("en-GB")
-    host.goto(live_server.url + "/")
-    host.select_option("#edition", value="motopolis")
-    code = open_table(host, live_server.url, ["Anna", "Bruno", "Carla"], goto=False)
-    anna, bruno, carla = phone("en-GB"), phone("en-GB"), phone("en-GB")
-    for page, name in ((anna, "Anna"), (bruno, "Bruno"), (carla, "Carla")):
-        sit_down(page, live_server.url, code, name)
-    host.locator("form:has(input[value=start]) button").click()
+    host, (anna, bruno, carla) = started(live_server, phone, ("Anna", "Bruno", "Carla"), edition="motopolis")
     screen = open_screen(
         browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
     )
@@ -255,29 +248,14 @@ def test_the_clock_paused_or_resumed_reaches_every_page_without_a_fetch(live_ser
     ticks on from there on each of them."""
     from tests.e2e.test_table_screen import TV, open_screen
 
-    host = phone("en-GB")
-    host.goto(live_server.url + "/")
-    host.select_option("#edition", value="campionato-2015")
-    host.fill("#time_limit", "30")
-    code = open_table(host, live_server.url, ["Anna", "Bruno"], goto=False)
-    anna, bruno = phone("en-GB"), phone("en-GB")
-    for page, name in ((anna, "Anna"), (bruno, "Bruno")):
-        sit_down(page, live_server.url, code, name)
-    host.locator("form:has(input[value=start]) button").click()
+    host, (anna, bruno) = started(live_server, phone, edition="campionato-2015", time_limit="30")
     screen = open_screen(
         browser, live_server.url + host.locator("#bank-screen a.btn").get_attribute("href"), TV, "en-GB"
     )
     expect(anna.locator("#clock")).to_have_attribute("data-running", "1", timeout=10_000)
     fetched = {"anna": _fetches(anna, "/me"), "bruno": _fetches(bruno, "/me"), "screen": _fetches(screen, "/screen")}
 
-    host.get_by_role("button", name="Pause the clock").click()
-    host.wait_for_load_state()
-    expect(host.get_by_role("button", name="Resume the clock")).to_be_visible()
-    version = host.evaluate("document.body.dataset.version")
-    for page in (anna, bruno, screen):
-        expect(page.locator("body")).to_have_attribute("data-version", version)
-        expect(page.locator("#clock")).to_have_attribute("data-running", "0")
-        expect(page.locator("#clock .clock-state")).to_have_text("paused")
+    _clock_heard(host, "Pause the clock", "Resume the clock", (anna, bruno, screen), "0", "paused")
     still = anna.locator("#clock [data-clock-time]").inner_text()
     anna.wait_for_timeout(1500)
     assert anna.locator("#clock [data-clock-time]").inner_text() == still  # stopped
@@ -288,17 +266,23 @@ def test_the_clock_paused_or_resumed_reaches_every_page_without_a_fetch(live_ser
     for urls in fetched.values():
         urls.clear()  # drawn_alike's own
 
-    host.get_by_role("button", name="Resume the clock").click()
-    host.wait_for_load_state()
-    expect(host.get_by_role("button", name="Pause the clock")).to_be_visible()
-    version = host.evaluate("document.body.dataset.version")
-    for page in (anna, bruno, screen):
-        expect(page.locator("body")).to_have_attribute("data-version", version)
-        expect(page.locator("#clock")).to_have_attribute("data-running", "1")
-        expect(page.locator("#clock .clock-state")).to_have_text("")
+    _clock_heard(host, "Resume the clock", "Pause the clock", (anna, bruno, screen), "1", "")
     expect(anna.locator("#clock [data-clock-time]")).not_to_have_text(still, timeout=3_000)  # ticking again
     assert fetched == {"anna": [], "bruno": [], "screen": []}, fetched
     assert anna.errors == [] and bruno.errors == [] and screen.errors == [] and host.errors == []
+
+
+def _clock_heard(host, button, then, pages, running, state) -> None:
+    """The banker taps ``button`` on the Bank, which then offers ``then``; each of ``pages``
+    reaches the Bank's version with its clock ``running`` ("1" or "0") and saying ``state``."""
+    host.get_by_role("button", name=button).click()
+    host.wait_for_load_state()
+    expect(host.get_by_role("button", name=then)).to_be_visible()
+    version = host.evaluate("document.body.dataset.version")
+    for page in pages:
+        expect(page.locator("body")).to_have_attribute("data-version", version)
+        expect(page.locator("#clock")).to_have_attribute("data-running", running)
+        expect(page.locator("#clock .clock-state")).to_have_text(state)
 
 
 def test_a_bid_reaches_every_other_page_without_a_fetch_but_the_screens(live_server, phone, browser):

@@ -7,9 +7,12 @@ import re
 from playwright.sync_api import expect
 
 
-def open_table(host, url, names, house_rules=(), goto=True):
-    if goto:  # else the host is on the home page already, an edition picked
-        host.goto(url + "/")
+def open_table(host, url, names, house_rules=(), edition=None, time_limit=None):
+    host.goto(url + "/")
+    if edition is not None:
+        host.select_option("#edition", value=edition)
+    if time_limit is not None:
+        host.fill("#time_limit", time_limit)
     for i, name in enumerate(names):
         host.locator("input[name=name]").nth(i).fill(name)
     for rule in house_rules:
@@ -25,11 +28,12 @@ def sit_down(page, url, code, name):
     page.wait_for_url(re.compile(r".*/me$"))
 
 
-def started(live_server, phone, names=("Anna", "Bruno"), locale="en-GB", host_locale="en-GB"):
-    """A table opened by a host and started once every player sat down on a phone of their
-    own; returns the host's page and the players' pages, each showing its wallet running."""
+def started(live_server, phone, names=("Anna", "Bruno"), locale="en-GB", host_locale="en-GB", **table):
+    """A table opened by a host (``table``: ``open_table``'s edition or time limit) and started
+    once every player sat down on a phone of their own; returns the host's page and the players'
+    pages, each showing its wallet running."""
     host = phone(host_locale)
-    code = open_table(host, live_server.url, list(names))
+    code = open_table(host, live_server.url, list(names), **table)
     players = [phone(locale) for _ in names]
     for page, name in zip(players, names):
         sit_down(page, live_server.url, code, name)

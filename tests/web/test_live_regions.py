@@ -417,16 +417,7 @@ def test_a_turn_passed_on_is_written_from_news_as_the_page_draws_it(client, app)
     the round the end of the game counts, the table screen's tile marked, who rolls next), and
     the news says what the page draws. The turn cards of the two players it concerns gain or
     lose a form and are fetched, and the Bank's whole state card."""
-    game_id, _ = open_table(client, names=("Anna", "Bruno", "Carla", "Dario"), edition="motopolis")
-    phones = {name: sit_down(app, game_id, name) for name in ("Anna", "Bruno", "Carla", "Dario")}
-    start(client, game_id)
-    screen = app.test_client()
-    pages = (
-        *((phone, f"/g/{game_id}/me?{name}") for name, phone in phones.items()),
-        (client, f"/g/{game_id}/table"),
-        (screen, f"/g/{game_id}/screen"),
-        (phones["Anna"], f"/g/{game_id}/results"),
-    )
+    game_id, pages, screen = _seated(client, app, ("Anna", "Bruno", "Carla", "Dario"), edition="motopolis")
     seen = _news_drawn(app, game_id, pages, PASSED_ON, screen)
     assert seen["turned"] >= 24 and seen["checked"] > 500, seen
 
@@ -447,18 +438,28 @@ def test_the_clock_paused_or_resumed_is_written_from_news_as_the_page_draws_it(c
     """The clock of a timed game paused and resumed by the banker: every region the browser
     would not fetch differs only in what news writes (the clock, drawn anew), and the news is
     the clock the page draws. The Bank fetches its clock card (its Pause or Resume)."""
-    game_id, _ = open_table(client, names=("Anna", "Bruno", "Carla"), edition="campionato-2015", time_limit="90")
-    phones = {name: sit_down(app, game_id, name) for name in ("Anna", "Bruno", "Carla")}
+    game_id, pages, screen = _seated(
+        client, app, ("Anna", "Bruno", "Carla"), edition="campionato-2015", time_limit="90"
+    )
+    seen = _news_drawn(app, game_id, pages, CLOCKED, screen)
+    assert seen["clocked"] >= 12 and seen["checked"] > 300, seen
+
+
+def _seated(client, app, names, **form):
+    """A table of ``names`` opened by ``client`` (the banker) with ``form``'s edition and clock,
+    each player seated on a phone of their own, started: the game, its live pages (each wallet,
+    the Bank, the screen, a player's results) and the screen's client."""
+    game_id, _ = open_table(client, names=names, **form)
+    phones = {name: sit_down(app, game_id, name) for name in names}
     start(client, game_id)
     screen = app.test_client()
     pages = (
         *((phone, f"/g/{game_id}/me?{name}") for name, phone in phones.items()),
         (client, f"/g/{game_id}/table"),
         (screen, f"/g/{game_id}/screen"),
-        (phones["Anna"], f"/g/{game_id}/results"),
+        (phones[names[0]], f"/g/{game_id}/results"),
     )
-    seen = _news_drawn(app, game_id, pages, CLOCKED, screen)
-    assert seen["clocked"] >= 12 and seen["checked"] > 300, seen
+    return game_id, pages, screen
 
 
 def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
