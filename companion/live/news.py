@@ -39,6 +39,7 @@ class Reader:
     player: str | None
     sees_all_cash: bool
     banker: bool = False  # the Bank's pages: told what undo would reverse
+    screen: bool = False  # the table screen: told a bid's auction as it draws it, large
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,12 @@ class News:
     # The clock paused or resumed, drawn in each language as every page but the Bank's shows it
     # (``said_clock``); the Bank's pages fetch (their clock card has the form that does it).
     clock: Mapping[str, str] | None = None
-    # A bid: the auction's card drawn in each language (``said_auction``), the same on every page,
-    # and each player's quick raises, drawn for them (``said_raises``) but for the CSRF token of
-    # their session, which the browser fills in.
+    # A bid: the auction's card drawn in each language (``said_auction``), the same on every page
+    # but the table screen's, which draws it large (``said_screen_auction``), and each player's
+    # quick raises, drawn for them (``said_raises``) but for the CSRF token of their session, which
+    # the browser fills in.
     auction: Mapping[str, str] | None = None
+    screen_auction: Mapping[str, str] | None = None
     raises: Mapping[tuple[str, str], str] | None = None  # (player, language) -> their raises' HTML
     # When what is drawn counts seconds down (a running clock, an auction's time left): the
     # ``time.monotonic`` it was drawn at. The browser ticks it on from there.
@@ -117,7 +120,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
     "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html,
-    "auction": html, "raises": html}``, the newest first, the newest amount of each account, the
+    "auction": html (as the table screen draws it, for the screen), "raises": html}``, the newest first, the newest amount of each account, the
     newest roll, turn, clock, auction and the reader's own raises (each only when one of them
     rolled, passed the turn on, paused or resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
     page has none of a turn passed on nor of the clock), when one of them draws a countdown
@@ -140,6 +143,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     turn: Turn | None = None
     clock: Mapping[str, str] | None = None
     auction: Mapping[str, str] | None = None
+    screen_auction: Mapping[str, str] | None = None
     raises: Mapping[tuple[str, str], str] | None = None
     for news in reversed(versions):  # the newest first: its amount and its lines lead
         assert news is not None
@@ -147,6 +151,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
         turn = turn or news.turn
         clock = clock or news.clock
         auction = auction or news.auction
+        screen_auction = screen_auction or news.screen_auction
         raises = raises or news.raises
         for moved in news.cash:
             if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
@@ -174,8 +179,9 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
         }
     if clock is not None:
         said["clock"] = clock.get(reader.lang, "")
-    if auction is not None:
-        said["auction"] = auction.get(reader.lang, "")
+    drawn_auction = screen_auction if reader.screen else auction
+    if drawn_auction is not None:
+        said["auction"] = drawn_auction.get(reader.lang, "")
     if raises is not None and reader.player is not None and (reader.player, reader.lang) in raises:
         said["raises"] = raises[(reader.player, reader.lang)]
     return said

@@ -57,11 +57,11 @@ def news_since(game_id: str, since: int, current: int, reader: Reader | None) ->
     return parts, told(banco().broker.news_since(game_id, since, current), reader)
 
 
-def reader(game, player_id: str | None, banker: bool) -> Reader:
+def reader(game, player_id: str | None, banker: bool, screen: bool = False) -> Reader:
     """Who a page or client of ``game`` reads for: the request's language, the player seated
     (whose notices and own cash it is told), whether it is the banker (every player's cash,
-    and what undo would reverse)."""
-    return Reader(str(get_locale() or "en"), player_id, banker or not game.cash_private, banker)
+    and what undo would reverse), whether it is the table screen (a bid's auction drawn large)."""
+    return Reader(str(get_locale() or "en"), player_id, banker or not game.cash_private, banker, screen)
 
 
 def _current(game_id: str) -> int:

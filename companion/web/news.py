@@ -100,8 +100,10 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
     bid = _bid(game, edition, newest)
     if bid is not None:
         said_auction = _macro("_auction_macros.html", "said_auction")
+        said_screen_auction = _macro("_auction_macros.html", "said_screen_auction")
         said_raises = _macro("_quick_bids_macros.html", "said_raises")
     auction_drawn: dict[str, str] = {}
+    screen_auction_drawn: dict[str, str] = {}
     raises_drawn: dict[tuple[str, str], str] = {}
     # No news: a version that marks an older line (an undo, a take back), and one that changes the
     # dice otherwise than by a roll, the turn otherwise than by passing it on as news says it, the
@@ -155,6 +157,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
                 clock_drawn[lang] = str(said_clock(clock["view"], game.status))
             if bid is not None:
                 auction_drawn[lang] = str(said_auction(bid["view"], game, edition, names, bid["href"]))
+                screen_auction_drawn[lang] = str(said_screen_auction(bid["view"], game, edition, names))
                 for player, raises in bid["raises"].items():
                     raises_drawn[(player, lang)] = str(said_raises(raises, edition, ""))
             if undo is not None:
@@ -190,6 +193,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
             else None,
             clock=frozen_map(clock_drawn) if clock is not None and version == clock["version"] else None,
             auction=frozen_map(auction_drawn) if bid is not None and version == bid["version"] else None,
+            screen_auction=frozen_map(screen_auction_drawn) if bid is not None and version == bid["version"] else None,
             raises=frozen_map(raises_drawn) if bid is not None and version == bid["version"] else None,
             ticking_since=_ticking_since(version, clock, bid),
         )

@@ -61,7 +61,9 @@ def screen_stream(game_id):
     """The screen's event stream: no sign-in, since it carries what the screen shows anyone."""
     game = services.get_game(game_id)
     return stream_response(
-        game_id, request.headers.get("Last-Event-ID") or request.args.get("since"), reader(game, None, banker=False)
+        game_id,
+        request.headers.get("Last-Event-ID") or request.args.get("since"),
+        reader(game, None, banker=False, screen=True),
     )
 
 
@@ -69,7 +71,7 @@ def screen_stream(game_id):
 def screen_changes(game_id):
     """What changed since a version, for the screen (no sign-in: what the screen shows anyone)."""
     game = services.get_game(game_id)
-    return changes_response(game_id, request.args.get("since"), reader(game, None, banker=False))
+    return changes_response(game_id, request.args.get("since"), reader(game, None, banker=False, screen=True))
 
 
 # --- the bank moves to a phone ---------------------------------------------------------------

@@ -341,8 +341,9 @@
 
   // A bid: the auction's card drawn anew (the phones' and the Bank's, not the table screen's own
   // layout, which is fetched), and its countdown started again.
+  // The auction's card after a bid, drawn as this page draws it (the table screen's large).
   function tellAuction(html) {
-    var el = document.querySelector("section.card.auction#auction");
+    var el = document.querySelector("section#auction");
     if (!el) { return; }
     el.outerHTML = html;
     startAuction();

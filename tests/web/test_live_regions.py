@@ -351,7 +351,7 @@ _TOLD = (
     (re.compile(r'class="screen-tile is-turn"'), 'class="screen-tile"'),
     (re.compile(r'(<span class="tag tag-turn") hidden>'), r"\1>"),
     # The clock paused or resumed, the auction's card after a bid: drawn anew, whole.
-    (re.compile(r'<section class="card auction[^"]*" id="auction".*?</section>', re.S), "<auction>"),
+    (re.compile(r'<section class="(card auction[^"]*|screen-auction)" id="auction".*?</section>', re.S), "<auction>"),
     # A bid: the reader's quick raises, the whole of their region.
     (re.compile(r'<div class="quick-bids" id="quick-bids">.*</div>(?=\s*</div>\s*$)', re.S), "<raises>"),
     (re.compile(r'<div class="clock[^"]*" id="clock".*?</div>', re.S), "<clock>"),
@@ -515,7 +515,7 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
                 assert "data-turn-round>" not in page or f"data-turn-round>{turn['number']}<" in page
                 assert 'id="last-roll"' not in page or f'data-next-roller="{turn["player"]}"' in page
                 assert "screen-tile" not in page or f'class="screen-tile is-turn" id="tile-{turn["player"]}"' in page
-            if "auction" in news and 'class="card auction' in page:
+            if "auction" in news and 'id="auction"' in page:
                 seen["bid"] += 1
                 assert _fold(_steady(news["auction"])) in _fold(page), (payload, path)
             if "raises" in news and 'id="quick-bids"' in page:

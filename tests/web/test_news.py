@@ -274,9 +274,10 @@ def test_a_countdown_drawn_longer_ago_than_a_moment_is_no_news():
 
 
 def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
-    """A bid tells every reader, the Bank and the table screen among them, the auction's card
-    drawn anew in their language (the high bid, who holds it, the seconds left, the deed's link),
-    and each player their own quick raises, with a key of their own and no CSRF token (the
+    """A bid tells every reader, the Bank among them, the auction's card drawn anew in their
+    language (the high bid, who holds it, the seconds left, the deed's link), the table screen
+    the auction as it draws it (large, with no link: nobody taps the screen), and each player
+    their own quick raises, with a key of their own and no CSRF token (the
     browser fills in its session's); the high bidder has none. An auction opening or closing is
     no news: the pages fetch the forms it brings or takes away."""
     game = _new_game(client, "classic-it")
@@ -286,10 +287,15 @@ def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
     since = _version(client, game)
     assert _act(client, game, game["tokens"]["Anna"], {"type": "bid", "amount": 70}).status_code == 200
     told = _readers(client, game, since)
-    for reader in ("Anna", "Bruno", "Carla", "banker", "screen"):
+    for reader in ("Anna", "Bruno", "Carla", "banker"):
         card = told[reader]["news"]["auction"]
-        assert 'id="auction"' in card and re.search(r"€\s70 <span", card) and "by Anna" in card, reader
-        assert f'href="/g/{game["id"]}/deeds/vicolo-corto"' in card and re.search(r'data-seconds="\d+"', card), reader
+        assert 'class="card auction" id="auction"' in card and re.search(r"€\s70 <span", card), reader
+        assert "by Anna" in card and re.search(r'data-seconds="\d+"', card), reader
+        assert f'href="/g/{game["id"]}/deeds/vicolo-corto"' in card, reader
+    large = told["screen"]["news"]["auction"]
+    assert '<section class="screen-auction" id="auction"' in large and re.search(r'data-seconds="\d+"', large)
+    assert re.search(r'screen-auction-bid">€\s70<', large) and "by Anna" in large and "href" not in large
+    assert "di Anna" in _readers(client, game, since, "it")["screen"]["news"]["auction"]
     assert "di Anna" in _readers(client, game, since, "it")["Bruno"]["news"]["auction"]
     assert "raises" not in told["banker"]["news"] and "raises" not in told["screen"]["news"]
     assert "quick-bid-1" not in told["Anna"]["news"]["raises"]  # she holds the high bid
