@@ -6,8 +6,7 @@ A version's ``News`` is made once, in the write transaction that makes the versi
 see (``told``): the cash of the accounts the version moved (a player's own always, the others'
 only where the game shows cash, or to the banker), the feed's new lines in the reader's
 language, the reader's own new notices, a roll of the dice (to every page but its roller's),
-a turn passed on and the clock paused or resumed (to every page but the Bank's), a bid (the
-auction's card), and for the banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
+a turn passed on and the clock paused or resumed, a bid (the auction's card), and for the banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
 notice carries forms) has none (``None``): its events say only their parts and the page fetches
@@ -89,9 +88,9 @@ class News:
     # by the parts.
     unsaid_to: frozenset[str] = frozenset()
     roll: Roll | None = None  # the version's roll of the dice
-    turn: Turn | None = None  # the turn passed on; the Bank's pages fetch (their turn card has forms)
-    # The clock paused or resumed, drawn in each language as every page but the Bank's shows it
-    # (``said_clock``); the Bank's pages fetch (their clock card has the form that does it).
+    turn: Turn | None = None  # the turn passed on
+    # The clock paused or resumed, drawn in each language as every page shows it (``said_clock``);
+    # the Bank fetches its clock card beside it (the form that does it).
     clock: Mapping[str, str] | None = None
     # A bid: the auction's card drawn in each language (``said_auction``), the same on every page
     # but the table screen's, which draws it large (``said_screen_auction``), and each player's
@@ -104,12 +103,6 @@ class News:
     # ``time.monotonic`` it was drawn at. The browser ticks it on from there.
     ticking_since: float | None = None
 
-    @property
-    def for_the_bank(self) -> bool:
-        """Whether the Bank's pages can be told this version: not a turn passed on nor the clock
-        paused or resumed, which change the forms of their cards."""
-        return self.turn is None and self.clock is None
-
 
 def frozen_map(values: Mapping) -> Mapping:
     """``values`` as a mapping nothing can change."""
@@ -120,15 +113,14 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     """What ``versions`` (oldest first, one event's) tell ``reader``: ``{"cash": {account:
     {"amount", "text"}}, "feed": [...], "notices": [...], "undo": ..., "roll": {"drawn",
     "note", "next"}, "turn": {"drawn", "player", "number", "concerns_you"}, "clock": html,
-    "auction": html (as the table screen draws it, for the screen), "raises": html}``, the newest first, the newest amount of each account, the
-    newest roll, turn, clock, auction and the reader's own raises (each only when one of them
-    rolled, passed the turn on, paused or resumed the clock, or bid); ``None`` when one of them has no news for this reader (a Bank's
-    page has none of a turn passed on nor of the clock), when one of them draws a countdown
-    more than ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
-    if not versions or any(
-        news is None or reader.player in news.unsaid_to or (reader.banker and not news.for_the_bank)
-        for news in versions
-    ):
+    "auction": html (as the table screen draws it, for the screen), "raises": html}``, the
+    newest first, the newest amount of each account, the newest roll, turn, clock, auction and
+    the reader's own raises (each only when one of them rolled, passed the turn on, paused or
+    resumed the clock, or bid). A turn concerns the two players it passes between and the
+    banker, whose turn cards have forms that name the player in turn. ``None`` when one of them
+    has no news for this reader, when one of them draws a countdown more than
+    ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
+    if not versions or any(news is None or reader.player in news.unsaid_to for news in versions):
         return None
     now = time.monotonic() if now is None else now
     if any(
@@ -175,7 +167,7 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
             "drawn": turn.drawn.get(reader.lang, ""),
             "player": turn.player,
             "number": turn.number,
-            "concerns_you": reader.player in turn.concerns,
+            "concerns_you": reader.banker or reader.player in turn.concerns,
         }
     if clock is not None:
         said["clock"] = clock.get(reader.lang, "")

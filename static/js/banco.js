@@ -330,8 +330,8 @@
     if (last) { last.dataset.nextRoller = turn.player; }
   }
 
-  // The clock paused or resumed (never on the Bank, whose clock card has the form that does it):
-  // drawn anew, and ticking on from there.
+  // The clock paused or resumed: drawn anew, and ticking on from there (the Bank fetches the card
+  // around it, whose form says Pause or Resume).
   function tellClock(html) {
     var el = document.getElementById("clock");
     if (!el) { return; }
@@ -339,9 +339,8 @@
     startClock();
   }
 
-  // A bid: the auction's card drawn anew (the phones' and the Bank's, not the table screen's own
-  // layout, which is fetched), and its countdown started again.
-  // The auction's card after a bid, drawn as this page draws it (the table screen's large).
+  // A bid: the auction's card drawn anew as this page draws it (the table screen's large), and its
+  // countdown started again.
   function tellAuction(html) {
     var el = document.querySelector("section#auction");
     if (!el) { return; }

@@ -197,7 +197,8 @@ def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, 
     player it does not concern and the table screen in its event: whose turn it is and the
     round on the turn card, the round the end of the game counts, the screen's tile marked,
     written in place without a request. The wallet of the player who plays now fetches its
-    turn card's region alone (the card gains its End my turn), and shows it."""
+    turn card's region alone (the card gains its End my turn), and shows it; so does the Bank
+    (its card's forms name the player in turn)."""
     from tests.e2e.test_deeds import confirm
     from tests.e2e.test_table_screen import TV, open_screen
 
@@ -209,6 +210,7 @@ def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, 
     expect(screen.locator(".screen-tile.is-turn .tag-turn")).to_be_visible()
     pages = {"anna": anna, "bruno": bruno, "carla": carla, "screen": screen}
     fetched = {name: _fetches(page, "/screen" if name == "screen" else "/me") for name, page in pages.items()}
+    fetched["bank"] = _fetches(host, "/table")
 
     for ender, now, aside, rounds in (
         ("anna", "Bruno", "carla", "1"),
@@ -235,10 +237,14 @@ def test_a_turn_passed_on_reaches_every_other_page_without_a_fetch(live_server, 
         expect(screen.locator(".screen-tile.is-turn .screen-tile-name")).to_have_text(now)
         expect(screen.locator(".tag-turn:visible")).to_have_count(1)
         assert fetched[aside] == [] and fetched["screen"] == [], (ender, fetched)
+        expect(host.locator("body")).to_have_attribute("data-version", version)
+        expect(host.get_by_role("button", name=f"End {now}'s turn")).to_be_visible()
+        assert _asked(fetched["bank"]) == [{"turn-region"}], (ender, fetched)
         shoot(pages[aside], f"wallet-turn-heard-{rounds}")
-        for page in (pages[aside], player, screen):
+        for page in (pages[aside], player, screen, host):
             drawn_alike(page)
     shoot(screen, "screen-turn-heard")
+    shoot(host, "bank-turn-heard")
     assert all(page.errors == [] for page in (*pages.values(), host)), [page.errors for page in pages.values()]
 
 

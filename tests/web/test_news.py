@@ -189,10 +189,10 @@ def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
         assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
 
 
-def test_a_turn_passed_on_is_news_for_every_page_but_the_banks(client, app):
-    """A turn passed on tells every reader but the banker (whose turn card has forms) whose
-    turn it is and the round, drawn in their language, and the player who ended it and the one
-    who plays now that it concerns them (their cards gain or lose a form, which they fetch). The
+def test_a_turn_passed_on_is_news_for_every_page(client, app):
+    """A turn passed on tells every reader whose turn it is and the round, drawn in their
+    language, and the player who ended it, the one who plays now and the banker that it
+    concerns them (their turn cards gain, lose or change a form, which they fetch). The
     turn changed otherwise than by passing it on would be no news: the pages write the turn
     from a turn's news alone."""
     from companion.web.news import make_news
@@ -201,11 +201,10 @@ def test_a_turn_passed_on_is_news_for_every_page_but_the_banks(client, app):
     since = _version(client, game)
     _act(client, game, game["tokens"]["Anna"], {"type": "end_turn"})
     told = _readers(client, game, since)
-    assert "news" not in told["banker"] and "turn" in told["banker"]["parts"]
-    for reader in ("Anna", "Bruno", "Carla", "screen"):
+    for reader in ("Anna", "Bruno", "Carla", "banker", "screen"):
         turn = told[reader]["news"]["turn"]
         assert turn["player"] == game["ids"]["Bruno"] and turn["number"] == 1, reader
-        assert turn["concerns_you"] == (reader in ("Anna", "Bruno")), reader
+        assert turn["concerns_you"] == (reader in ("Anna", "Bruno", "banker")), reader
         assert "<strong>Bruno's turn</strong>" in turn["drawn"] and "round 1 of 40" in turn["drawn"], reader
     italian = _readers(client, game, since, "it")["Carla"]["news"]["turn"]["drawn"]
     assert "Tocca a Bruno" in italian and "giro 1 di 40" in italian
@@ -226,10 +225,10 @@ def test_a_turn_passed_on_is_news_for_every_page_but_the_banks(client, app):
     assert all("turn" not in seen.get("news", {}) and "status" in seen["parts"] for seen in told.values()), told
 
 
-def test_the_clock_paused_or_resumed_is_news_for_every_page_but_the_banks(client, app):
-    """The clock paused, then resumed, tells every reader but the banker (whose clock card has
-    the form that does it) the clock drawn anew in their language: paused, with the time left;
-    then running. The clock changed otherwise than by pausing or resuming it would be no news:
+def test_the_clock_paused_or_resumed_is_news_for_every_page(client, app):
+    """The clock paused, then resumed, tells every reader the clock drawn anew in their
+    language: paused, with the time left; then running (the Bank fetches the card around it,
+    whose form says Pause or Resume: ``test_live_regions``). The clock changed otherwise than by pausing or resuming it would be no news:
     the pages write the clock from its own news alone."""
     from companion.web.news import make_news
 
@@ -237,8 +236,7 @@ def test_the_clock_paused_or_resumed_is_news_for_every_page_but_the_banks(client
     since = _version(client, game)
     assert _act(client, game, game["banker_token"], {"type": "clock_pause"}).status_code == 200
     told = _readers(client, game, since)
-    assert "news" not in told["banker"] and "clock" in told["banker"]["parts"]
-    for reader in ("Anna", "Bruno", "Carla", "screen"):
+    for reader in ("Anna", "Bruno", "Carla", "banker", "screen"):
         clock = told[reader]["news"]["clock"]
         assert 'id="clock"' in clock and 'data-running="0"' in clock and ">paused<" in clock, reader
         assert re.search(r'data-remaining="(539\d|5400)"', clock), reader
