@@ -40,7 +40,7 @@ class Banco:
     pinned: dict[str, Edition] = field(default_factory=dict)
     # What a game's versions just committed tell each page (``web.news.make_news``), made by
     # the committing thread before they are announced; None: events carry parts only.
-    news: Callable[[str, Mapping[int, frozenset[str] | None]], Mapping[int, News | None]] | None = None
+    news: Callable[[str, Mapping[int, frozenset[str] | None], frozenset[str]], Mapping[int, News | None]] | None = None
 
 
 def init_app(app: Flask, parts: Banco) -> None:

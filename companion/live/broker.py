@@ -30,6 +30,8 @@ class Broker:
         self._versions: dict[str, int] = {}
         self._parts: dict[str, dict[int, frozenset[str]]] = {}
         self._news: dict[str, dict[int, News]] = {}  # of the versions whose parts are kept
+        # The languages each game's readers have read it in here: its news is made in those alone.
+        self._spoken: dict[str, frozenset[str]] = {}
         self._waiters: dict[str, set[asyncio.Future]] = {}  # touched on the loop only
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closing = False
@@ -95,6 +97,18 @@ class Broker:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._wake_all)
         return True
+
+    def read_in(self, game_id: str, lang: str) -> None:
+        """A page or client of ``game_id`` reads it in ``lang`` (its stream opens, it catches
+        up): from now on the game's news is made in that language too."""
+        if lang not in self._spoken.get(game_id, ()):
+            with self._lock:
+                self._spoken[game_id] = self._spoken.get(game_id, frozenset()) | {lang}
+
+    def spoken(self, game_id: str) -> frozenset[str]:
+        """The languages ``game_id`` has been read in here (``read_in``): none for a game nobody
+        has opened a stream or caught up on since this process started."""
+        return self._spoken.get(game_id, frozenset())
 
     def known(self) -> list[str]:
         """Every game this process has a version of (those its streams are on among them)."""

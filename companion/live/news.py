@@ -80,7 +80,9 @@ class News:
     """What one version changed, for every reader; made once and read by many, never changed."""
 
     cash: tuple[Cash, ...]
-    feed: Mapping[str, tuple[str, ...]]  # language -> the version's feed lines (HTML), newest first
+    # language -> the version's feed lines (HTML), newest first: one key for each language the
+    # news is made in (those its game's pages read it in), which are the only ones it tells
+    feed: Mapping[str, tuple[str, ...]]
     notices: Mapping[tuple[str, str], tuple[str, ...]]  # (player, language) -> their new notices (HTML)
     undo: Mapping[str, str | None]  # language -> the banker's undo confirmation, None when nothing to undo
     # Players whose own pages draw something from this version that news cannot say (the take
@@ -119,8 +121,11 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     resumed the clock, or bid). A turn concerns the two players it passes between and the
     banker, whose turn cards have forms that name the player in turn. ``None`` when one of them
     has no news for this reader, when one of them draws a countdown more than
-    ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), or there are none."""
-    if not versions or any(news is None or reader.player in news.unsaid_to for news in versions):
+    ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), when one of them is not made
+    in the reader's language (nobody read the game in it when it was made), or there are none."""
+    if not versions or any(
+        news is None or reader.player in news.unsaid_to or reader.lang not in news.feed for news in versions
+    ):
         return None
     now = time.monotonic() if now is None else now
     if any(

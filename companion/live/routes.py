@@ -81,6 +81,8 @@ def changes_response(game_id: str, since_raw, reader: Reader | None = None) -> R
     since = _since(since_raw)
     if since is None:
         raise BadInput("invalid_since", N_("since must be a whole number."))
+    if reader is not None:
+        banco().broker.read_in(game_id, reader.lang)
     current = _current(game_id)
     parts, news = news_since(game_id, since, current, reader) if current > since else (frozenset(), None)
     answer: dict = {"version": current, "parts": sorted(parts) if parts is not None else None}
@@ -101,6 +103,8 @@ def stream_response(game_id: str, since_raw, reader: Reader | None = None) -> Re
     held = request.environ.get(LIVE)
     if held is not None and held["full"]:
         raise TooManyAttempts(FULL_RETRY_SECONDS)
+    if reader is not None:
+        banco().broker.read_in(game_id, reader.lang)
     current = _current(game_id)
     since = _since(since_raw)
     seen = current if since is None else since

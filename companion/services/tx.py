@@ -99,12 +99,17 @@ def writing():
 def _news(versions: dict | None) -> dict:
     """What the versions about to be committed tell each page (``banco().news``), read inside
     the write transaction that made them, from the rows it wrote: handed to the broker only once
-    committed, with the versions."""
-    tell = banco().news
+    committed, with the versions. Made in the languages each game is read in here
+    (``Broker.spoken``), and for a game read in none, not at all."""
+    shared = banco()
+    tell = shared.news
     if not versions or tell is None:
         return {}
+    spoken = {game_id: shared.broker.spoken(game_id) for game_id in versions}
+    if not any(spoken.values()):
+        return {}
     db.session.flush()
-    return {game_id: tell(game_id, made) for game_id, made in versions.items()}
+    return {game_id: tell(game_id, made, spoken[game_id]) for game_id, made in versions.items() if spoken[game_id]}
 
 
 @contextmanager

@@ -36,19 +36,24 @@ from .templating import money
 log = logging.getLogger(__name__)
 
 
-def make_news(game_id: str, versions: Mapping[int, frozenset[str] | None]) -> dict[int, News | None]:
+def make_news(
+    game_id: str, versions: Mapping[int, frozenset[str] | None], languages: frozenset[str]
+) -> dict[int, News | None]:
     """The news of ``game_id``'s ``versions``, written by this transaction and about to be
-    committed together; a version missing from the answer has none. Never raises: news is a
-    saving, and a page without it fetches."""
+    committed together, in ``languages`` (those of ``LANGUAGES`` its pages read it in: a page
+    in another is told none, and fetches); a version missing from the answer has none. Never
+    raises: news is a saving, and a page without it fetches."""
     try:
-        return _made(game_id, versions)
+        return _made(game_id, versions, [lang for lang in LANGUAGES if lang in languages])
     except Exception:
         log.warning("the news of game %s's versions %s could not be made", game_id, sorted(versions), exc_info=True)
         return {}
 
 
-def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[int, News | None]:
+def _made(game_id: str, changed: Mapping[int, frozenset[str] | None], languages: list[str]) -> dict[int, News | None]:
     versions = frozenset(changed)
+    if not languages:
+        return {}
     game = services.find_game(game_id)
     if game is None or game.version != max(versions):
         return {}  # another process wrote after these: its pages fetch what changed
@@ -122,7 +127,7 @@ def _made(game_id: str, changed: Mapping[int, frozenset[str] | None]) -> dict[in
         if parts is not None and any(part in parts and v not in said for part, said in said_by.items())
     }
     undo_words: dict[str, str | None] = {}
-    for lang in LANGUAGES:
+    for lang in languages:
         with spoken_in(lang):
             for account, amount in moved:
                 texts[account][lang] = money(amount, edition)

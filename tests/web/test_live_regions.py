@@ -180,6 +180,7 @@ def test_what_changed_since_a_version(client, app):
     with app.app_context():
         version = services.get_game(game_id).version
         ids = {p.name: p.id for p in services.get_game(game_id).players}
+    anna.get(f"/g/{game_id}/changes?since={version}")  # her page reads the game: its news is made in English
     _act(app, game_id, "Anna", {"type": "transfer", "to": "Bruno", "amount": 10})
     paid = sorted(["cash", f"cash:{ids['Anna']}", f"cash:{ids['Bruno']}", "dice", "feed"])
     _act(app, game_id, "Bruno", {"type": "roll"})
@@ -468,6 +469,7 @@ def _news_drawn(app, game_id, pages, steps, screen) -> dict[str, int]:
     Returns how many events had news (``told``), regions were checked, rolls, turns, clocks,
     auctions and quick raises were seen drawn as news said."""
     applies = re.compile(r'\sid="([\w-]+)"[^>]*?\sdata-parts="[^"]*"(?:[^>]*?\sdata-applies="([^"]*)")?')
+    screen.get(f"/g/{game_id}/screen/changes?since=0", headers=EN)  # the table is read in English
     before = _regions_now(pages)
     seen = dict.fromkeys(("told", "checked", "rolled", "turned", "clocked", "bid", "raised"), 0)
     for who, payload in steps:

@@ -12,16 +12,21 @@ import pytest
 
 from companion import extension
 from companion.core.editions.loading import load_editions
+from companion.services.wording import LANGUAGES
 
 EDITIONS = sorted(load_editions().editions.values(), key=lambda edition: edition.id)
 
 
 def _new_game(client, edition_id: str, names=("Anna", "Bruno", "Carla"), **more) -> dict:
+    """A game started through the API, read in English and Italian (as a table screen in each
+    would): its news is made in both."""
     answer = client.post("/api/v1/games", json={"edition": edition_id, "players": list(names), **more})
     assert answer.status_code == 201, answer.get_json()
     game = answer.get_json()
     game["ids"] = {p["name"]: p["id"] for p in game["players"]}
     game["tokens"] = {p["name"]: p["token"] for p in game["players"]}
+    for lang in LANGUAGES:
+        client.get(f"/g/{game['id']}/screen/changes?since=0", headers={"Accept-Language": lang})
     assert _act(client, game, game["banker_token"], {"type": "start"}).status_code == 200
     return game
 
@@ -120,6 +125,36 @@ def test_a_page_is_told_what_its_seat_may_see(client, app):
     assert set(bank["news"]["cash"]) == {ids["Anna"], ids["Bruno"], ids["Carla"]}
 
 
+def test_news_is_made_in_the_languages_the_game_is_read_in(client):
+    """A game nobody reads (no stream opened, nobody caught up) gets no news: its first reader
+    is told the parts and fetches. From then on it is made in that reader's language, and in a
+    second one only from the moment a page reads the game in it."""
+    answer = client.post("/api/v1/games", json={"edition": "classic-it", "players": ["Anna", "Bruno"]})
+    game = answer.get_json()
+    anna, bruno = game["players"]
+    _act(client, game, game["banker_token"], {"type": "start"})
+
+    def heard(since: int, lang: str) -> dict:
+        headers = {"Authorization": f"Bearer {anna['token']}", "Accept-Language": lang}
+        return _opening(client, f"/api/v1/games/{game['id']}/stream?since={since}", headers)
+
+    def paid() -> int:
+        version = client.get(f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {anna['token']}"})
+        _act(client, game, bruno["token"], {"type": "transfer", "to": anna["id"], "amount": 1})
+        return version.get_json()["version"]
+
+    unread = paid()
+    told = heard(unread, "en")
+    assert "cash" in told["parts"] and "news" not in told  # nobody read it when it was made
+    english = paid()
+    assert "Bruno paid Anna" in heard(english, "en")["news"]["feed"][0]
+    told = heard(english, "it")
+    assert "cash" in told["parts"] and "news" not in told  # not made in Italian: fetched
+    both = paid()
+    assert "Bruno paga" in heard(both, "it")["news"]["feed"][0]
+    assert "Bruno paid Anna" in heard(both, "en")["news"]["feed"][0]
+
+
 def test_news_speaks_the_readers_language(client):
     game = _new_game(client, "classic-it")
     since = _version(client, game)
@@ -185,8 +220,12 @@ def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
     _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": game["ids"]["Bruno"], "amount": 5})
     with app.app_context():
         assert "roll" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment says no roll
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "dice"})}) == {paid + 1: None}
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "dice"})}, frozenset(LANGUAGES)) == {
+            paid + 1: None
+        }
+        assert (
+            make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})}, frozenset(LANGUAGES))[paid + 1] is not None
+        )
 
 
 def test_a_turn_passed_on_is_news_for_every_page(client, app):
@@ -212,8 +251,12 @@ def test_a_turn_passed_on_is_news_for_every_page(client, app):
     _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
     assert "turn" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment passes no turn on
     with app.app_context():
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "turn"})}) == {paid + 1: None}
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})})[paid + 1] is not None
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "turn"})}, frozenset(LANGUAGES)) == {
+            paid + 1: None
+        }
+        assert (
+            make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})}, frozenset(LANGUAGES))[paid + 1] is not None
+        )
     # The last turn of the last round ends the game: no turn passed on, and the pages fetch
     # what shows the game's status.
     while True:
@@ -249,7 +292,9 @@ def test_the_clock_paused_or_resumed_is_news_for_every_page(client, app):
     _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
     assert "clock" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment leaves the clock alone
     with app.app_context():
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}) == {paid + 1: None}
+        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}, frozenset(LANGUAGES)) == {
+            paid + 1: None
+        }
 
 
 def test_a_countdown_drawn_longer_ago_than_a_moment_is_no_news():
