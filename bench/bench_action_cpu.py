@@ -9,9 +9,13 @@ app's door (``companion.services.door``), run N at a time in one transaction in 
 surroundings (``writer_context``: the session that keeps its games), and answered, with no
 Flask request cycle and no HTTP server.
 
+The game is read in English (a page has caught up on it), so each action makes its news, as
+at a table with its pages open; ``--unread`` leaves it unread, and its actions make none.
+
     /work/venv/bin/python bench/bench_action_cpu.py
     /work/venv/bin/python bench/bench_action_cpu.py --batch 4
     /work/venv/bin/python bench/bench_action_cpu.py --actions 2000 --profile cumulative
+    /work/venv/bin/python bench/bench_action_cpu.py --batch 1 --unread
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ def main(argv=None) -> int:
         default=None,
         help="run the requests N at a time as the server's writer does (no Flask request cycle)",
     )
+    parser.add_argument(
+        "--unread", action="store_true", help="no page reads the game: its actions make no news (docs/live.md)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="banco-cpu-") as tmp:
         app = create_app(
@@ -59,6 +66,8 @@ def main(argv=None) -> int:
             "/api/v1/games", json={"edition": "classic-it", "players": [f"P{i}" for i in range(8)], "seed": 1}
         ).get_json()
         path = f"/api/v1/games/{game['id']}/actions"
+        if not args.unread:  # a page reads the game (as at a table): its news is made, in English
+            client.get(f"/g/{game['id']}/screen/changes?since=0", headers={"Accept-Language": "en"})
         client.post(path, json={"type": "start"}, headers={"Authorization": f"Bearer {game['banker_token']}"})
         players, rng = game["players"], random.Random(1)
 
