@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 # What a merged event carries at most: a page shows no more lines nor notices than these.
@@ -104,6 +105,25 @@ class News:
     # When what is drawn counts seconds down (a running clock, an auction's time left): the
     # ``time.monotonic`` it was drawn at. The browser ticks it on from there.
     ticking_since: float | None = None
+
+    @cached_property
+    def concerned(self) -> frozenset[str]:
+        """The players this version tells something of their own: whose cash it moved, whose
+        notices or quick raises it holds, whom a turn passed on concerns, whose pages it leaves
+        unsaid. To every other player it says what it says to a page with no seat."""
+        said = {moved.account for moved in self.cash}
+        said.update(player for player, _lang in self.notices)
+        said.update(player for player, _lang in self.raises or {})
+        return frozenset(said | (self.turn.concerns if self.turn is not None else frozenset()) | self.unsaid_to)
+
+
+def seen_as(versions: Sequence[News | None], reader: Reader) -> Reader:
+    """``reader`` as ``told`` reads ``versions``: without its seat where none of them concerns
+    its player (``News.concerned``), so that the pages of every such player are told one same
+    event, made once."""
+    if reader.player is None or any(news is None or reader.player in news.concerned for news in versions):
+        return reader
+    return Reader(reader.lang, None, reader.sees_all_cash, reader.banker, reader.screen)
 
 
 def frozen_map(values: Mapping) -> Mapping:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 
 from .events import event, storage
-from .news import Reader, told
+from .news import Reader, seen_as, told
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 1  # the page's heartbeat: it says it lost the bank after 2.2 s of silence
@@ -71,23 +71,19 @@ class Streams:
 
     def _event(self, game_id: str, seen: int, version: int, reader: Reader | None) -> bytes:
         """The event from ``seen`` to ``version`` for ``reader``: made once for the streams of a
-        game that had all seen the same version, as they nearly always have, and read alike (the
-        same language and seat: two tabs of one phone, two table screens)."""
-        key = (game_id, seen, version, reader)
+        game that had all seen the same version, as they nearly always have, and are told alike
+        (the same language and role, and a seat the versions say nothing of its own to:
+        ``news.seen_as``)."""
+        said = self.broker.news_since(game_id, seen, version) if reader is not None else []
+        key = (game_id, seen, version, seen_as(said, reader) if reader is not None else None)
         chunk = self._events.get(key)
         if chunk is None:
             if len(self._events) >= EVENTS_KEPT:
                 self._events.clear()
-            chunk = self._events[key] = event(version, *self.news(game_id, seen, version, reader)).encode()
+            parts = self.broker.parts_since(game_id, seen, version)
+            news = told(said, reader) if parts is not None and reader is not None else None
+            chunk = self._events[key] = event(version, parts, news).encode()
         return chunk
-
-    def news(self, game_id: str, seen: int, version: int, reader: Reader | None) -> tuple:
-        """The parts of ``game_id``'s versions after ``seen`` up to ``version``, and their news
-        for ``reader`` (``None`` when this process cannot say them all)."""
-        parts = self.broker.parts_since(game_id, seen, version)
-        if parts is None or reader is None:
-            return parts, None
-        return parts, told(self.broker.news_since(game_id, seen, version), reader)
 
 
 _KEEPALIVE = b"event: beat\ndata: 1\n\n"

@@ -51,7 +51,7 @@ def _asked(urls: list[str]) -> list[set[str]]:
 # white space folded, each form's fresh key and token left out, and what the page's scripts
 # add to whatever they find (a form's novalidate, the sound choice shown, a sheet opened, a text's
 # size fitted to the screen, an amount's pulse, the "not up to date" mark of a page that lost
-# the bank). What
+# the bank), and the seconds a countdown has left. What
 # news wrote in place must be what a fetch would have drawn.
 _DRAWN_ALIKE = """async () => {
   const ids = [...document.querySelectorAll('[data-parts][id]')].map(e => e.id);
@@ -60,7 +60,9 @@ _DRAWN_ALIKE = """async () => {
   const canon = (node) => {
     if (node.nodeType === 3) { const t = node.textContent.replace(/\\s+/g, ' ').trim(); return t ? t : ''; }
     if (node.nodeType !== 1 || node.classList.contains('stale-mark')) { return ''; }
-    const own = (a) => ['novalidate', 'open', 'style'].includes(a.name) || (a.name === 'hidden' && node.hasAttribute('data-sound-toggle'));
+    // A countdown's seconds left (an auction's, the clock's) are of the instant each was drawn.
+    if (node.hasAttribute('data-countdown') || node.hasAttribute('data-clock-time')) { return '<' + node.tagName + '>'; }
+    const own = (a) => ['novalidate', 'open', 'style', 'data-seconds', 'data-remaining'].includes(a.name) || (a.name === 'hidden' && node.hasAttribute('data-sound-toggle'));
     const attrs = [...node.attributes].filter(a => !own(a) && !(node.tagName === 'INPUT' && a.name === 'value' && ['key', 'csrf_token'].includes(node.name)))
       .map(a => a.name + '=' + (a.name === 'class' ? a.value.split(/\\s+/).filter(c => c && c !== 'is-changed').sort().join(' ') : a.value)).sort();
     return '<' + node.tagName + ' ' + attrs.join(' ') + '>' + [...node.childNodes].map(canon).filter(Boolean).join('|') + '</>';

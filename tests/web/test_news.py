@@ -350,3 +350,55 @@ def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
     closed = _version(client, game)
     _act(client, game, game["banker_token"], {"type": "auction_close"})
     assert all("news" not in seen for seen in _readers(client, game, closed).values())
+
+
+@pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015", "motopolis"])
+def test_a_seat_a_version_says_nothing_of_its_own_to_is_told_as_a_page_with_none(client, app, edition_id):
+    """The streams make one event for the pages of every player a version says nothing of their
+    own to (``seen_as``): through payments, a roll, a turn passed on, a bid and its raises, each
+    reader (every player, the banker, the screen; English and Italian) is told by its seatless
+    stand-in exactly what it is told itself, and the players it concerns keep their seats."""
+    from companion.live.news import Reader, seen_as, told
+
+    game = _new_game(client, edition_id, names=("Anna", "Bruno", "Carla", "Dario"))
+    ids, tokens = game["ids"], game["tokens"]
+    steps = [
+        (tokens["Anna"], {"type": "transfer", "to": ids["Bruno"], "amount": 10}),
+        (tokens["Carla"], {"type": "roll"}),
+        (game["banker_token"], {"type": "end_turn"}),
+        (game["banker_token"], {"type": "auction_start", "deed": "vicolo-corto"}),
+        (tokens["Bruno"], {"type": "bid", "amount": 70}),
+        (tokens["Dario"], {"type": "bid", "amount": 80}),
+        (game["banker_token"], {"type": "transfer", "from": "bank", "to": ids["Carla"], "amount": 200}),
+    ]
+    broker = extension.banco(app).broker
+    private = next(e for e in EDITIONS if e.id == edition_id).cash_private
+    shared = 0
+    for token, payload in steps:
+        since = _version(client, game)
+        if _act(client, game, token, payload).status_code != 200:
+            continue  # not in this edition (a roll where the bank keeps no dice, say)
+        said = broker.news_since(game["id"], since, since + 1)
+        readers = [
+            Reader(lang, player, not private or banker, banker, screen)
+            for lang in LANGUAGES
+            for player, banker, screen in [
+                *((ids[name], False, False) for name in ids),
+                (None, True, False),
+                (None, False, True),
+            ]
+        ]
+        for reader in readers:
+            stand_in = seen_as(said, reader)
+            assert told(said, stand_in, now=0.0) == told(said, reader, now=0.0), (payload, reader)
+            if stand_in.player is None and reader.player is not None:
+                shared += 1
+                assert all(reader.player not in news.concerned for news in said if news is not None)
+    assert shared >= 10
+    assert seen_as(said, Reader("en", ids["Carla"], True)).player == ids["Carla"]  # her cash moved
+    # A notice alone concerns its player, whatever else the version says.
+    from companion.live.news import News
+
+    noticed = News(cash=(), feed={"en": ()}, notices={("carla", "en"): ("<li>…</li>",)}, undo={})
+    assert seen_as([noticed], Reader("en", "carla", True)).player == "carla"
+    assert seen_as([noticed], Reader("en", "dario", True)).player is None
