@@ -2,11 +2,14 @@
 without fetching anything (``docs/live.md``, *News*).
 
 A version's ``News`` is made once, in the write transaction that makes the version, by the app
-(``companion.web.news``), handed to the broker once the version is committed, and never changes: every stream of the game reads the same value, each taking what its reader may
-see (``told``): the cash of the accounts the version moved (a player's own always, the others'
-only where the game shows cash, or to the banker), the feed's new lines in the reader's
-language, the reader's own new notices, a roll of the dice (to every page but its roller's),
-a turn passed on and the clock paused or resumed, a bid (the auction's card), and for the banker the words of what *undo* would reverse now. Plain Python, on the loop's floor: the streams make their events from it.
+(``companion.web.news``), in the languages its game is read in, handed to the broker once the
+version is committed, and never changes: every stream of the game reads the same value, each
+taking what its reader may see (``told``): the cash of the accounts the version moved (a
+player's own always, the others' only where the game shows cash, or to the banker), the feed's
+new lines in the reader's language, the reader's own new notices, a roll of the dice (to every
+page but its roller's), a turn passed on and the clock paused or resumed, a bid (the auction's
+card), and for the banker the words of what *undo* would reverse now. Plain Python, on the
+loop's floor: the streams make their events from it.
 
 A version whose effect news cannot say (an undo, which marks an older line; money asked, whose
 notice carries forms) has none (``None``): its events say only their parts and the page fetches

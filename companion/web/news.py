@@ -1,7 +1,8 @@
-"""The news of a game's new versions, made once for every page at once (``companion.live.news``):
-each moved account's cash in every language, the feed's new lines and each player's new notices
-drawn as the pages draw them, the banker's undo, a roll of the dice, a turn passed on, the clock
-paused or resumed and the auction's card after a bid.
+"""The news of a game's new versions, made once for every page at once (``companion.live.news``),
+in each language the game is read in: each moved account's cash, the feed's new lines and each
+player's new notices drawn as the pages draw them, the banker's undo, a roll of the dice, a turn
+passed on, the clock paused or resumed and the auction's card (the phones' and the table
+screen's) after a bid.
 
 It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
 and is handed to the broker once they are committed: a stream never waits for it, and no page
