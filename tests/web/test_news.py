@@ -41,6 +41,15 @@ def _version(client, game) -> int:
     return client.get(f"/g/{game['id']}/screen/changes?since=0").get_json()["version"]
 
 
+def _news_of(app, game, version: int, *parts: str):
+    """The news ``make_news`` makes of ``game``'s ``version`` (its newest, a payment) as if the
+    version's parts were ``feed``, ``cash`` and ``parts``, in every language."""
+    from companion.web.news import make_news
+
+    with app.app_context():
+        return make_news(game["id"], {version: frozenset({"feed", "cash", *parts})}, frozenset(LANGUAGES))[version]
+
+
 def _opening(client, path: str, headers=None) -> dict:
     """The event a stream opens with (the test client has no live loop: the opening is all)."""
     body = client.get(path, headers=headers or {}).get_data(as_text=True)
@@ -202,8 +211,6 @@ def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
     Dice sheet's note and who rolls next; the roller's pages fetch (their forms offer its total).
     The dice changed otherwise than by a roll would be no news: the pages write them from a roll
     alone."""
-    from companion.web.news import make_news
-
     game = _new_game(client, "classic-it")
     since = _version(client, game)
     rolled = _act(client, game, game["tokens"]["Anna"], {"type": "roll"}).get_json()["result"]
@@ -220,12 +227,8 @@ def test_a_roll_is_news_for_every_page_but_the_rollers(client, app):
     _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": game["ids"]["Bruno"], "amount": 5})
     with app.app_context():
         assert "roll" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment says no roll
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "dice"})}, frozenset(LANGUAGES)) == {
-            paid + 1: None
-        }
-        assert (
-            make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})}, frozenset(LANGUAGES))[paid + 1] is not None
-        )
+    assert _news_of(app, game, paid + 1, "dice") is None
+    assert _news_of(app, game, paid + 1) is not None
 
 
 def test_a_turn_passed_on_is_news_for_every_page(client, app):
@@ -234,8 +237,6 @@ def test_a_turn_passed_on_is_news_for_every_page(client, app):
     concerns them (their turn cards gain, lose or change a form, which they fetch). The
     turn changed otherwise than by passing it on would be no news: the pages write the turn
     from a turn's news alone."""
-    from companion.web.news import make_news
-
     game = _new_game(client, "motopolis")
     since = _version(client, game)
     _act(client, game, game["tokens"]["Anna"], {"type": "end_turn"})
@@ -250,13 +251,8 @@ def test_a_turn_passed_on_is_news_for_every_page(client, app):
     paid = _version(client, game)
     _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
     assert "turn" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment passes no turn on
-    with app.app_context():
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "turn"})}, frozenset(LANGUAGES)) == {
-            paid + 1: None
-        }
-        assert (
-            make_news(game["id"], {paid + 1: frozenset({"feed", "cash"})}, frozenset(LANGUAGES))[paid + 1] is not None
-        )
+    assert _news_of(app, game, paid + 1, "turn") is None
+    assert _news_of(app, game, paid + 1) is not None
     # The last turn of the last round ends the game: no turn passed on, and the pages fetch
     # what shows the game's status.
     while True:
@@ -271,10 +267,9 @@ def test_a_turn_passed_on_is_news_for_every_page(client, app):
 def test_the_clock_paused_or_resumed_is_news_for_every_page(client, app):
     """The clock paused, then resumed, tells every reader the clock drawn anew in their
     language: paused, with the time left; then running (the Bank fetches the card around it,
-    whose form says Pause or Resume: ``test_live_regions``). The clock changed otherwise than by pausing or resuming it would be no news:
-    the pages write the clock from its own news alone."""
-    from companion.web.news import make_news
-
+    whose form says Pause or Resume: ``test_live_regions``). The clock changed otherwise than
+    by pausing or resuming it would be no news: the pages write the clock from its own news
+    alone."""
     game = _new_game(client, "campionato-2015", time_limit_minutes=90)
     since = _version(client, game)
     assert _act(client, game, game["banker_token"], {"type": "clock_pause"}).status_code == 200
@@ -291,10 +286,7 @@ def test_the_clock_paused_or_resumed_is_news_for_every_page(client, app):
     paid = _version(client, game)
     _act(client, game, game["tokens"]["Carla"], {"type": "transfer", "to": game["ids"]["Anna"], "amount": 5})
     assert "clock" not in _readers(client, game, paid)["Bruno"]["news"]  # a payment leaves the clock alone
-    with app.app_context():
-        assert make_news(game["id"], {paid + 1: frozenset({"feed", "cash", "clock"})}, frozenset(LANGUAGES)) == {
-            paid + 1: None
-        }
+    assert _news_of(app, game, paid + 1, "clock") is None
 
 
 def test_a_countdown_drawn_longer_ago_than_a_moment_is_no_news():
