@@ -26,10 +26,16 @@ does on each event what ``static/js/banco.js`` does:
 - ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and
   their events alone, to subtract from the others);
 - ``--mode closed``: no page is open at all (the cost of the actions alone, their journal and
-  their durable commit: the floor under every other mode).
+  their durable commit: the floor under every other mode);
+- ``--mode read``: no page is open, but each game was read once (its table screen caught up
+  before play, in English as the pages read it), so each action makes its news as for open pages and nobody is told
+  (the cost of making news, over ``closed``; what the streams add is ``none`` over this).
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
-its processes, from /proc) per action beside this benchmark's own CPU and, with
+its processes, from /proc) per action, and split between its event loop (the main thread: the
+requests, the actions' door, the live streams) and its other threads (the writer, which runs the
+actions and makes their news, and the app's threads, which draw the pages fetched), beside this
+benchmark's own CPU and, with
 ``--database-url``, PostgreSQL's, page fetches and bytes (as sent: compressed, as for a browser) per action, event delivery (the
 action sent -> the event of its version, or a later one, read on each page) and page update
 (the action sent -> the page's fetch covering it answered) p50/p95/p99. The client runs on the
@@ -118,6 +124,13 @@ def postgres_cpu() -> float:
 def server_cpu(pid: int) -> float:
     """User + system CPU seconds of the server process and its children so far."""
     return _cpu_of(lambda entry, _name, parent: pid in (entry, parent))
+
+
+def loop_cpu(pid: int) -> float:
+    """User + system CPU seconds so far of the server's main thread, which runs its event loop
+    (``/proc/<pid>/task/<pid>/stat``); the rest of ``server_cpu`` is its other threads'."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Page:
@@ -286,7 +299,11 @@ def run(args) -> int:
             # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
             # Linux), well under the server's cap of streams per address, as a club's phones.
             source = f"127.0.{number // 200}.{2 + number % 200}"
-            if args.mode == "closed":
+            if args.mode == "read":  # read once, as a page catching up (in English, as the pages): news is made
+                reader = Page(server.port, f"/g/{gid}/screen", "", None, args.mode, stop, source)
+                reader.get(f"/g/{gid}/screen/changes?since=0")
+                reader.conn.close()
+            if args.mode in ("closed", "read"):
                 continue
             for player in game["players"]:
                 pages.append(
@@ -359,7 +376,7 @@ def run(args) -> int:
                 due += gap
             phone.close()
 
-        cpu0, t_start = server_cpu(server.proc.pid), time.perf_counter()
+        cpu0, loop0, t_start = server_cpu(server.proc.pid), loop_cpu(server.proc.pid), time.perf_counter()
         client0, database0 = client_cpu(), postgres_cpu()
         players = [threading.Thread(target=play, args=(g, i)) for i, g in enumerate(games)]
         for thread in players:
@@ -372,14 +389,14 @@ def run(args) -> int:
         while time.perf_counter() < deadline and any(p.version < last[p.path.split("/")[2]] for p in pages):
             time.sleep(0.05)
         elapsed = time.perf_counter() - t_start
-        cpu = server_cpu(server.proc.pid) - cpu0
+        cpu, loop = server_cpu(server.proc.pid) - cpu0, loop_cpu(server.proc.pid) - loop0
         others = {"this benchmark (the pages and players)": client_cpu() - client0}
         if args.database_url:
             others["PostgreSQL"] = postgres_cpu() - database0
         stop.set()
         for thread in threads:
             thread.join(5)
-        report(args, games, pages, sent, latencies, refused[0], cpu, elapsed, others)
+        report(args, games, pages, sent, latencies, refused[0], (cpu, loop), elapsed, others)
         if args.per_fetch:
             per_fetch(server, pages, args.per_fetch)
     finally:
@@ -421,8 +438,9 @@ def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | 
     return None
 
 
-def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -> None:
+def report(args, games, pages, sent, latencies, refused, spent, elapsed, others) -> None:
     actions = len(sent)
+    cpu, loop = spent
     delivery, update, missed = [], [], 0
     for page in pages:
         gid = page.path.split("/")[2]
@@ -453,7 +471,8 @@ def report(args, games, pages, sent, latencies, refused, cpu, elapsed, others) -
     )
     print(
         f"  server CPU: {cpu:.2f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-        f"{1000 * cpu / max(actions, 1):.1f} ms per action; the machine's other work: "
+        f"{1000 * cpu / max(actions, 1):.1f} ms per action (the event loop {1000 * loop / max(actions, 1):.1f}, "
+        f"the other threads {1000 * (cpu - loop) / max(actions, 1):.1f}); the machine's other work: "
         + ", ".join(f"{name} {100 * spent / elapsed:.0f}% of one core" for name, spent in others.items())
     )
     print(
@@ -483,7 +502,7 @@ DOING = {
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=("whole", "regions", "news", "none", "closed"), default="news")
+    parser.add_argument("--mode", choices=("whole", "regions", "news", "none", "closed", "read"), default="news")
     parser.add_argument(
         "--action",
         choices=tuple(DOING),
