@@ -111,22 +111,56 @@ class News:
 
     @cached_property
     def concerned(self) -> frozenset[str]:
-        """The players this version tells something of their own: whose cash it moved, whose
-        notices or quick raises it holds, whom a turn passed on concerns, whose pages it leaves
-        unsaid. To every other player it says what it says to a page with no seat."""
-        said = {moved.account for moved in self.cash}
+        """The players this version tells something of their own: whose cash it moved where
+        the cash is not shown to everyone, whose notices or quick raises it holds, whom a turn
+        passed on concerns, whose pages it leaves unsaid. To every other player it says what it
+        says to a page with no seat."""
+        said = {moved.account for moved in self.cash if not moved.public}
         said.update(player for player, _lang in self.notices)
         said.update(player for player, _lang in self.raises or {})
         return frozenset(said | (self.turn.concerns if self.turn is not None else frozenset()) | self.unsaid_to)
 
 
+class Alike:
+    """What one step of a game's versions (one event's, oldest first) tells every reader alike,
+    read once for all of them: the readers it tells alike are told one same event, made once
+    (``told``). A reader's seat counts only where one of them concerns its player
+    (``News.concerned``), its sight of every player's cash only where they moved cash not shown
+    to everyone, its being the table screen only where they draw an auction (the screen draws it
+    large). Where one of them has no news every reader is told alike (parts alone), but kept
+    apart all the same."""
+
+    __slots__ = ("auction", "concerned", "private_cash", "versions", "whole")
+
+    def __init__(self, versions: Sequence[News | None]) -> None:
+        known = [news for news in versions if news is not None]
+        self.versions = versions
+        self.whole = len(known) == len(versions)
+        self.concerned: frozenset[str] = frozenset().union(*(news.concerned for news in known))
+        self.private_cash = any(not moved.public for news in known for moved in news.cash)
+        self.auction = any(news.auction is not None or news.screen_auction is not None for news in known)
+
+    def key(self, reader: Reader) -> tuple:
+        """What of ``reader`` changes what it is told: equal for readers told alike."""
+        if not self.whole:
+            return (reader.lang, reader.player, reader.sees_all_cash, reader.banker, reader.screen)
+        return (
+            reader.lang,
+            reader.player if reader.player in self.concerned else None,
+            reader.sees_all_cash and self.private_cash,
+            reader.banker,
+            reader.screen and self.auction,
+        )
+
+    def seen_as(self, reader: Reader) -> Reader:
+        """The reader ``key`` says: told what ``reader`` is told."""
+        return Reader(*self.key(reader))
+
+
 def seen_as(versions: Sequence[News | None], reader: Reader) -> Reader:
-    """``reader`` as ``told`` reads ``versions``: without its seat where none of them concerns
-    its player (``News.concerned``), so that the pages of every such player are told one same
-    event, made once."""
-    if reader.player is None or any(news is None or reader.player in news.concerned for news in versions):
-        return reader
-    return Reader(reader.lang, None, reader.sees_all_cash, reader.banker, reader.screen)
+    """``reader`` as ``told`` reads ``versions``, without what changes nothing of what they tell
+    it (``Alike``)."""
+    return Alike(versions).seen_as(reader)
 
 
 def frozen_map(values: Mapping) -> Mapping:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 
 from .events import event, storage
-from .news import Reader, seen_as, told
+from .news import Alike, Reader, told
 
 STREAM_SECONDS = 60
 KEEPALIVE_SECONDS = 1  # the page's heartbeat: it says it lost the bank after 2.2 s of silence
@@ -29,7 +29,7 @@ class Streams:
 
     def __init__(self, broker) -> None:
         self.broker = broker
-        self._events: dict[tuple, bytes] = {}  # touched on the loop only
+        self._events: dict[tuple[str, int, int], _Said] = {}  # touched on the loop only
 
     async def hold(self, game_id: str, seen: int, receive, send, reader: Reader | None = None) -> None:
         """Sends ``game_id``'s versions past ``seen`` as they come, with their news for
@@ -72,18 +72,34 @@ class Streams:
     def _event(self, game_id: str, seen: int, version: int, reader: Reader | None) -> bytes:
         """The event from ``seen`` to ``version`` for ``reader``: made once for the streams of a
         game that had all seen the same version, as they nearly always have, and are told alike
-        (the same language and role, and a seat the versions say nothing of its own to:
-        ``news.seen_as``)."""
-        said = self.broker.news_since(game_id, seen, version) if reader is not None else []
-        key = (game_id, seen, version, seen_as(said, reader) if reader is not None else None)
-        chunk = self._events.get(key)
-        if chunk is None:
+        (``news.Alike``: the same language and role, and a seat the versions say nothing of its
+        own to); what the broker knows of those versions is read once for all of them."""
+        step = (game_id, seen, version)
+        said = self._events.get(step)
+        if said is None:
             if len(self._events) >= EVENTS_KEPT:
                 self._events.clear()
-            parts = self.broker.parts_since(game_id, seen, version)
-            news = told(said, reader) if parts is not None and reader is not None else None
-            chunk = self._events[key] = event(version, parts, news).encode()
+            said = self._events[step] = _Said(
+                Alike(self.broker.news_since(game_id, seen, version)), self.broker.parts_since(game_id, seen, version)
+            )
+        key = said.alike.key(reader) if reader is not None else None
+        chunk = said.chunks.get(key)
+        if chunk is None:
+            news = told(said.alike.versions, said.alike.seen_as(reader)) if said.parts is not None and reader else None
+            chunk = said.chunks[key] = event(version, said.parts, news).encode()
         return chunk
+
+
+class _Said:
+    """What the broker knows of one step of a game's versions (from a version seen to a newer
+    one): their news and the parts they changed, read once; and the event made of them for each
+    kind of reader told alike."""
+
+    __slots__ = ("alike", "chunks", "parts")
+
+    def __init__(self, alike: Alike, parts: frozenset[str] | None) -> None:
+        self.alike, self.parts = alike, parts
+        self.chunks: dict[tuple | None, bytes] = {}
 
 
 _KEEPALIVE = b"event: beat\ndata: 1\n\n"

@@ -344,6 +344,34 @@ def test_a_bid_is_news_of_the_auctions_card_for_every_page(client, app):
     assert all("news" not in seen for seen in _readers(client, game, closed).values())
 
 
+@pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015"])
+def test_a_payment_is_told_in_as_few_events_as_its_readers_need(client, app, edition_id):
+    """Anna pays Bruno: his page is told his notice, the Bank's what undo would reverse, and every
+    other page one same event (the screen's and Anna's among them) where the game shows every
+    player's cash; where it hides it, Anna's page is told her own cash, and the Bank's and
+    the pages of those who see no cash but their own are told apart."""
+    from companion.live.news import Alike, Reader, told
+
+    game = _new_game(client, edition_id, names=("Anna", "Bruno", "Carla", "Dario"))
+    ids, tokens = game["ids"], game["tokens"]
+    since = _version(client, game)
+    assert _act(client, game, tokens["Anna"], {"type": "transfer", "to": ids["Bruno"], "amount": 10}).status_code == 200
+    alike = Alike(extension.banco(app).broker.news_since(game["id"], since, since + 1))
+    private = next(e for e in EDITIONS if e.id == edition_id).cash_private
+    readers = {name: Reader("en", ids[name], not private) for name in ids}
+    readers["banker"] = Reader("en", None, True, banker=True)
+    readers["screen"] = Reader("en", None, not private, screen=True)
+    events = {}
+    for name, reader in readers.items():
+        events.setdefault(alike.key(reader), []).append(name)
+        assert told(alike.versions, alike.seen_as(reader), now=0.0) == told(alike.versions, reader, now=0.0), name
+    told_alike = sorted(sorted(names) for names in events.values())
+    if private:
+        assert told_alike == [["Anna"], ["Bruno"], ["Carla", "Dario", "screen"], ["banker"]]
+    else:
+        assert told_alike == [["Anna", "Carla", "Dario", "screen"], ["Bruno"], ["banker"]]
+
+
 @pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015", "motopolis"])
 def test_a_seat_a_version_says_nothing_of_its_own_to_is_told_as_a_page_with_none(client, app, edition_id):
     """The streams make one event for the pages of every player a version says nothing of their
@@ -387,7 +415,7 @@ def test_a_seat_a_version_says_nothing_of_its_own_to_is_told_as_a_page_with_none
                 shared += 1
                 assert all(reader.player not in news.concerned for news in said if news is not None)
     assert shared >= 10
-    assert seen_as(said, Reader("en", ids["Carla"], True)).player == ids["Carla"]  # her cash moved
+    assert seen_as(said, Reader("en", ids["Carla"], True)).player == ids["Carla"]  # her notice of the bank's 200
     # A notice alone concerns its player, whatever else the version says.
     from companion.live.news import News
 
