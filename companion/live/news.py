@@ -127,8 +127,7 @@ class Alike:
     (``told``). A reader's seat counts only where one of them concerns its player
     (``News.concerned``), its sight of every player's cash only where they moved cash not shown
     to everyone, its being the table screen only where they draw an auction (the screen draws it
-    large). Where one of them has no news every reader is told alike (parts alone), but kept
-    apart all the same."""
+    large). Where one of them has no news, every reader is told alike: the parts alone."""
 
     __slots__ = ("auction", "concerned", "private_cash", "versions", "whole")
 
@@ -143,7 +142,7 @@ class Alike:
     def key(self, reader: Reader) -> tuple:
         """What of ``reader`` changes what it is told: equal for readers told alike."""
         if not self.whole:
-            return (reader.lang, reader.player, reader.sees_all_cash, reader.banker, reader.screen)
+            return ()
         return (
             reader.lang,
             reader.player if reader.player in self.concerned else None,
@@ -153,8 +152,9 @@ class Alike:
         )
 
     def seen_as(self, reader: Reader) -> Reader:
-        """The reader ``key`` says: told what ``reader`` is told."""
-        return Reader(*self.key(reader))
+        """The reader ``key`` says: told what ``reader`` is told (``reader`` itself where one
+        of the versions has no news: every reader is told nothing then)."""
+        return Reader(*self.key(reader)) if self.whole else reader
 
 
 def seen_as(versions: Sequence[News | None], reader: Reader) -> Reader:

@@ -349,7 +349,8 @@ def test_a_payment_is_told_in_as_few_events_as_its_readers_need(client, app, edi
     """Anna pays Bruno: his page is told his notice, the Bank's what undo would reverse, and every
     other page one same event (the screen's and Anna's among them) where the game shows every
     player's cash; where it hides it, Anna's page is told her own cash, and the Bank's and
-    the pages of those who see no cash but their own are told apart."""
+    the pages of those who see no cash but their own are told apart. A version without news is
+    one event for every page."""
     from companion.live.news import Alike, Reader, told
 
     game = _new_game(client, edition_id, names=("Anna", "Bruno", "Carla", "Dario"))
@@ -370,6 +371,13 @@ def test_a_payment_is_told_in_as_few_events_as_its_readers_need(client, app, edi
         assert told_alike == [["Anna"], ["Bruno"], ["Carla", "Dario", "screen"], ["banker"]]
     else:
         assert told_alike == [["Anna", "Carla", "Dario", "screen"], ["Bruno"], ["banker"]]
+    # An auction opening has no news (its forms are fetched): every page is told its parts alone.
+    since = _version(client, game)
+    opened = {"type": "auction_start", "deed": "vicolo-corto"}
+    assert _act(client, game, game["banker_token"], opened).status_code == 200
+    alike = Alike(extension.banco(app).broker.news_since(game["id"], since, since + 1))
+    assert {alike.key(reader) for reader in readers.values()} == {()}
+    assert all(told(alike.versions, reader) is None for reader in readers.values())
 
 
 @pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015", "motopolis"])
