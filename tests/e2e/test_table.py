@@ -50,6 +50,9 @@ def pay(page, to, amount):
     expect(page.locator("#confirm")).to_be_visible()
     page.click("#confirm-ok")
     page.wait_for_load_state()
+    # Sent, and answered: until then the form's buttons wait, and its answer empties the form,
+    # so a next payment typed meanwhile would be lost (as a person waits for the button back).
+    expect(page.locator("form[data-sending]")).to_have_count(0)
 
 
 def test_three_phones_pay_each_other_live(live_server, phone):
