@@ -28,8 +28,9 @@ does on each event what ``static/js/banco.js`` does:
 - ``--mode closed``: no page is open at all (the cost of the actions alone, their journal and
   their durable commit: the floor under every other mode);
 - ``--mode read``: no page is open, but each game was read once (its table screen caught up
-  before play, in English as the pages read it), so each action makes its news as for open pages and nobody is told
-  (the cost of making news, over ``closed``; what the streams add is ``none`` over this).
+  before play, in English as the pages read it), so each action makes its news as for open
+  pages and nobody is told (the cost of making news, over ``closed``; what the streams add is
+  ``none`` over this).
 
 Reported per mode: actions made and their latency, the server's CPU time (user + system of
 its processes, from /proc) per action, and split between its event loop (the main thread: the
@@ -47,6 +48,7 @@ contacted; every loop is bounded in count and time; the server is always stopped
     /work/venv/bin/python bench/bench_pages.py --mode whole --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode regions --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20
+    /work/venv/bin/python bench/bench_pages.py --mode read --games 1 --rate 5 --seconds 20
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action roll
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action end_turn
     /work/venv/bin/python bench/bench_pages.py --mode news --games 1 --rate 5 --seconds 20 --action bid
@@ -299,7 +301,7 @@ def run(args) -> int:
             # Each table's pages from an address of their own (127.0.0.2 and on, all loopback on
             # Linux), well under the server's cap of streams per address, as a club's phones.
             source = f"127.0.{number // 200}.{2 + number % 200}"
-            if args.mode == "read":  # read once, as a page catching up (in English, as the pages): news is made
+            if args.mode == "read":  # read once, as a page catching up: its news is made from now on
                 reader = Page(server.port, f"/g/{gid}/screen", "", None, args.mode, stop, source)
                 reader.get(f"/g/{gid}/screen/changes?since=0")
                 reader.conn.close()
@@ -438,9 +440,9 @@ def _first_at_or_after(pairs: list[tuple[int, float]], version: int) -> float | 
     return None
 
 
-def report(args, games, pages, sent, latencies, refused, spent, elapsed, others) -> None:
+def report(args, games, pages, sent, latencies, refused, server, elapsed, others) -> None:
     actions = len(sent)
-    cpu, loop = spent
+    cpu, loop = server  # the server's CPU seconds: in all, and its event loop's
     delivery, update, missed = [], [], 0
     for page in pages:
         gid = page.path.split("/")[2]
