@@ -157,12 +157,6 @@ class Alike:
         return Reader(*self.key(reader)) if self.whole else reader
 
 
-def seen_as(versions: Sequence[News | None], reader: Reader) -> Reader:
-    """``reader`` as ``told`` reads ``versions``, without what changes nothing of what they tell
-    it (``Alike``)."""
-    return Alike(versions).seen_as(reader)
-
-
 def frozen_map(values: Mapping) -> Mapping:
     """``values`` as a mapping nothing can change."""
     return MappingProxyType(dict(values))

@@ -85,7 +85,11 @@ class Streams:
         key = said.alike.key(reader) if reader is not None else None
         chunk = said.chunks.get(key)
         if chunk is None:
-            news = told(said.alike.versions, said.alike.seen_as(reader)) if said.parts is not None and reader else None
+            news = (
+                told(said.alike.versions, said.alike.seen_as(reader))
+                if said.parts is not None and reader is not None
+                else None
+            )
             chunk = said.chunks[key] = event(version, said.parts, news).encode()
         return chunk
 

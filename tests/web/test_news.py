@@ -383,10 +383,10 @@ def test_a_payment_is_told_in_as_few_events_as_its_readers_need(client, app, edi
 @pytest.mark.parametrize("edition_id", ["classic-it", "campionato-2015", "motopolis"])
 def test_a_seat_a_version_says_nothing_of_its_own_to_is_told_as_a_page_with_none(client, app, edition_id):
     """The streams make one event for the pages of every player a version says nothing of their
-    own to (``seen_as``): through payments, a roll, a turn passed on, a bid and its raises, each
+    own to (``Alike.seen_as``): through payments, a roll, a turn passed on, a bid and its raises, each
     reader (every player, the banker, the screen; English and Italian) is told by its seatless
     stand-in exactly what it is told itself, and the players it concerns keep their seats."""
-    from companion.live.news import Reader, seen_as, told
+    from companion.live.news import Alike, Reader, told
 
     game = _new_game(client, edition_id, names=("Anna", "Bruno", "Carla", "Dario"))
     ids, tokens = game["ids"], game["tokens"]
@@ -417,16 +417,16 @@ def test_a_seat_a_version_says_nothing_of_its_own_to_is_told_as_a_page_with_none
             ]
         ]
         for reader in readers:
-            stand_in = seen_as(said, reader)
+            stand_in = Alike(said).seen_as(reader)
             assert told(said, stand_in, now=0.0) == told(said, reader, now=0.0), (payload, reader)
             if stand_in.player is None and reader.player is not None:
                 shared += 1
                 assert all(reader.player not in news.concerned for news in said if news is not None)
     assert shared >= 10
-    assert seen_as(said, Reader("en", ids["Carla"], True)).player == ids["Carla"]  # her notice of the bank's 200
+    assert Alike(said).seen_as(Reader("en", ids["Carla"], True)).player == ids["Carla"]  # her notice of the bank's 200
     # A notice alone concerns its player, whatever else the version says.
     from companion.live.news import News
 
     noticed = News(cash=(), feed={"en": ()}, notices={("carla", "en"): ("<li>…</li>",)}, undo={})
-    assert seen_as([noticed], Reader("en", "carla", True)).player == "carla"
-    assert seen_as([noticed], Reader("en", "dario", True)).player is None
+    assert Alike([noticed]).seen_as(Reader("en", "carla", True)).player == "carla"
+    assert Alike([noticed]).seen_as(Reader("en", "dario", True)).player is None
