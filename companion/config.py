@@ -78,6 +78,11 @@ SECURITY_HEADERS = (
 )
 
 
+# On every answer to a request that came over HTTPS, or from a server whose phones come over
+# HTTPS (an https public address): browsers then refuse plain http to this host for a year.
+HSTS = "max-age=31536000"
+
+
 def lan_address() -> str:
     """The address other devices on the LAN can reach this machine at; loopback if none.
 
@@ -192,6 +197,35 @@ def _whole(environ, name: str, default: int, lowest: int, highest: int) -> int:
     return int(raw)
 
 
+def trusted_proxies(environ=os.environ) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``BANCO_TRUSTED_PROXIES``: the reverse proxies that may speak for a client
+    (``companion.serve.proxies``), as addresses or networks separated by commas or spaces; none
+    when unset. Refuses (``BadSetting``, naming the value) anything else."""
+    found = []
+    for word in environ.get("BANCO_TRUSTED_PROXIES", "").replace(",", " ").split():
+        try:
+            found.append(ipaddress.ip_network(word, strict=False))
+        except ValueError:
+            raise BadSetting(
+                "BANCO_TRUSTED_PROXIES must list the reverse proxies' addresses or networks "
+                f"(for example 127.0.0.1 or 10.0.0.0/8), separated by commas; {word!r} is neither."
+            ) from None
+    return tuple(found)
+
+
+def secure_cookies(public: str, environ=os.environ) -> bool:
+    """Whether every cookie is sent over HTTPS alone, whatever the request: an https
+    ``BANCO_PUBLIC_URL`` says the phones come over HTTPS, so no separate setting can be forgotten;
+    ``BANCO_SECURE_COOKIES`` says it of a server whose public address is not set. A request that
+    came over HTTPS (from a trusted proxy) gets secure cookies by itself (``web.seats``)."""
+    return public.lower().startswith("https://") or environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in (
+        "1",
+        "true",
+        "yes",
+        "on",
+    )
+
+
 def backup_settings(instance: Path, environ=os.environ) -> dict:
     """Where and how often the server backs its SQLite database up (``BANCO_BACKUP_DIR``,
     ``BANCO_BACKUP_MINUTES``, ``BANCO_BACKUPS_KEPT``); refuses (``BadSetting``) numbers out of range."""
@@ -228,9 +262,10 @@ def from_environment(instance: Path) -> dict:
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         "EVENTS_PAGE": events_page(),
         "MAX_GAME_FILE_BYTES": int(os.environ.get("BANCO_MAX_GAME_FILE_BYTES", str(MAX_GAME_FILE_BYTES))),
-        # Behind HTTPS (a reverse proxy with a certificate): cookies only ever sent over HTTPS.
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
-        "SECURE_COOKIES": os.environ.get("BANCO_SECURE_COOKIES", "").strip().lower() in ("1", "true", "yes", "on"),
+        "SECURE_COOKIES": secure_cookies(public),
+        # Off by default: on a home LAN every phone is its own peer, and may not speak for another.
+        "TRUSTED_PROXIES": trusted_proxies(),
         # Who may add editions (import, editor): empty, anyone who opens the home page; set, the host
         # password is asked for (a hosted server).
         "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
@@ -267,6 +302,7 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
                 # A test's server backs nothing up unless the test asks, and never into the checkout.
                 "BACKUP_MINUTES": 0,
                 "BACKUPS_KEPT": BACKUPS_KEPT,
+                "TRUSTED_PROXIES": (),
             }
         )
         app.config.update(test_config)
@@ -275,7 +311,7 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
     app.config.update(
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SECURE=bool(app.config.get("SECURE_COOKIES")),  # BANCO_SECURE_COOKIES: behind HTTPS
+        SESSION_COOKIE_SECURE=bool(app.config.get("SECURE_COOKIES")),  # an https public address: behind HTTPS
         PERMANENT_SESSION_LIFETIME=dt.timedelta(days=30),
         WTF_CSRF_TIME_LIMIT=None,  # a wallet page stays open all evening
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),

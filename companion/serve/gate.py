@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..config import SECURITY_HEADERS
+from ..config import HSTS, SECURITY_HEADERS
 from ..extension import banco
 from ..live.events import LIVE
 from ..live.streams import Streams
@@ -27,6 +27,7 @@ from ..services.door import bearer, reader, reply
 from ..services.door import of as door_of
 from ..web.errors import REFUSED, game_file_paths
 from .mount import Answer, Mount
+from .proxies import TrustedProxies
 from .shares import Shares
 from .writer import Handover
 
@@ -61,6 +62,9 @@ def header(scope, name: bytes) -> bytes | None:
 class Gate:
     def __init__(self, app) -> None:
         self.app = app
+        # Who may speak for a client (BANCO_TRUSTED_PROXIES): every count below is of the client.
+        self.proxies = TrustedProxies(app.config.get("TRUSTED_PROXIES", ()))
+        self.secure = bool(app.config.get("SESSION_COOKIE_SECURE"))
         self.limit = app.config["MAX_CONTENT_LENGTH"]
         # A game file's upload may be far larger (``web.errors.body_limit``): only these addresses.
         self.file_limit, self.file_paths = app.config["MAX_GAME_FILE_BYTES"], game_file_paths(app)
@@ -79,6 +83,7 @@ class Gate:
 
     async def __call__(self, scope, receive, send) -> None:
         # Only HTTP comes here: the server runs without lifespan and without WebSocket.
+        scope = self.proxies.resolve(scope)
         body = await self._body(scope, receive)
         if body is None:
             return  # the client left before its body was whole: nobody to answer
@@ -129,6 +134,8 @@ class Gate:
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
         headers += [(name.lower().encode(), value.encode()) for name, value in said.headers]
         headers += self.headers
+        if self.secure or scope.get("scheme") == "https":
+            headers.append((b"strict-transport-security", HSTS.encode()))
         worker = self.app.config.get("WORKER")
         if worker:
             headers.append((b"x-banco-worker", str(worker).encode()))

@@ -12,7 +12,8 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
   chunked, which h11 refuses and llhttp would let through) is answered 400 (431 for a head too
   large) as the app words it, from what could be read of its head, instead of uvicorn's plain
   text.
-- A connection past its address's share of the server's (``shares``), or past the server's
+- A connection past its address's share of the server's (``shares``; a trusted proxy's
+  connections have none, ``proxies``), or past the server's
   own limit (``CONNECTION_LIMIT``), is not counted among the server's connections, has
   ``CROWDED_SECONDS`` to send its head, and is answered 503 as the app words it (saying which),
   with ``Retry-After``, and closed. The connections already held are served as before (uvicorn's
@@ -56,16 +57,20 @@ def protocol_class(gate, parser: str | None = None):
             self._head = bytearray()
             self._behind = 0  # bytes read behind a request whole and still being answered
             self._address = self.client[0] if self.client else ""
-            self._counted = gate.shares.take(self._address)
+            # A trusted proxy's connections carry every phone's requests in turn: no share of its
+            # own (``proxies``); the proxy bounds each client's connections.
+            trusted = gate.proxies.trusts(self._address)
+            self._shared = not trusted and gate.shares.take(self._address)  # given back when it ends
+            counted = trusted or self._shared
             full = len(self.connections) > gate.connection_limit  # this one counted among them
-            if not self._counted or full:
+            if not counted or full:
                 # Past its address's share, or past the server's limit: not one of the server's
                 # connections, so the limit still has room for the other addresses; its request
                 # is answered 503, saying which.
-                self.app = gate.full if self._counted else gate.crowded
-                if self._counted:
-                    self._counted = False
+                self.app = gate.full if counted else gate.crowded
+                if self._shared:
                     gate.shares.release(self._address)
+                    self._shared = False
                 self.connections.discard(self)
                 self._arm(CROWDED_SECONDS)
             else:
@@ -125,8 +130,8 @@ def protocol_class(gate, parser: str | None = None):
 
         def connection_lost(self, exc) -> None:
             self._head_timer.cancel()
-            if self._counted:
-                self._counted = False  # once: the loop may tell a closing connection twice
+            if self._shared:
+                self._shared = False  # once: the loop may tell a closing connection twice
                 gate.shares.release(self._address)
             super().connection_lost(exc)
 

@@ -249,7 +249,11 @@ def switch_language(code):
     response = make_response(redirect(target))
     if code in ("it", "en"):
         response.set_cookie(
-            "lang", code, max_age=365 * 24 * 3600, samesite="Lax", secure=current_app.config["SESSION_COOKIE_SECURE"]
+            "lang",
+            code,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            secure=current_app.session_interface.get_cookie_secure(current_app),
         )
     return response
 

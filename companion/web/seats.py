@@ -54,6 +54,11 @@ class SeatCookie(SecureCookieSessionInterface):
         self._read[key] = (copy.deepcopy(data), signed.timestamp())
         return self.session_class(data)
 
+    def get_cookie_secure(self, app) -> bool:
+        """Secure wherever the server's phones come over HTTPS (``SESSION_COOKIE_SECURE``), and on
+        any request that came over HTTPS itself (a trusted proxy's word: ``serve.proxies``)."""
+        return super().get_cookie_secure(app) or request.is_secure
+
     def should_set_cookie(self, app, session) -> bool:
         if not session.modified and request.headers.get("X-Banco-Live"):
             return False

@@ -7,7 +7,7 @@ from flask import Flask, Response, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
-from ..config import SECURITY_HEADERS
+from ..config import HSTS, SECURITY_HEADERS
 from ..services.wording import language
 from . import (
     api,
@@ -77,6 +77,8 @@ def init_app(app: Flask) -> None:
     def _security_headers(response: Response) -> Response:
         for name, value in SECURITY_HEADERS:
             response.headers.setdefault(name, value)
+        if request.is_secure or app.config["SESSION_COOKIE_SECURE"]:  # over HTTPS: never plain http again
+            response.headers["Strict-Transport-Security"] = HSTS
         if app.config.get("WORKER"):  # BANCO_WORKERS above 1: which process answered (its number)
             response.headers["X-Banco-Worker"] = str(app.config["WORKER"])
         return response
