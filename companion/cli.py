@@ -24,7 +24,7 @@ from .services import (
     verify_all,
 )
 from .services.wording import say
-from .store import db
+from .store import db, migrations
 
 
 @click.group()
@@ -144,7 +144,8 @@ def restore(path: Path) -> None:
         except sqlite3.Error as error:  # another program has it open: one transaction, so nothing changed
             raise click.ClickException(f"Nothing was restored: {database} could not be written ({error}).") from None
     finally:
-        candidate.unlink(missing_ok=True)
+        for left in (candidate, *(candidate.with_name(candidate.name + end) for end in ("-wal", "-shm", "-journal"))):
+            left.unlink(missing_ok=True)  # the check opened it as the server does: in WAL
         lock.release()
     click.echo(f"Restored {path} into {database}: {_games(checked)} checked, all balanced.")
     if kept is not None:
@@ -157,11 +158,27 @@ def _checked_backup(path: Path, candidate: Path) -> int:
     why) a file that is not a Banco database, tables too new, and any game that does not verify."""
     try:
         backups.banco_games(path)
+        revision = backups.revision_of(path)
+        if revision is not None and not migrations.known(revision):
+            raise click.ClickException(
+                f"Nothing was restored: {path} was saved by a newer Banco (its tables are at revision "
+                f"{revision}; this Banco knows up to {migrations.head()}). Update Banco, then restore it."
+            )
         backups.take(path, candidate)
         with elsewhere(candidate):
             checked, findings = verify_all()
     except (backups.CopyRefused, SchemaMismatch) as error:
         raise click.ClickException(f"Nothing was restored: {error}") from None
+    except click.ClickException:
+        raise
+    except Exception as error:
+        # Tables named like Banco's that are not Banco's: whatever fails in reading them, the
+        # answer is one sentence, never a traceback, and the database is untouched.
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
+        raise click.ClickException(
+            f"Nothing was restored: {path} has tables named like Banco's, but they cannot be read as "
+            f"Banco's ({reason})."
+        ) from None
     if findings:
         for finding in findings:
             click.echo(f"game {finding.game_id}: {finding.problem}")

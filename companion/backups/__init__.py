@@ -4,7 +4,17 @@ writes and put back whole (``copies``), the lock that tells a restore a server i
 keeps them while it serves; ``flask --app app banco backup`` and ``restore`` (``companion.cli``)
 take and put back one by hand. On PostgreSQL, ``pg_dump`` does this (README)."""
 
-from .copies import AUTOMATIC, BEFORE_RESTORE, CopyRefused, automatic_copies, banco_games, name_for, put_back, take
+from .copies import (
+    AUTOMATIC,
+    BEFORE_RESTORE,
+    CopyRefused,
+    automatic_copies,
+    banco_games,
+    name_for,
+    put_back,
+    revision_of,
+    take,
+)
 from .lock import LOCKS, Locked, ServerLock
 from .rolling import Keeping
 
@@ -20,5 +30,6 @@ __all__ = [
     "banco_games",
     "name_for",
     "put_back",
+    "revision_of",
     "take",
 ]

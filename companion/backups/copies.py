@@ -136,6 +136,19 @@ def banco_games(path: Path) -> int:
         connection.close()
 
 
+def revision_of(path: Path) -> str | None:
+    """The schema revision Alembic stamped in the Banco database at ``path`` (``banco_games``
+    has said it is one); ``None`` for tables older than the revisions."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        connection.close()
+    return row[0] if row else None
+
+
 def put_back(copy: Path, database: Path) -> None:
     """Replaces everything in ``database`` with ``copy``'s content, in one write transaction:
     the database is the copy, or, should anything fail half-way, as it was. Only while no one

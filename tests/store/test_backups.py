@@ -217,6 +217,33 @@ def test_restore_refuses_what_is_not_a_banco_database_whose_games_verify(tmp_pat
 
 
 @sqlite_only
+def test_restore_says_in_one_sentence_why_a_look_alike_or_newer_file_is_refused_and_leaves_nothing(tmp_path, api, app):
+    """Tables named like Banco's that are not, and a backup from a newer Banco: one sentence each,
+    no traceback, the database untouched; and no restore, refused or done, leaves a file behind."""
+    game = api.new_game(["Anna", "Bruno"]).start()
+    game.act("Anna", {"type": "transfer", "to": game.ids["Bruno"], "amount": 5})
+    look_alike, newer = tmp_path / "look-alike.sqlite3", tmp_path / "newer.sqlite3"
+    for path, revision in ((look_alike, "0006"), (newer, "9999_from_the_future")):
+        with sqlite3.connect(path) as connection:
+            connection.execute("CREATE TABLE game (id TEXT)")
+            connection.execute("INSERT INTO game VALUES ('g1')")
+            connection.execute("CREATE TABLE alembic_version (version_num TEXT)")
+            connection.execute("INSERT INTO alembic_version VALUES (?)", (revision,))
+        connection.close()
+    before = games_in(tmp_path / "banco.sqlite3")
+    code, output = banco(app, "restore", look_alike)
+    assert code == 1 and "has tables named like Banco's, but they cannot be read as Banco's" in output, output
+    assert "Traceback" not in output and len(output.strip().splitlines()) == 1
+    code, output = banco(app, "restore", newer)
+    assert code == 1 and "was saved by a newer Banco (its tables are at revision 9999_from_the_future" in output
+    assert "Update Banco, then restore it." in output and ".restoring" not in output
+    assert games_in(tmp_path / "banco.sqlite3") == before
+    assert banco(app, "backup", tmp_path / "good.sqlite3")[0] == 0
+    assert banco(app, "restore", tmp_path / "good.sqlite3")[0] == 0
+    assert not [p.name for p in tmp_path.iterdir() if ".restoring" in p.name]
+
+
+@sqlite_only
 def test_a_backup_from_before_migrations_is_brought_up_to_date_as_it_is_restored(tmp_path, app):
     from tests.store import released
 
