@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine, make_url
 # How often a process deletes every place that has left its window.
 SWEEP_SECONDS = 60.0
 # The connections a process keeps for its limits: one short transaction each attempt.
-POOL_SIZE = 4
+POOL_SIZE = 2
 # The first half of the advisory locks' keys (``pg_advisory_xact_lock(int, int)``, a key space
 # apart from the migrations' one-number lock): the limits' own, "BaLm".
 _LOCKS = 0x42614C6D
@@ -79,7 +79,7 @@ class Places:
         taken, the oldest place held leaves its window in ``seconds``."""
         with self.engine().begin() as connection:
             connection.execute(
-                text("SELECT pg_advisory_xact_lock(:space, :lock)"), {"space": _LOCKS, "lock": _lock(key)}
+                text("SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:lock AS integer))"), {"space": _LOCKS, "lock": _lock(key)}
             )
             place, first_leaves_in = connection.execute(
                 _TAKE, {"key": key, "limit": limit, "window": float(window_seconds)}
