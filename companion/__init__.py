@@ -13,11 +13,12 @@ from flask import Flask
 from . import cli, config, database, extension
 from .core.editions.edition import Edition
 from .core.editions.loading import EDITIONS_DIR, load_editions
-from .extension import Banco
+from .extension import Banco, Limiter
 from .live import routes as live
 from .live.broker import Broker
 from .live.fanout import listener
 from .services.door import Door
+from .services.limits import shared_places
 from .web import site
 from .web.news import make_news
 from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
@@ -43,17 +44,33 @@ def create_app(test_config: dict | None = None) -> Flask:
 def shared_parts(app: Flask) -> Banco:
     """What the layers of ``app`` share (``companion.extension``)."""
     broker = Broker()
+    guesses, creations = limits(app)
     return Banco(
         editions=built_in_editions(app),
         broker=broker,
         # Started by the server (companion.serve) while it serves: other processes' versions.
         fanout=listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
-        limiter=RateLimiter(limit=20, window_seconds=60),
-        creations=RateLimiter(app.config["CREATIONS_PER_ADDRESS"], CREATION_WINDOW_SECONDS),
+        limiter=guesses,
+        creations=creations,
         # Every action, the API's and the pages', goes through it (services.door): one writer.
         door=Door(app),
         news=make_news,
     )
+
+
+# Guesses of a secret (a join or rejoin code, the host password) one address may make a minute.
+GUESSES_PER_MINUTE = 20
+
+
+def limits(app: Flask) -> tuple[Limiter, Limiter]:
+    """The limits per address (``web.ratelimit``): on PostgreSQL kept in the database, so every
+    worker process and every machine on it counts the same; on SQLite, which one process
+    serves, in its memory. The guesses' limit first, then the new things'."""
+    places = shared_places(app.config["SQLALCHEMY_DATABASE_URI"])
+    share = app.config["CREATIONS_PER_ADDRESS"]
+    if places is None:
+        return RateLimiter(GUESSES_PER_MINUTE, 60), RateLimiter(share, CREATION_WINDOW_SECONDS)
+    return places.limiter("guess", GUESSES_PER_MINUTE, 60), places.limiter("made", share, CREATION_WINDOW_SECONDS)
 
 
 def built_in_editions(app: Flask) -> dict[str, Edition]:

@@ -1,13 +1,14 @@
 """What the layers of one app share, typed: the built-in editions, the live broker and its ear on
-the other processes, the guard on guessed secrets, and the actions' one door. Made once by ``create_app``, stored once in
-``app.extensions`` and read by ``banco()``: a link between layers that the imports show.
+the other processes, the limits on guessed secrets and new things, and the actions' one door.
+Made once by ``create_app``, stored once in ``app.extensions`` and read by ``banco()``: a link
+between layers that the imports show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from flask import Flask, current_app
 
@@ -17,9 +18,23 @@ if TYPE_CHECKING:  # the types only: each layer imports this module, and this on
     from .live.fanout import Listener
     from .live.news import News
     from .services.door import Door
-    from .web.ratelimit import RateLimiter
 
 KEY = "banco"
+
+
+class Limiter(Protocol):
+    """At most so many places per client (an address, or a kind and an address) in a moving
+    window: ``web.ratelimit.RateLimiter`` in this process's memory, ``services.limits`` in the
+    database, for every process on it."""
+
+    def take(self, client: str) -> tuple[int, int]:
+        """``(0, place)``: a place taken (``place`` 0: nothing to give back); ``(seconds, 0)``:
+        refused, nothing taken, a place frees in ``seconds``."""
+        ...
+
+    def give_back(self, client: str, place: int) -> None:
+        """Frees ``place``, taken for ``client`` by ``take``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -30,10 +45,10 @@ class Banco:
     broker: Broker
     # On PostgreSQL, the other server processes' versions heard (started by the server); else None.
     fanout: Listener | None
-    # Guesses of a secret (a join or rejoin code) from one address.
-    limiter: RateLimiter
+    # Guesses of a secret (a join or rejoin code, the host password) from one address.
+    limiter: Limiter
     # New games, tournaments and editions stored from one address, each kind counted apart.
-    creations: RateLimiter
+    creations: Limiter
     # Every action, the API's and the pages', goes through it: one writer (``services.door``).
     door: Door
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Table, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Table, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -133,6 +133,25 @@ class PrintedAddress(Model):
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     base_url: Mapped[str] = mapped_column(String(300))
     at: Mapped[dt.datetime] = mapped_column(default=now_utc)
+
+
+class LimitPlace(Model):
+    """A place taken in a limit per client address (a guess of a secret, a new game, tournament
+    or edition: ``services.limits``), on PostgreSQL, where every server process counts in this
+    table. Its times are the database's clock; a place is deleted once it has left its window
+    (``leaves_at``), or given back (a new thing refused)."""
+
+    __tablename__ = "limit_place"
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True)
+    # The limit's scope, the kind of new thing (if any) and the address, as ``guess 10.0.0.2``.
+    key: Mapped[str] = mapped_column(String(200))
+    taken_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    leaves_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_limit_place_key_leaves_at", "key", "leaves_at"),
+        Index("ix_limit_place_leaves_at", "leaves_at"),
+    )
 
 
 class Tournament(Model):

@@ -1,21 +1,41 @@
-"""Small in-memory limiters, per client address: guesses of a secret (join codes, rejoin codes,
-the host password) and new things stored (games, tournaments, editions).
+"""Limits per client address: guesses of a secret (join codes, rejoin codes, the host password)
+and new things stored (games, tournaments, editions).
 
-Each server process counts its own (``BANCO_WORKERS``: an address may make as many again in
-each worker), in memory: a restart forgets them.
+Each limit is a ``Limiter`` (``companion.extension``) of places in a moving window: an attempt
+takes a place, or is refused with the seconds until the oldest place leaves the window. Which
+one counts is the composition's choice (``companion.shared_parts``): on PostgreSQL the database
+keeps the places (``services.limits``), so every worker process and every machine on the same
+database counts the same, on the database's clock, and a restart forgets nothing; on SQLite,
+which one process serves, ``RateLimiter`` keeps them in this process's memory.
+
+A new thing takes its place before it is made, not once it is stored, so that a burst from one
+address, all let through before any was stored, cannot store more than the limit: ``may_create``
+takes the place, ``count_created`` keeps it once the thing is stored, and a request that ends
+without storing it (refused for its content, or failed) gives it back (``give_back_places``),
+so a refused attempt costs no share.
+
+The connections and live streams one address holds (``companion.serve.shares``) stay counted by
+each server process, in its memory: they count sockets that process holds, and a socket lives
+and dies with its process. A count in the database would outlive a server killed mid-evening
+and lock its phones out until someone cleaned it, and it would cost a database write for every
+connection opened and closed.
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
 import math
 import threading
 import time
 from collections import defaultdict, deque
 
-from flask import request
+from flask import Flask, g, request
 
 from ..core.errors import N_, BancoError
-from ..extension import banco
+from ..extension import Limiter, banco
+
+log = logging.getLogger(__name__)
 
 
 class TooManyAttempts(BancoError):
@@ -36,55 +56,61 @@ class TooManyAttempts(BancoError):
 
 
 class RateLimiter:
-    """At most ``limit`` attempts per client in any ``window_seconds`` (``limit`` 0: no limit)."""
+    """At most ``limit`` places per client in any ``window_seconds`` (``limit`` 0: no limit),
+    kept in this process's memory (a ``Limiter``)."""
 
     def __init__(self, limit: int, window_seconds: float) -> None:
         self.limit = limit
         self.window = window_seconds
-        self._hits: dict[str, deque] = defaultdict(deque)
+        # Each client's places, oldest first: when each was taken, and its number.
+        self._places: dict[str, deque[tuple[float, int]]] = defaultdict(deque)
+        self._numbers = itertools.count(1)
         self._lock = threading.Lock()
 
-    def hit(self, client: str) -> None:
-        """Counts one attempt; refuses (``TooManyAttempts``, 429) past the limit, counting nothing."""
+    def take(self, client: str) -> tuple[int, int]:
+        """``(0, place)``: a place taken for ``client`` (``place`` 0 where there is no limit:
+        nothing to give back); ``(seconds, 0)``: refused, nothing taken, a place frees in
+        ``seconds``."""
+        if not self.limit:
+            return 0, 0
         with self._lock:
             now = time.monotonic()
-            wait = self._wait(client, now)
-            if wait:
-                raise TooManyAttempts(wait)
-            self._count(client, now)
+            places = self._places[client]
+            while places and places[0][0] <= now - self.window:
+                places.popleft()
+            if len(places) >= self.limit:
+                # The oldest place leaves the window at its time + window: a place is free then.
+                return max(1, math.ceil(places[0][0] + self.window - now)), 0
+            place = next(self._numbers)
+            places.append((now, place))
+            if len(self._places) > 10000:  # forget idle clients so memory stays bounded
+                for key in [k for k, v in self._places.items() if not v or v[-1][0] <= now - self.window]:
+                    del self._places[key]
+            return 0, place
 
-    def wait(self, client: str) -> int:
-        """The whole seconds until ``client`` may make an attempt; 0 when it may now. Counts nothing."""
+    def give_back(self, client: str, place: int) -> None:
+        """Frees ``place``, which ``take`` gave ``client``; one already gone changes nothing."""
         with self._lock:
-            return self._wait(client, time.monotonic())
+            places = self._places.get(client)
+            if places:
+                for taken in places:
+                    if taken[1] == place:
+                        places.remove(taken)
+                        break
 
-    def count(self, client: str) -> None:
-        """Counts one attempt, whatever ``wait`` says: one made after ``wait`` let it through."""
-        with self._lock:
-            self._count(client, time.monotonic())
 
-    def _wait(self, client: str, now: float) -> int:
-        hits = self._hits.get(client)
-        if hits is None or not self.limit:
-            return 0
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        if len(hits) < self.limit:
-            return 0
-        # The oldest attempt leaves the window at hits[0] + window: a slot is free then.
-        return max(1, math.ceil(hits[0] + self.window - now))
-
-    def _count(self, client: str, now: float) -> None:
-        self._hits[client].append(now)
-        if len(self._hits) > 10000:  # forget idle clients so memory stays bounded
-            for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window]:
-                del self._hits[key]
+def hit(limiter: Limiter, client: str) -> None:
+    """Counts one attempt of ``client``; refuses (``TooManyAttempts``, 429) past the limit,
+    counting nothing."""
+    wait, _place = limiter.take(client)
+    if wait:
+        raise TooManyAttempts(wait)
 
 
 def count_attempt() -> None:
     """Counts one guess of a secret (a join or rejoin code) from this request's address;
     refuses (429) past the app's limit."""
-    banco().limiter.hit(request.remote_addr or "?")
+    hit(banco().limiter, request.remote_addr or "?")
 
 
 # --- new things stored -----------------------------------------------------------------------
@@ -103,19 +129,50 @@ _TOO_MANY = {
     "edition": N_("Many editions were stored from your address in the last few minutes. Try again in %(minutes)s min."),
 }
 
+# This request's places taken by ``may_create`` and not yet kept by ``count_created``, as
+# ``(kind, key, place)``, in ``flask.g``.
+_TAKEN = "banco_creation_places"
+
 
 def may_create(kind: str) -> None:
-    """Refuses (``TooManyAttempts``, 429 ``too_many_created``, with ``Retry-After``) when this
-    request's address stored its share of ``kind`` (a key of ``_TOO_MANY``) in the window;
-    counts nothing: ``count_created`` counts what was stored, so a refused attempt costs no share."""
-    wait = banco().creations.wait(_key(kind))
+    """Takes a place of this request's address's share of ``kind`` (a key of ``_TOO_MANY``);
+    refuses (``TooManyAttempts``, 429 ``too_many_created``, with ``Retry-After``), taking none,
+    when the address has used its share in the window. The place is given back when the request
+    ends without ``count_created`` (``give_back_places``): a refused attempt costs no share."""
+    key = _key(kind)
+    wait, place = banco().creations.take(key)
     if wait:
         raise TooManyAttempts(wait, "too_many_created", _TOO_MANY[kind])
+    g.setdefault(_TAKEN, []).append((kind, key, place))
 
 
 def count_created(kind: str) -> None:
-    """Counts one ``kind`` stored from this request's address, once ``may_create`` let it through."""
-    banco().creations.count(_key(kind))
+    """Keeps the place ``may_create`` took for ``kind`` in this request: the thing is stored.
+    Refuses (``RuntimeError``) a ``kind`` stored without its place taken first."""
+    taken = g.get(_TAKEN, [])
+    for held in taken:
+        if held[0] == kind:
+            taken.remove(held)
+            return
+    raise RuntimeError(f"a new {kind} stored without may_create({kind!r}) first")
+
+
+def give_back_places(_error: BaseException | None = None) -> None:
+    """At the end of a request: gives back every place ``may_create`` took and no
+    ``count_created`` kept, as the thing was not stored (refused, or failed)."""
+    taken = g.pop(_TAKEN, [])
+    if taken:
+        creations = banco().creations
+        for _kind, key, place in taken:
+            if place:
+                try:
+                    creations.give_back(key, place)
+                except Exception:  # the answer is sent: the place stays taken, and leaves with the window
+                    log.exception("a place of %s could not be given back", key)
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_request(give_back_places)
 
 
 def _key(kind: str) -> str:

@@ -23,6 +23,7 @@ from . import (
     notices,
     pages,
     printing,
+    ratelimit,
     results,
     scan,
     screen,
@@ -52,6 +53,7 @@ def init_app(app: Flask) -> None:
     assets.init_app(app)  # versioned static addresses cached for good; compressed responses
     dice.init_app(app)
     errors.init_app(app)
+    ratelimit.init_app(app)  # a place taken for a new thing not stored is given back
     deeds.init_app(app)
     app.session_interface = seats.SeatCookie()
     app.register_blueprint(pages.bp)
