@@ -17,6 +17,7 @@ from .extension import Banco
 from .live import routes as live
 from .live.broker import Broker
 from .live.fanout import listener
+from .metrics import Metrics
 from .services.door import Door
 from .web import site
 from .web.news import make_news
@@ -43,6 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 def shared_parts(app: Flask) -> Banco:
     """What the layers of ``app`` share (``companion.extension``)."""
     broker = Broker()
+    metrics = Metrics()
     return Banco(
         editions=built_in_editions(app),
         broker=broker,
@@ -51,7 +53,8 @@ def shared_parts(app: Flask) -> Banco:
         limiter=RateLimiter(limit=20, window_seconds=60),
         creations=RateLimiter(app.config["CREATIONS_PER_ADDRESS"], CREATION_WINDOW_SECONDS),
         # Every action, the API's and the pages', goes through it (services.door): one writer.
-        door=Door(app),
+        door=Door(app, metrics),
+        metrics=metrics,
         news=make_news,
     )
 
