@@ -114,6 +114,7 @@ class Server(uvicorn.Server):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.drain_seconds
         while not self.force_exit and loop.time() < deadline:
+            await self.on_tick(0)  # the Date header, as the main loop keeps it
             await asyncio.sleep(min(DRAIN_STEP_SECONDS, deadline - loop.time()))
 
 

@@ -10,7 +10,7 @@ Every connection goes to 127.0.0.1; every wait is bounded.
 from __future__ import annotations
 
 import json
-import re
+import os
 import signal
 import time
 import urllib.error
@@ -353,6 +353,17 @@ def test_every_worker_answers_with_the_whole_servers_numbers_and_says_not_ready_
                 break
         assert scraped_by == {"1", "2"}
 
+        pids = worker_pids(output.text)
+        os.kill(pids[1], signal.SIGKILL)  # a worker dies: its stream is gone, its counts stay
+        output.wait_for(lambda text: worker_pids(text).get(1) != pids[1])
+        assert streams["1"].until_closed()
+        deadline = time.monotonic() + 10
+        while value(samples := scrape(url), "banco_streams_open") != 1:
+            assert time.monotonic() < deadline, "the dead worker's stream was still counted open"
+            time.sleep(0.1)
+        assert value(samples, "banco_requests_total", kind="api", status="200") == sum(answered.values())
+        streams.pop("1").close()
+
         proc.send_signal(signal.SIGTERM)
         said_no = set()
         deadline = time.monotonic() + 4
@@ -362,8 +373,7 @@ def test_every_worker_answers_with_the_whole_servers_numbers_and_says_not_ready_
                 assert json.loads(body) == {"ready": False, "reason": "stopping"}
                 said_no.add(headers["X-Banco-Worker"])
         assert said_no == {"1", "2"}
-        for stream in streams.values():
-            assert stream.until_closed(20).endswith(b"0\r\n\r\n")  # ended after the drain, not cut
+        assert streams["2"].until_closed(20).endswith(b"0\r\n\r\n")  # ended after the drain, not cut
         assert proc.wait(40) == 0
     finally:
         for stream in streams.values():
@@ -373,4 +383,3 @@ def test_every_worker_answers_with_the_whole_servers_numbers_and_says_not_ready_
             proc.wait(10)
     assert "Traceback" not in output.text, output.text[-3000:]
     assert not list(tmp_path.glob("banco-metrics-*"))  # the shared folder removed once they stopped
-    assert re.search(r"Worker 1 is serving", output.text)
