@@ -113,7 +113,7 @@ def count_refusal(error: BancoError) -> None:
     if error.status != 429:
         return
     held = request.environ.get(LIVE)
-    limit = "streams" if held is not None and held.get("full") else _LIMITS.get(error.code, error.code)
+    limit = "streams" if held is not None and held.get("refused") else _LIMITS.get(error.code, error.code)
     banco().metrics.refused(limit)
 
 
