@@ -42,7 +42,7 @@ def readiness() -> Readiness:
     code = code_revision()
     try:
         with db.engine.connect() as connection:
-            found = migrations.current(connection)
+            found = migrations.stamped(connection)
     except SQLAlchemyError as error:
         log.warning("not ready: the database does not answer (%s)", str(error).strip().splitlines()[0])
         return Readiness("database_unreachable", code=code)
