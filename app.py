@@ -77,7 +77,9 @@ def main() -> None:
                 f"({error.strerror or error}). Is another server using that port?"
             )
         print(f"{serving} with {workers} worker processes", flush=True)
-        failed = serve_workers(workers, sock, serve_worker, say=lambda line: print(line, flush=True))
+        failed = serve_workers(
+            workers, sock, serve_worker, say=lambda line: print(line, flush=True), drain=app.config["DRAIN_SECONDS"]
+        )
         print("Banco has stopped.", flush=True)
         sys.exit(failed)
     assert server is not None

@@ -17,6 +17,7 @@ from .extension import Banco, Limiter
 from .live import routes as live
 from .live.broker import Broker
 from .live.fanout import listener
+from .metrics import Metrics
 from .services.door import Door
 from .services.limits import shared_places
 from .web import site
@@ -45,6 +46,7 @@ def shared_parts(app: Flask) -> Banco:
     """What the layers of ``app`` share (``companion.extension``)."""
     broker = Broker()
     guesses, creations = limits(app)
+    metrics = Metrics()
     return Banco(
         editions=built_in_editions(app),
         broker=broker,
@@ -53,7 +55,8 @@ def shared_parts(app: Flask) -> Banco:
         limiter=guesses,
         creations=creations,
         # Every action, the API's and the pages', goes through it (services.door): one writer.
-        door=Door(app),
+        door=Door(app, metrics),
+        metrics=metrics,
         news=make_news,
     )
 

@@ -59,6 +59,14 @@ STREAMS_PER_ADDRESS = 64
 EVENTS_PAGE = 500
 EVENTS_PAGE_LEAST = 100
 
+# How long a server told to stop serves on while ``GET /readyz`` says it is not ready
+# (BANCO_DRAIN_SECONDS), so a load balancer asking every few seconds sends new phones elsewhere
+# before it stops listening. None on a home table: no balancer asks, and Ctrl+C should be quick.
+DRAIN_SECONDS = 0
+DRAIN_SECONDS_MOST = 300
+# The shortest BANCO_METRICS_TOKEN taken: the token is all that keeps the metrics from the public.
+METRICS_TOKEN_LEAST = 16
+
 # The server's own backups of a SQLite database (``companion.backups``): a copy every so many
 # minutes while games change (0: none), the newest so many kept: 24 copies 10 minutes apart
 # reach four hours back, a whole evening's game.
@@ -226,6 +234,22 @@ def secure_cookies(public: str, environ=os.environ) -> bool:
     )
 
 
+def metrics_token(environ=os.environ) -> str:
+    """``BANCO_METRICS_TOKEN``: the token a scrape of ``GET /metrics`` must give as
+    ``Authorization: Bearer``; empty when unset (no one may read the metrics). Refuses
+    (``BadSetting``) a token with spaces or characters beyond printable ASCII, which a header
+    could not carry as typed, and one shorter than 16 characters, which could be guessed."""
+    token = environ.get("BANCO_METRICS_TOKEN", "").strip()
+    if token and not (token.isascii() and token.isprintable() and " " not in token):
+        raise BadSetting("BANCO_METRICS_TOKEN must be printable ASCII without spaces (letters and digits will do).")
+    if token and len(token) < METRICS_TOKEN_LEAST:
+        raise BadSetting(
+            f"BANCO_METRICS_TOKEN must be at least {METRICS_TOKEN_LEAST} characters long "
+            "(for example the output of: python -c 'import secrets; print(secrets.token_urlsafe())')."
+        )
+    return token
+
+
 def backup_settings(instance: Path, environ=os.environ) -> dict:
     """Where and how often the server backs its SQLite database up (``BANCO_BACKUP_DIR``,
     ``BANCO_BACKUP_MINUTES``, ``BANCO_BACKUPS_KEPT``); refuses (``BadSetting``) numbers out of range."""
@@ -269,6 +293,8 @@ def from_environment(instance: Path) -> dict:
         # Who may add editions (import, editor): empty, anyone who opens the home page; set, the host
         # password is asked for (a hosted server).
         "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
+        "METRICS_TOKEN": metrics_token(),
+        "DRAIN_SECONDS": _whole(os.environ, "BANCO_DRAIN_SECONDS", DRAIN_SECONDS, 0, DRAIN_SECONDS_MOST),
         **backup_settings(instance),
     }
 
@@ -303,6 +329,8 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
                 "BACKUP_MINUTES": 0,
                 "BACKUPS_KEPT": BACKUPS_KEPT,
                 "TRUSTED_PROXIES": (),
+                "METRICS_TOKEN": "",
+                "DRAIN_SECONDS": DRAIN_SECONDS,
             }
         )
         app.config.update(test_config)
@@ -318,6 +346,8 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
         JSON_SORT_KEYS=False,
     )
     app.config.setdefault("EVENTS_PAGE", EVENTS_PAGE)
+    app.config.setdefault("METRICS_TOKEN", "")
+    app.config.setdefault("DRAIN_SECONDS", DRAIN_SECONDS)
     app.config.setdefault("MAX_GAME_FILE_BYTES", MAX_GAME_FILE_BYTES)
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))

@@ -1,11 +1,12 @@
 """What the layers of one app share, typed: the built-in editions, the live broker and its ear on
-the other processes, the limits on guessed secrets and new things, and the actions' one door.
-Made once by ``create_app``, stored once in ``app.extensions`` and read by ``banco()``: a link
-between layers that the imports show.
+the other processes, the limits on guessed secrets and new things, the actions' one door, and the
+counters. Made once by ``create_app``, stored once in ``app.extensions`` and read by ``banco()``:
+a link between layers that the imports show.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -17,6 +18,7 @@ if TYPE_CHECKING:  # the types only: each layer imports this module, and this on
     from .live.broker import Broker
     from .live.fanout import Listener
     from .live.news import News
+    from .metrics import Metrics
     from .services.door import Door
 
 KEY = "banco"
@@ -51,6 +53,10 @@ class Banco:
     creations: Limiter
     # Every action, the API's and the pages', goes through it: one writer (``services.door``).
     door: Door
+    # What the server counts for its host's monitoring (``GET /metrics``).
+    metrics: Metrics
+    # Set once the server begins to stop: ``GET /readyz`` says no from then on.
+    stopping: threading.Event = field(default_factory=threading.Event)
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).
     pinned: dict[str, Edition] = field(default_factory=dict)
     # What a game's versions just committed tell each page (``web.news.make_news``), made by

@@ -102,6 +102,7 @@ def stream_response(game_id: str, since_raw, reader: Reader | None = None) -> Re
     many streams as it may (``STREAMS_PER_ADDRESS``)."""
     held = request.environ.get(LIVE)
     if held is not None and held["full"]:
+        held["refused"] = True  # the streams' cap, not a guess: the metrics tell them apart
         raise TooManyAttempts(FULL_RETRY_SECONDS)
     if reader is not None:
         banco().broker.read_in(game_id, reader.lang)

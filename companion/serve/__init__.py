@@ -5,8 +5,10 @@ where installed, else h11: ``protocol``), so an idle live page costs a future an
 a thread. The API's actions are taken on the loop at the app's door and committed by the app's
 one writer thread, a batch at a time (``writer``); every other request runs in the Flask app,
 in a pool of ``THREADS`` threads (``gate``). The server raises the process's open-file limit as far as the system
-allows, so thousands of phones fit, and stops cleanly: the live streams end first (the
-browsers reconnect to the next server), then the connections, then the loop. On a SQLite file
+allows, so thousands of phones fit, and stops cleanly: it says it is no longer ready at once
+(``GET /readyz``, for a load balancer), keeps serving ``DRAIN_SECONDS`` so the balancer sees
+it, then the live streams end (the browsers reconnect to the next server), then the
+connections, then the loop. On a SQLite file
 it holds the database's server lock while it serves and backs the database up as it goes and
 once more when it stops (``companion.backups``). While it serves, the app's auctions close
 themselves when their countdown ends (``services.closer``).
@@ -24,18 +26,21 @@ import uvicorn
 from ..backups import Keeping
 from ..extension import banco
 from .gate import Gate
+from .metered import Metered
 from .protocol import protocol_class
 
 TICK_SECONDS = 1.0  # how often the idle server wakes: the Date header's own resolution
 GRACE_SECONDS = 10  # how long stopping waits for requests under way before it cuts them
 WRITER_SECONDS = 30  # how long stopping waits for the writer's last batch (its commit)
+DRAIN_STEP_SECONDS = 0.1  # how often the drain looks whether a second Ctrl+C cut it short
 
 
 class Server(uvicorn.Server):
     """uvicorn's server, telling the app's broker which loop its streams wait on, listening
     to the other server processes' versions while it serves (the app's ``fanout``, on
-    PostgreSQL), ending the streams before the connections when it stops, and the app's
-    threads after."""
+    PostgreSQL), saying it is not ready as soon as it is told to stop and serving on for the
+    app's ``DRAIN_SECONDS`` (a second Ctrl+C cuts that short), then ending the streams before
+    the connections, and the app's threads after."""
 
     def __init__(self, config: uvicorn.Config, gate: Gate, on_started=None) -> None:
         super().__init__(config)
@@ -43,6 +48,8 @@ class Server(uvicorn.Server):
         self.broker = gate.streams.broker
         self.fanout = banco(gate.app).fanout
         self.on_started = on_started
+        self.stopping = banco(gate.app).stopping
+        self.drain_seconds = gate.app.config.get("DRAIN_SECONDS", 0)
         self.keeping = keeping(gate.app.config)
         # Auctions close themselves when their countdown ends, whatever page is open.
         self.closer = gate.door.closer
@@ -57,6 +64,8 @@ class Server(uvicorn.Server):
     @should_exit.setter
     def should_exit(self, value: bool) -> None:
         self._should_exit = value
+        if value:
+            self.stopping.set()  # from this moment, GET /readyz says no
         told = getattr(self, "_told_to_exit", None)
         if value and told is not None:
             event, loop = told
@@ -86,6 +95,8 @@ class Server(uvicorn.Server):
             self.on_started()
 
     async def shutdown(self, sockets=None) -> None:
+        self.stopping.set()
+        await self.drain()
         self.broker.close()
         self.closer.stop()
         await super().shutdown(sockets)
@@ -95,6 +106,16 @@ class Server(uvicorn.Server):
             self.fanout.stop()
         if self.keeping is not None:
             self.keeping.stop()  # after the last commit: the last backup holds it
+
+    async def drain(self) -> None:
+        """Serves on, every connection and the listener, for ``DRAIN_SECONDS`` while saying it
+        is not ready: a load balancer that asks every few seconds sends the new phones elsewhere
+        before this server stops listening."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.drain_seconds
+        while not self.force_exit and loop.time() < deadline:
+            await self.on_tick(0)  # the Date header, as the main loop keeps it
+            await asyncio.sleep(min(DRAIN_STEP_SECONDS, deadline - loop.time()))
 
 
 def keeping(config) -> Keeping | None:
@@ -114,7 +135,7 @@ def create_server(app, host: str, port: int, workers: int = 1, on_started=None, 
     ``parser``: ``"h11"`` or ``"httptools"`` where not the fastest installed (``protocol``)."""
     gate = Gate(app)
     config = uvicorn.Config(
-        gate,
+        Metered(gate),
         host=host,
         port=port,
         loop=event_loop(),

@@ -18,12 +18,13 @@ app is done: ``Streams`` holds it on the loop.
 from __future__ import annotations
 
 import asyncio
+import time
 
 from ..config import HSTS, SECURITY_HEADERS
 from ..extension import banco
 from ..live.events import LIVE
 from ..live.streams import Streams
-from ..services.door import bearer, reader, reply
+from ..services.door import bearer, kind_of, reader, reply
 from ..services.door import of as door_of
 from ..web.errors import REFUSED, game_file_paths
 from .mount import Answer, Mount
@@ -38,6 +39,9 @@ CROWDED_RETRY_SECONDS = 5
 # The route whose requests the loop answers at the app's door, without Flask's request cycle: its
 # address is declared once, on the route itself (``companion.web.api.act``), and read from the app.
 ACTIONS_ENDPOINT = "api.act"
+# The server's refusals that a limit made, by status, as the metrics name the limit (a 400 the
+# parser could not read is no limit's).
+REFUSED_BY_LIMIT = {413: "body_too_large", 431: "head_too_large"}
 
 
 def route_around(app, endpoint: str) -> tuple[str, str]:
@@ -70,6 +74,7 @@ class Gate:
         self.file_limit, self.file_paths = app.config["MAX_GAME_FILE_BYTES"], game_file_paths(app)
         parts = banco(app)
         self.streams = Streams(parts.broker)
+        self.metrics = parts.metrics
         self.stream_shares = Shares(app.config["STREAMS_PER_ADDRESS"])  # live streams per address
         self.shares = Shares(app.config["CONNECTIONS_PER_ADDRESS"])
         self.connection_limit = app.config["CONNECTION_LIMIT"]
@@ -117,6 +122,7 @@ class Gate:
         """An action through the app's door (``companion.services.door``), as the route
         ``api.act`` answers it, byte for byte, headers included: taken on the loop, run by the
         app's writer, its refusal worded by the code that judged it."""
+        started = time.perf_counter()
         authorization = header(scope, b"authorization")
         work = self.door.take(game_id, bearer(authorization.decode("latin-1")) if authorization else None, body)
         if work.error is None:
@@ -139,6 +145,7 @@ class Gate:
         worker = self.app.config.get("WORKER")
         if worker:
             headers.append((b"x-banco-worker", str(worker).encode()))
+        self.metrics.acted(kind_of(work), said.status, time.perf_counter() - started)
         return Answer(said.status, headers, content)
 
     async def _body(self, scope, receive) -> bytes | int | None:
@@ -162,6 +169,7 @@ class Gate:
                         return 413
                     more = message.get("more_body", False)
         except TimeoutError:
+            self.metrics.refused("body_too_slow")
             return 400
         return b"".join(parts)
 
@@ -183,7 +191,11 @@ class Gate:
             await send({"type": "http.response.start", "status": answer.status, "headers": headers})
             if answer.body:
                 await send({"type": "http.response.body", "body": answer.body, "more_body": True})
-            await self.streams.hold(held["game_id"], held["seen"], receive, send, held.get("reader"))
+            self.metrics.streams.inc()
+            try:
+                await self.streams.hold(held["game_id"], held["seen"], receive, send, held.get("reader"))
+            finally:
+                self.metrics.streams.dec()
         finally:
             if reserved:
                 self.stream_shares.release(address)
@@ -198,6 +210,7 @@ class Gate:
         await self._turn_away(scope, send, "full")
 
     async def _turn_away(self, scope, send, why: str) -> None:
+        self.metrics.refused(why)
         answer = await self.mount.answer(scope, b"", {REFUSED: why})
         retry = (b"retry-after", str(CROWDED_RETRY_SECONDS).encode())
         await _send(send, answer._replace(headers=[*answer.headers, retry, (b"connection", b"close")]))
@@ -205,6 +218,8 @@ class Gate:
     async def refuse(self, scope, send, status: int) -> None:
         """Answers ``status`` as the app words it, and closes the connection: the body, if
         any, was not read, so nothing after it can be understood."""
+        if status in REFUSED_BY_LIMIT:
+            self.metrics.refused(REFUSED_BY_LIMIT[status])
         answer = await self.mount.answer(scope, b"", {REFUSED: status})
         await _send(send, answer._replace(headers=[*answer.headers, (b"connection", b"close")]))
 

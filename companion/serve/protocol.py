@@ -83,6 +83,7 @@ def protocol_class(gate, parser: str | None = None):
 
         def _too_slow(self) -> None:
             if self.cycle is self._head_of and not self.transport.is_closing():
+                gate.metrics.refused("head_too_slow")
                 self.transport.close()
 
         def data_received(self, data: bytes) -> None:

@@ -7,7 +7,11 @@ uvicorn's own supervisor does). The kernel then gives each new connection to one
 The parent serves nothing: it watches.
 
 - Ctrl+C or SIGTERM (Ctrl+Break on Windows) stops every worker the way one server stops
-  (the streams end, then the connections), waits for them, and returns.
+  (each says at once that it is not ready, serves on for ``drain`` seconds, then the streams
+  end, then the connections), waits for them, and returns.
+- The workers count together for ``GET /metrics`` in a folder the parent makes before it
+  starts them and removes once they have stopped (``companion.metrics.shared_folder``): a
+  scrape reaches one worker, and reads the whole server's numbers.
 - A worker that stops by itself after it served is replaced at once (its phones reconnect to
   the others meanwhile), and the parent says so. A worker that stops before it could serve
   (the database unreachable, the app refusing to start) would fail again the same way: the
@@ -26,6 +30,7 @@ import sys
 import threading
 import time
 
+from .. import metrics
 from . import GRACE_SECONDS
 
 STOP_SIGNALS = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGBREAK") if hasattr(signal, name)]
@@ -66,11 +71,17 @@ class Worker:
                 os.kill(self.process.pid, signal.SIGTERM)
 
 
-def serve_workers(count: int, sock: socket.socket, target, say=print) -> int:
+def serve_workers(count: int, sock: socket.socket, target, say=print, drain: float = 0) -> int:
     """Serves the listening socket ``sock`` (``bind``) with ``count`` processes, each running
     ``target(sock, number, count, on_started)`` (a function its module defines at top level, so
-    a spawned process can import it), and closes it at the end. Returns 0 once stopped by a
-    signal, 1 when a worker could not start."""
+    a spawned process can import it), and closes it at the end; ``drain``: the seconds each
+    worker serves on once told to stop (``DRAIN_SECONDS``), waited for beyond the grace.
+    Returns 0 once stopped by a signal, 1 when a worker could not start."""
+    with metrics.shared_folder() as folder:
+        return _serve_workers(count, sock, target, say, drain, folder)
+
+
+def _serve_workers(count: int, sock: socket.socket, target, say, drain: float, folder: str) -> int:
     context = multiprocessing.get_context("spawn")
     stopping = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stopping.set()) for sig in STOP_SIGNALS}
@@ -99,11 +110,12 @@ def serve_workers(count: int, sock: socket.socket, target, say=print) -> int:
                     f"(exit code {code}); starting another in its place."
                 )
                 worker.lifeline.close()
+                metrics.gone(worker.process.pid, folder)  # its streams and queue are no longer open
                 workers[i] = Worker(context, target, sock, worker.number, count)
     finally:
         for worker in workers:
             worker.stop()
-        deadline = time.monotonic() + GRACE_SECONDS + 5
+        deadline = time.monotonic() + drain + GRACE_SECONDS + 5
         for worker in workers:
             worker.process.join(max(0.1, deadline - time.monotonic()))
             if worker.process.is_alive():

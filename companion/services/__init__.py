@@ -15,6 +15,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``results``: the score (live and final) and every player's worth through the game
 - ``squares``: what the board's computed squares offer a player's phone now
 - ``board``: the board's squares in board order, for "Where did I land?"
+- ``health``: whether the server can serve: its database answers, its tables are current
 """
 
 from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, prepare, preview, run_batch
@@ -46,6 +47,7 @@ from .games import (
     normalise_join_code,
     random_id,
 )
+from .health import Readiness, readiness
 from .journal import (
     BANKER,
     entries_since,
@@ -125,6 +127,7 @@ __all__ = [
     "Caller",
     "Door",
     "EditionRefused",
+    "Readiness",
     "Reply",
     "Space",
     "StorageUnavailable",
@@ -188,6 +191,7 @@ __all__ = [
     "preview",
     "random_id",
     "read_game_file",
+    "readiness",
     "reading",
     "recent_entries",
     "recent_lines",

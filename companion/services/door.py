@@ -12,9 +12,11 @@ the action runs once, in a batch of the app's one ``Writer`` (group commit).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import current_app
 from werkzeug.http import parse_cookie
@@ -29,6 +31,9 @@ from .seats import Caller
 from .tx import keep_games, rollback
 from .wording import gettext, language, say
 from .writer import Waiting, Writer
+
+if TYPE_CHECKING:
+    from ..metrics import Metrics
 
 KEPT_GAMES = 256  # a club's evening is 50 tables: every table's game stays loaded in the writer
 UNEXPECTED = N_("Something went wrong on the bank's side. Nothing was changed.")
@@ -49,10 +54,12 @@ class Reply:
 class Door:
     """The app's door: its actions go through its one ``writer``, run in the app's context; its
     ``closer`` (started by the server) closes the auctions whose countdown has run out through
-    the same writer."""
+    the same writer. Each action answered is counted in ``metrics`` (the server's loop, which
+    answers the API's actions itself, counts its own there too)."""
 
-    def __init__(self, app) -> None:
-        self.writer = Writer(run_batch, lambda: writer_context(app))
+    def __init__(self, app, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.writer = Writer(run_batch, lambda: writer_context(app), metrics=metrics)
         self.closer = Closer(app, self.writer)
 
     def answer(self, game_id: str, caller: Caller | str | None, body: bytes | dict, lang: str) -> Reply:
@@ -63,14 +70,18 @@ class Door:
         batch refuses (``services.actions.run_batch``), and 503 ``storage_unavailable`` when
         the database cannot save (``faults``); a refusal changes nothing. An unexpected
         failure is raised, for the caller's own error handling."""
+        started = time.perf_counter()
         work = self.take(game_id, caller, body)
         if work.error is None:
             rollback()  # the caller's reads so far end here: it reads the commit after
             self.writer.submit(work)
         _judge(work)
         if work.error is not None and not isinstance(work.error, BancoError):
+            self.metrics.acted(kind_of(work), 500, time.perf_counter() - started)
             raise work.error
-        return reply(work, lang)
+        said = reply(work, lang)
+        self.metrics.acted(kind_of(work), said.status, time.perf_counter() - started)
+        return said
 
     @staticmethod
     def take(game_id: str, caller: Caller | str | None, body: bytes | dict) -> Waiting:
@@ -90,6 +101,12 @@ class Door:
             refused = Waiting()
             refused.error = error
             return refused
+
+
+def kind_of(work: Waiting) -> str | None:
+    """The action's type, as the bank knows it; ``None`` for a request refused before its
+    type was read, or naming none the bank knows."""
+    return getattr(work, "kind", None)
 
 
 def _judge(work: Waiting) -> None:

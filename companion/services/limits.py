@@ -79,7 +79,8 @@ class Places:
         taken, the oldest place held leaves its window in ``seconds``."""
         with self.engine().begin() as connection:
             connection.execute(
-                text("SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:lock AS integer))"), {"space": _LOCKS, "lock": _lock(key)}
+                text("SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:lock AS integer))"),
+                {"space": _LOCKS, "lock": _lock(key)},
             )
             place, first_leaves_in = connection.execute(
                 _TAKE, {"key": key, "limit": limit, "window": float(window_seconds)}

@@ -18,9 +18,12 @@ import logging
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .faults import is_storage_fault
+
+if TYPE_CHECKING:
+    from ..metrics import Metrics
 
 IDLE_SECONDS = 30.0
 
@@ -44,15 +47,18 @@ class Waiting:
 
 class Writer:
     """Runs ``run_batch`` on its thread, inside ``surroundings()`` (entered once per thread: the
-    app's context, a session that keeps what it read)."""
+    app's context, a session that keeps what it read); counts its queue and its batches in
+    ``metrics``, where given."""
 
     def __init__(
         self,
         run_batch: Callable[[list], None],
         surroundings: Callable[[], AbstractContextManager] = nullcontext,
         idle_seconds: float = IDLE_SECONDS,
+        metrics: Metrics | None = None,
     ) -> None:
         self.run_batch = run_batch
+        self._metrics = metrics
         self._surroundings = surroundings
         self._idle_seconds = idle_seconds
         self._lock = threading.Lock()
@@ -73,6 +79,8 @@ class Writer:
         they have run (each one's ``answer`` or ``error`` set). Returns at once."""
         with self._lock:
             self._queue.append((works, done))
+            if self._metrics is not None:
+                self._metrics.queued(len(works))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._serve, name="banco-writer", daemon=True)
                 self._thread.start()
@@ -100,7 +108,10 @@ class Writer:
                             self._thread, self._stopping = None, False
                             return
                     taken, self._queue = self._queue, []
-                self._run([work for works, _ in taken for work in works])
+                batch = [work for works, _ in taken for work in works]
+                if self._metrics is not None:
+                    self._metrics.taken(len(batch))
+                self._run(batch)
                 for _, done in taken:
                     try:
                         done()

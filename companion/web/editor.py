@@ -19,7 +19,7 @@ from flask import Blueprint, abort, current_app, flash, jsonify, redirect, rende
 from .. import services
 from ..core.errors import BancoError
 from .editor_labels import field_label, section_label
-from .errors import refusal_headers, translate
+from .errors import count_refusal, refusal_headers, translate
 from .hosting import require_host
 from .ratelimit import count_created, may_create
 from .speaking import gettext as _
@@ -204,6 +204,7 @@ def save():
         return _page(base_id, data, refused.problems, 400)
     except BancoError as error:  # the edits stay on the page, with what refused them
         services.rollback()
+        count_refusal(error)
         page, status = _page(base_id, data, [], error.status, refusal=translate(error))
         return page, status, refusal_headers(error)
     count_created("edition")

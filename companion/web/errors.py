@@ -21,6 +21,8 @@ from werkzeug.wsgi import get_content_length
 
 from .. import services
 from ..core.errors import N_, BancoError
+from ..extension import banco
+from ..live.events import LIVE
 from ..services import wording
 from .speaking import gettext
 from .templating import lang
@@ -100,12 +102,28 @@ def refusal_headers(error: BancoError) -> dict[str, str]:
     return {} if retry_after is None else {"Retry-After": str(retry_after)}
 
 
+# The limits a refusal 429 comes from, by its code, as the metrics name them; a code not here
+# is named as it is.
+_LIMITS = {"too_many_attempts": "guesses", "too_many_created": "creations"}
+
+
+def count_refusal(error: BancoError) -> None:
+    """Counts a refusal past a limit (429: guesses of a secret, new things stored, live streams
+    from one address) among the server's metrics, as it is answered."""
+    if error.status != 429:
+        return
+    held = request.environ.get(LIVE)
+    limit = "streams" if held is not None and held.get("refused") else _LIMITS.get(error.code, error.code)
+    banco().metrics.refused(limit)
+
+
 def init_app(app) -> None:
     app.request_class = Request  # a game file's upload reads more than any other request
 
     @app.errorhandler(BancoError)
     def _banco(error: BancoError):
         services.rollback()
+        count_refusal(error)
         response = respond(error.status, error.code, translate(error))
         response.headers.update(refusal_headers(error))
         return response

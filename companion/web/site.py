@@ -21,6 +21,7 @@ from . import (
     gamefiles,
     landing,
     notices,
+    operations,
     pages,
     printing,
     ratelimit,
@@ -57,6 +58,7 @@ def init_app(app: Flask) -> None:
     deeds.init_app(app)
     app.session_interface = seats.SeatCookie()
     app.register_blueprint(pages.bp)
+    app.register_blueprint(operations.bp)  # health, readiness and metrics, for the host's tools
     app.register_blueprint(screen.bp)  # the table screen, and the bank's hand-off to a phone
     app.register_blueprint(deeds.bp)
     app.register_blueprint(landing.bp)  # "Where did I land?": the board and a square's move
@@ -74,6 +76,7 @@ def init_app(app: Flask) -> None:
     notices.init_app(app)  # what happened to me, on every page of a game
     sent.init_app(app)  # moves sent by the page's script: answered in JSON, checked before confirming
     csrf.exempt(api.bp)  # the API takes bearer tokens, never cookies, so it cannot be forged
+    csrf.exempt(operations.bp)  # changes nothing; its metrics answer any method 404 as unknown addresses do
 
     @app.after_request
     def _security_headers(response: Response) -> Response:

@@ -24,7 +24,7 @@ from ..core.errors import BancoError
 from ..core.tournament import FINAL, ROUND, SEMI_FINAL
 from ..services import door
 from . import seats
-from .errors import refusal_headers, translate
+from .errors import count_refusal, refusal_headers, translate
 from .printing import _paper
 from .qr import qr_svg
 from .ratelimit import TooManyAttempts, count_created, may_create
@@ -190,6 +190,7 @@ def create():
     except BancoError as error:
         flash(translate(error), "error")  # the form again, as it was typed
         page = render_template("tournament_new.html", editions=_championships(), directed=[], form=request.form)
+        count_refusal(error)
         return page, 429 if isinstance(error, TooManyAttempts) else 400, refusal_headers(error)
     count_created("tournament")
     _remember_director(created["id"], created["director_token"])

@@ -16,7 +16,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 
@@ -24,6 +24,7 @@ DIRECTORY = Path(__file__).resolve().parent
 # The tables as the releases before migrations made them (``banco_schema.version`` 2).
 RELEASED = "0001"
 RELEASED_SCHEMA_VERSION = 2
+VERSION_TABLE = "alembic_version"  # Alembic's own name, which env.py keeps
 # Any constant will do, as long as nothing else on the server uses it: every Banco process
 # starting on the same PostgreSQL database queues on it.
 _PG_LOCK = 0x42616E636F  # "Banco"
@@ -53,6 +54,16 @@ def known(revision: str) -> bool:
 def current(connection: Connection) -> str | None:
     """The revision the database is at, or ``None`` when Alembic never stamped it."""
     return MigrationContext.configure(connection).get_current_revision()
+
+
+def stamped(connection: Connection) -> str | None:
+    """The revision the database is at, as ``current`` reads it, read quietly: Alembic's own
+    reading logs two lines each time, and a load balancer asks every few seconds
+    (``services.health``). ``None`` when Alembic never stamped it."""
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return None
+    found = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    return found[0] if len(found) == 1 else None
 
 
 def upgrade(connection: Connection, revision: str = "head") -> None:
