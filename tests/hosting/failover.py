@@ -14,11 +14,13 @@ snippet's path in the nginx file; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the wo
 directory and the Python of the unit. Everything else (the upstream and its health checks,
 the headers, the timeouts, the buffering, what is passed to the other server) is the file's.
 
-Then a table of 8 phones pays (each payment with its own idempotency key, sent again with that
-key on a connection error, 502, 503 or 504 until answered) and 10 live pages read the game's
-stream through nginx (reconnecting with ``Last-Event-ID`` after the ``retry`` the stream gave,
-as a browser's EventSource does), and one server is killed with SIGKILL (its PID alone) while
-the payments go on. ``run_evening`` measures it all; ``tests/hosting/test_failover.py`` holds
+Then a table of 8 phones pays, all 8 at once every 0.3 s (each payment with its own
+idempotency key, sent again with that key on a connection error, 502, 503 or 504 until
+answered), 10 live pages read the game's stream through nginx (reconnecting with
+``Last-Event-ID`` after the ``retry`` the stream gave, as a browser's EventSource does), and one
+server is killed with SIGKILL (its PID alone) 10 ms after a round is tapped, while that round's
+payments are on their way: those it held are answered 502 by nginx, which does not send a POST
+again, and the phones send them again. ``run_evening`` measures it all; ``tests/hosting/test_failover.py`` holds
 it to the issue's bar, ``bench/bench_failover.py`` repeats it. Everything listens and connects
 on 127.0.0.1, every loop and wait is bounded.
 """
@@ -273,13 +275,14 @@ class Payment:
 
 
 class Phone(threading.Thread):
-    """A player's phone paying its payments one after another over one kept connection,
-    each sent again with its key until answered (or ``deadline``)."""
+    """A player's phone over one kept connection: its payments tapped one a round (the
+    table's rounds start every ``period`` from ``start``), each sent again with its key until
+    answered (or ``deadline``)."""
 
-    def __init__(self, nginx: Nginx, game_id: str, payments: list[Payment], pause: float, deadline: float, tally):
+    def __init__(self, nginx: Nginx, game_id: str, payments: list[Payment], start: float, period: float, deadline):
         super().__init__(daemon=True)
         self.nginx, self.path = nginx, f"/api/v1/games/{game_id}/actions"
-        self.payments, self.pause, self.deadline, self.tally = payments, pause, deadline, tally
+        self.payments, self.start_at, self.period, self.deadline = payments, start, period, deadline
         self.conn: http.client.HTTPSConnection | None = None
 
     def send(self, payment: Payment) -> int | None:
@@ -304,15 +307,14 @@ class Phone(threading.Thread):
             return None
 
     def run(self) -> None:
-        for payment in self.payments:
+        for n, payment in enumerate(self.payments):
+            time.sleep(max(0.0, self.start_at + n * self.period - time.monotonic()))
             while time.monotonic() < self.deadline:
                 status = self.send(payment)
                 if status is not None and status not in GONE:
                     payment.status = status
-                    self.tally()
                     break
                 time.sleep(0.1)
-            time.sleep(self.pause)
         if self.conn is not None:
             self.conn.close()
 
@@ -424,6 +426,7 @@ class Evening:
     payments: int
     answered: int  # payments answered 200 (a retry answered with the first answer counts once)
     retried: int  # payments sent more than once
+    replayed: int  # of those, payments taken before the kill: the retry had the first answer again
     lost: int  # payments the journal does not hold
     doubled: int  # transfers the journal holds beyond one a payment
     transfers: int  # transfer entries in the journal
@@ -493,13 +496,16 @@ def run_evening(
     players: int = 8,
     each: int = 6,
     pages: int = 10,
-    kill_after: int = 16,
+    kill_round: int = 2,
     victim: int = 0,
-    pause: float = 0.25,
+    period: float = 0.3,
+    kill_delay: float = 0.01,
 ) -> Evening:
-    """Two servers behind nginx on ``database_url``; ``players`` phones paying ``each`` payments
-    and ``pages`` live pages; server ``victim`` killed once ``kill_after`` payments are answered."""
-    assert kill_after < players * each
+    """Two servers behind nginx on ``database_url``; ``players`` phones paying ``each`` payments,
+    all at once every ``period`` (a round), and ``pages`` live pages; server ``victim`` killed
+    ``kill_delay`` after round ``kill_round`` (from 0) is tapped, while its payments are on
+    their way."""
+    assert 0 < kill_round < each
     https_port, http_port = free_port(), free_port()
     public_url = f"https://{SITE_NAME}"
     servers = start_servers(folder, database_url, public_url)
@@ -532,13 +538,12 @@ def run_evening(
             i: [Payment(seated[i], seated[(i + 1) % players], 1 + j * players + i) for j in range(each)]
             for i in range(players)
         }
-        answered = threading.Semaphore(0)
-        deadline = time.monotonic() + 30
-        phones = [Phone(nginx, game["id"], payments[i], pause, deadline, answered.release) for i in range(players)]
+        start = time.monotonic() + 0.2
+        deadline = start + each * period + 20
+        phones = [Phone(nginx, game["id"], payments[i], start, period, deadline) for i in range(players)]
         for phone in phones:
             phone.start()
-        for _ in range(kill_after):
-            assert answered.acquire(timeout=30), "the payments stopped before the kill"
+        time.sleep(max(0.0, start + kill_round * period + kill_delay - time.monotonic()))
         killed = time.monotonic()
         servers[victim].kill()
         at_kill = database_version(database_url, game["id"])
@@ -557,9 +562,11 @@ def run_evening(
         entries = journal(nginx, game["id"], game["banker_token"])
         transfers = [e for e in entries if e["type"] == "transfer"]
         taken: dict[tuple[str, int], int] = {}
+        version_of: dict[tuple[str, int], int] = {}
         for entry in transfers:
             mark = (entry["actor"], entry["params"].get("amount"))
             taken[mark] = taken.get(mark, 0) + 1
+            version_of[mark] = entry["version"]
         marks = {(p.payer["id"], p.amount) for p in everything}
         lost = sum(1 for mark in marks if mark not in taken)
         doubled = sum(count - 1 for count in taken.values()) + sum(1 for mark in taken if mark not in marks)
@@ -598,6 +605,9 @@ def run_evening(
         payments=len(everything),
         answered=sum(1 for p in everything if p.status == 200),
         retried=sum(1 for p in everything if p.tries > 1),
+        replayed=sum(
+            1 for p in everything if p.tries > 1 and version_of.get((p.payer["id"], p.amount), at_kill + 1) <= at_kill
+        ),
         lost=lost,
         doubled=doubled,
         transfers=len(transfers),
