@@ -175,7 +175,6 @@ class Nginx:
         self.prefix = prefix
         self.https_port, self.http_port = https_port, http_port
         prefix.mkdir(parents=True, exist_ok=True)
-        prefix.chmod(0o755)  # nginx's workers (nobody, when started as root) reach its temporary folders
         self.cert, key = make_certificate(prefix)
         site = replaced(
             NGINX_SITE.read_text(),
@@ -192,8 +191,11 @@ class Nginx:
         )
         (prefix / "banco.conf").write_text(site)
         # The distribution's nginx.conf, reduced to what this machine needs: the site is included whole.
+        # As root, nginx's worker would be nobody, who cannot enter the test's folder for its
+        # temporary files (a large answer, a large upload): here it stays this user.
+        user = "user root;\n" if os.geteuid() == 0 else ""
         (prefix / "nginx.conf").write_text(
-            f"daemon off;\nworker_processes 1;\npid {prefix / 'nginx.pid'};\nerror_log stderr warn;\n"
+            f"{user}daemon off;\nworker_processes 1;\npid {prefix / 'nginx.pid'};\nerror_log stderr warn;\n"
             "events { worker_connections 1024; }\n"
             "http {\n  access_log off;\n"
             + "".join(f"  {kind}_temp_path {prefix / kind};\n" for kind in ("client_body", "proxy"))
