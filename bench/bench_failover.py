@@ -11,7 +11,7 @@ few ms into the third round (``--delays``, one after another: the kill meets pay
 different points of their way) one server (the first, then the second, in turn) gets SIGKILL.
 Prints per run and in total:
 
-- recovery: from the kill until every page holds a version committed after it (a cut page has
+- recovery: from the kill until every page holds a version made after it (a cut page has
   opened its stream again through the other server and heard the next payment);
 - last-page: from the last payment's answer until every page holds the final version;
 - lost: payments the journal does not hold; doubled: transfers beyond one a payment;

@@ -14,7 +14,7 @@ pay 48 payments in 6 rounds, each with its own idempotency key, sent again with 
 connection error or a 502/503/504; 10 live pages read the game's stream through nginx,
 reconnecting with ``Last-Event-ID``. 10 ms into the third round one server gets SIGKILL, with
 some of that round's payments on their way to it. Then: every page holds, within 5 s of the
-kill, a version committed after it (the pages that were cut, through the other server); every
+kill, a version made after it (the pages that were cut, through the other server); every
 page holds the final version within 5 s of the last answer; the payments the dead server held
 were sent again, and every payment is answered and taken exactly once (the journal, the
 balances); ``banco verify`` is clean. Skipped without nginx or openssl, except in CI (``CI=true``), where they must be
