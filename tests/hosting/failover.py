@@ -1,0 +1,620 @@
+"""A host's evening with one machine lost: two Banco servers behind nginx, one killed mid-game.
+
+The pieces are the hosting guide's own files (``docs/hosting/``), run as they are:
+
+- the servers are started as ``banco@.service`` starts them, with its ``Environment=`` lines
+  (the port is the instance) and the settings of ``banco.env``, each ``python app.py`` its own
+  process on its own port, all on one PostgreSQL database;
+- nginx runs ``nginx/banco.conf`` and includes ``nginx/banco-proxy.conf`` in place, under a
+  temporary prefix with a self-signed certificate.
+
+Only what belongs to this machine is changed, each by an exact replacement that fails loudly
+when the file no longer holds what it replaces: the ports, the certificate's paths and the
+snippet's path in the nginx file; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the working
+directory and the Python of the unit. Everything else (the upstream and its health checks,
+the headers, the timeouts, the buffering, what is passed to the other server) is the file's.
+
+Then a table of 8 phones pays, all 8 at once every 0.3 s (each payment with its own
+idempotency key, sent again with that key on a connection error, 502, 503 or 504 until
+answered), 10 live pages read the game's stream through nginx (reconnecting with
+``Last-Event-ID`` after the ``retry`` the stream gave, as a browser's EventSource does), and one
+server is killed with SIGKILL (its PID alone) 10 ms after a round is tapped, while that round's
+payments are on their way: those it held are answered 502 by nginx, which does not send a POST
+again, and the phones send them again. ``run_evening`` measures it all; ``tests/hosting/test_failover.py`` holds
+it to the issue's bar, ``bench/bench_failover.py`` repeats it. Everything listens and connects
+on 127.0.0.1, every loop and wait is bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTING = ROOT / "docs" / "hosting"
+NGINX_SITE = HOSTING / "nginx" / "banco.conf"
+NGINX_SNIPPET = HOSTING / "nginx" / "banco-proxy.conf"
+UNIT = HOSTING / "systemd" / "banco@.service"
+ENV_FILE = HOSTING / "systemd" / "banco.env"
+
+# The name the guide's files serve; the certificate made here holds it, and every request asks for it.
+SITE_NAME = "banco.example.org"
+START_CASH = 1500  # what the classic game's start pays each player
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def replaced(content: str, replacements: dict[str, str], name: str) -> str:
+    """``content`` with each key replaced by its value; refuses (AssertionError) a key the file
+    no longer holds, so the test never runs a file other than the one it claims to."""
+    for old, new in replacements.items():
+        assert old in content, f"{name} no longer holds {old!r}: update tests/hosting/failover.py with it"
+        content = content.replace(old, new)
+    return content
+
+
+# --- the servers, as the unit starts them -------------------------------------------------------
+
+
+def unit_environment(port: int, database_url: str, public_url: str) -> dict[str, str]:
+    """The environment ``banco@<port>.service`` gives ``python app.py``: ``banco.env``'s
+    settings, then the unit's ``Environment=`` lines (which the unit file says win), with this
+    machine's database and public address in place of the example's."""
+    unit = UNIT.read_text()
+    assert "EnvironmentFile=/etc/banco/banco.env" in unit, "the unit no longer reads banco.env"
+    assert re.search(r"^ExecStart=/opt/banco/\.venv/bin/python app\.py$", unit, re.M), "the unit's command changed"
+    settings = {}
+    for line in ENV_FILE.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            settings[name.strip()] = value.strip()
+    for name in ("DATABASE_URL", "BANCO_PUBLIC_URL"):
+        assert name in settings, f"banco.env no longer sets {name}"
+    settings.update(DATABASE_URL=database_url, BANCO_PUBLIC_URL=public_url)
+    for name, value in re.findall(r"^Environment=(\w+)=(.*)$", unit, re.M):
+        settings[name] = value.replace("%i", str(port))
+    assert settings.get("PORT") == str(port), "the unit no longer listens on the instance's port"
+    return settings
+
+
+class BancoServer:
+    """``python app.py`` on ``port`` with the unit's environment; its output in ``log``."""
+
+    def __init__(self, port: int, settings: dict[str, str], log: Path) -> None:
+        self.port = port
+        self.log = log
+        with open(log, "wb") as out:
+            # The unit's WorkingDirectory is the clone (here: this one), its Python the clone's venv.
+            self.proc = subprocess.Popen(
+                [sys.executable, "app.py"],
+                cwd=ROOT,
+                env={**os.environ, **settings},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def wait_until_serving(self, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                assert self.proc.poll() is None, f"app.py on {self.port} exited:\n{self.output()[-2000:]}"
+                assert time.monotonic() < deadline, f"app.py on {self.port} did not start:\n{self.output()[-2000:]}"
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """A machine lost: SIGKILL to this server's process alone."""
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Ctrl+C, as the unit's KillSignal; SIGKILL after 30 s."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+# --- nginx, with the guide's files --------------------------------------------------------------
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for ``SITE_NAME`` and 127.0.0.1, valid for two days."""
+    cert, key = folder / "fullchain.pem", folder / "privkey.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        + ["-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", f"/CN={SITE_NAME}"]
+        + ["-addext", f"subjectAltName=DNS:{SITE_NAME},IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+    return cert, key
+
+
+class Nginx:
+    """nginx in the foreground under ``prefix``, serving ``banco.conf`` (which includes the
+    snippet) on ``https_port`` (its TLS block) and ``http_port`` (its redirect), in front of
+    ``upstream_ports``."""
+
+    def __init__(self, prefix: Path, upstream_ports: tuple[int, int], https_port: int, http_port: int) -> None:
+        self.binary = nginx_binary()
+        assert self.binary, "nginx is not installed"
+        self.prefix = prefix
+        self.https_port, self.http_port = https_port, http_port
+        prefix.mkdir(parents=True, exist_ok=True)
+        self.cert, key = make_certificate(prefix)
+        site = replaced(
+            NGINX_SITE.read_text(),
+            {
+                "server 127.0.0.1:8001 ": f"server 127.0.0.1:{upstream_ports[0]} ",
+                "server 127.0.0.1:8002 ": f"server 127.0.0.1:{upstream_ports[1]} ",
+                "listen 80;": f"listen 127.0.0.1:{http_port};",
+                "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
+                f"/etc/letsencrypt/live/{SITE_NAME}/fullchain.pem": str(self.cert),
+                f"/etc/letsencrypt/live/{SITE_NAME}/privkey.pem": str(key),
+                "/etc/nginx/snippets/banco-proxy.conf": str(NGINX_SNIPPET),
+            },
+            "docs/hosting/nginx/banco.conf",
+        )
+        (prefix / "banco.conf").write_text(site)
+        # The distribution's nginx.conf, reduced to what this machine needs: the site is included whole.
+        # As root, nginx's worker would be nobody, who cannot enter the test's folder for its
+        # temporary files (a large answer, a large upload): here it stays this user.
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        (prefix / "nginx.conf").write_text(
+            f"{user}daemon off;\nworker_processes 1;\npid {prefix / 'nginx.pid'};\nerror_log stderr warn;\n"
+            "events { worker_connections 1024; }\n"
+            "http {\n  access_log off;\n"
+            + "".join(f"  {kind}_temp_path {prefix / kind};\n" for kind in ("client_body", "proxy"))
+            + "".join(f"  {kind}_temp_path {prefix / kind};\n" for kind in ("fastcgi", "uwsgi", "scgi"))
+            + f"  include {prefix / 'banco.conf'};\n}}\n"
+        )
+        self.log = prefix / "nginx.log"
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [self.binary, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", "stderr"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", https_port), timeout=0.2).close()
+                return
+            except OSError:
+                assert self.proc.poll() is None, f"nginx exited:\n{self.log.read_text()[-2000:]}"
+                assert time.monotonic() < deadline, f"nginx did not start:\n{self.log.read_text()[-2000:]}"
+                time.sleep(0.05)
+
+    def tls(self) -> ssl.SSLContext:
+        context = ssl.create_default_context(cafile=str(self.cert))
+        return context
+
+    def connection(self) -> http.client.HTTPSConnection:
+        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=10, context=self.tls())
+
+    def redirects(self) -> bool:
+        """Whether the plain http block sends a page to the same path on https."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
+        try:
+            conn.request("GET", "/g/abc/screen", headers={"Host": SITE_NAME})
+            answer = conn.getresponse()
+            return answer.status == 301 and answer.getheader("Location") == f"https://{SITE_NAME}/g/abc/screen"
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        """SIGTERM to nginx's master (its PID alone), which ends its worker."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
+    """One request through nginx's TLS block, asking for ``SITE_NAME``."""
+    conn = nginx.connection()
+    try:
+        headers = {"Host": SITE_NAME, "Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read() or b"{}")
+    finally:
+        conn.close()
+
+
+# --- the phones ----------------------------------------------------------------------------------
+
+GONE = {502, 503, 504}  # the proxy's words for a server lost, busy or slow: the phone tries again
+
+
+@dataclass
+class Payment:
+    payer: dict
+    to: dict
+    amount: int
+    key: str = field(default_factory=lambda: uuid.uuid4().hex)
+    status: int | None = None
+    tries: int = 0
+
+
+class Phone(threading.Thread):
+    """A player's phone over one kept connection: its payments tapped one a round (the
+    table's rounds start every ``period`` from ``start``), each sent again with its key until
+    answered (or ``deadline``)."""
+
+    def __init__(self, nginx: Nginx, game_id: str, payments: list[Payment], start: float, period: float, deadline):
+        super().__init__(daemon=True)
+        self.nginx, self.path = nginx, f"/api/v1/games/{game_id}/actions"
+        self.payments, self.start_at, self.period, self.deadline = payments, start, period, deadline
+        self.conn: http.client.HTTPSConnection | None = None
+
+    def send(self, payment: Payment) -> int | None:
+        body = json.dumps({"type": "transfer", "to": payment.to["id"], "amount": payment.amount, "key": payment.key})
+        headers = {
+            "Host": SITE_NAME,
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {payment.payer['token']}",
+        }
+        payment.tries += 1
+        try:
+            if self.conn is None:
+                self.conn = self.nginx.connection()
+            self.conn.request("POST", self.path, body, headers)
+            answer = self.conn.getresponse()
+            answer.read()
+            return answer.status
+        except (OSError, http.client.HTTPException):
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            return None
+
+    def run(self) -> None:
+        for n, payment in enumerate(self.payments):
+            time.sleep(max(0.0, self.start_at + n * self.period - time.monotonic()))
+            while time.monotonic() < self.deadline:
+                status = self.send(payment)
+                if status is not None and status not in GONE:
+                    payment.status = status
+                    break
+                time.sleep(0.1)
+        if self.conn is not None:
+            self.conn.close()
+
+
+# --- the live pages ------------------------------------------------------------------------------
+
+
+class Page(threading.Thread):
+    """A live page reading the game's stream through nginx, as a browser's EventSource does:
+    on a cut (or the stream's end, or a refusal) it opens it again after the stream's
+    ``retry``, with ``Last-Event-ID``. Notes when each version came, and each (re)opening."""
+
+    def __init__(self, nginx: Nginx, game_id: str, token: str, until: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.nginx, self.game_id, self.token, self.until = nginx, game_id, token, until
+        self.last = 0
+        self.retry = 3.0  # EventSource's own delay until the stream says its own
+        self.seen: list[tuple[float, int]] = []  # (time, version), versions only growing
+        self.opened: list[float] = []  # when a stream was answered 200
+        self.cuts: list[float] = []
+        self.sock: ssl.SSLSocket | None = None
+
+    def run(self) -> None:
+        while not self.until.is_set():
+            with contextlib.suppress(OSError, ValueError):  # a cut, or an answer cut in the middle
+                self.listen()
+            if self.until.is_set():
+                break
+            self.cuts.append(time.monotonic())
+            self.until.wait(self.retry)
+
+    def listen(self) -> None:
+        raw = socket.create_connection(("127.0.0.1", self.nginx.https_port), timeout=10)
+        self.sock = sock = self.nginx.tls().wrap_socket(raw, server_hostname=SITE_NAME)
+        try:
+            head = [
+                f"GET /api/v1/games/{self.game_id}/stream HTTP/1.1",
+                f"Host: {SITE_NAME}",
+                f"Authorization: Bearer {self.token}",
+                "Accept: text/event-stream",
+            ]
+            if self.last:
+                head.append(f"Last-Event-ID: {self.last}")
+            sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
+            sock.settimeout(0.5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += self.recv(sock)
+            answer, _, data = data.partition(b"\r\n\r\n")
+            if answer.split(b" ", 2)[1] != b"200":
+                return
+            self.opened.append(time.monotonic())
+            body = b""
+            while True:  # the chunked body, chunk by chunk
+                while b"\r\n" not in data:
+                    data += self.recv(sock)
+                size_line, _, data = data.partition(b"\r\n")
+                size = int(size_line.split(b";")[0], 16)
+                while len(data) < size + 2:
+                    data += self.recv(sock)
+                if size == 0:
+                    return  # the stream's end: the server's time for it ran out
+                body += data[:size]
+                data = data[size + 2 :]
+                *lines, body = body.split(b"\n")
+                for line in lines:
+                    self.read_line(line.decode())
+        finally:
+            self.sock = None
+            sock.close()
+
+    def recv(self, sock) -> bytes:
+        while True:
+            if self.until.is_set():
+                raise OSError("the page is closed")
+            try:
+                part = sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not part:
+                raise OSError("cut")
+            return part
+
+    def read_line(self, line: str) -> None:
+        if line.startswith("retry:"):
+            self.retry = int(line[6:].strip()) / 1000
+        elif line.startswith("id:"):
+            version = int(line[3:].strip())
+            if version > self.last:
+                self.last = version
+                self.seen.append((time.monotonic(), version))
+
+    def reached(self, version: int, since: float) -> float | None:
+        """When this page first held ``version`` or a later one, counted from ``since`` (0
+        when it held it already then); None if it never did."""
+        for at, seen in self.seen:
+            if seen >= version:
+                return max(0.0, at - since)
+        return None
+
+
+# --- the evening ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Evening:
+    """What one evening measured."""
+
+    payments: int
+    answered: int  # payments answered 200 (a retry answered with the first answer counts once)
+    retried: int  # payments sent more than once
+    replayed: int  # of those, payments taken before the kill: the retry had the first answer again
+    lost: int  # payments the journal does not hold
+    doubled: int  # transfers the journal holds beyond one a payment
+    transfers: int  # transfer entries in the journal
+    balances_right: bool
+    cut_pages: int  # pages whose stream was on the server killed
+    recovery: float | None  # kill until every page held a version made after it (None: one never did)
+    final_lag: float | None  # last answer until every page held the final version
+    verify: str
+    verify_code: int
+    problems: list[str]
+    survivor_output: str = field(repr=False)  # the server left's whole output, for a failure's reader
+
+
+def start_servers(folder: Path, database_url: str, public_url: str) -> list[BancoServer]:
+    servers: list[BancoServer] = []
+    for n in (1, 2):  # one after the other: the first brings an empty database's tables up to date
+        port = free_port()
+        server = BancoServer(port, unit_environment(port, database_url, public_url), folder / f"banco{n}.log")
+        servers.append(server)
+        server.wait_until_serving()
+    return servers
+
+
+def journal(nginx: Nginx, game_id: str, token: str) -> list[dict]:
+    entries: list[dict] = []
+    for _ in range(100):
+        since = entries[-1]["version"] if entries else 0
+        status, page = request(nginx, "GET", f"/api/v1/games/{game_id}/events?since={since}", token=token)
+        assert status == 200, page
+        entries += page["events"]
+        if not page["more"]:
+            return entries
+    raise AssertionError("the journal did not end")
+
+
+def made(entry: dict) -> dt.datetime:
+    """When the server made a journal entry (UTC, as the API says it)."""
+    return dt.datetime.fromisoformat(entry["at"].removesuffix("Z"))
+
+
+def latest(times: list[float | None]) -> float | None:
+    """The last of the pages' times, None when a page has none."""
+    return None if any(t is None for t in times) else max(t for t in times if t is not None)
+
+
+def verify(database_url: str) -> tuple[int, str]:
+    """``flask --app app banco verify`` on the database, as the host runs it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "banco", "verify"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+def run_evening(
+    folder: Path,
+    database_url: str,
+    *,
+    players: int = 8,
+    each: int = 6,
+    pages: int = 10,
+    kill_round: int = 2,
+    victim: int = 0,
+    period: float = 0.3,
+    kill_delay: float = 0.01,
+) -> Evening:
+    """Two servers behind nginx on ``database_url``; ``players`` phones paying ``each`` payments,
+    all at once every ``period`` (a round), and ``pages`` live pages; server ``victim`` killed
+    ``kill_delay`` after round ``kill_round`` (from 0) is tapped, while its payments are on
+    their way."""
+    assert 0 < kill_round < each
+    https_port, http_port = free_port(), free_port()
+    public_url = f"https://{SITE_NAME}"
+    servers = start_servers(folder, database_url, public_url)
+    nginx = None
+    readers: list[Page] = []
+    closing = threading.Event()
+    try:
+        nginx = Nginx(folder / "nginx", (servers[0].port, servers[1].port), https_port, http_port)
+        problems = [] if nginx.redirects() else ["plain http does not move to https"]
+        names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"][:players]
+        status, game = request(nginx, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
+        assert status == 201, game
+        status, started = request(
+            nginx, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "start"}, game["banker_token"]
+        )
+        assert status == 200, started
+        seated = game["players"]
+        tokens = [p["token"] for p in seated] + [game["banker_token"]]
+        readers = [Page(nginx, game["id"], tokens[i % len(tokens)], closing) for i in range(pages)]
+        for page in readers:
+            page.start()
+        first = started["version"]
+        deadline = time.monotonic() + 20
+        while not all(page.last >= first for page in readers):
+            assert time.monotonic() < deadline, "the pages did not open"
+            time.sleep(0.02)
+
+        # Payer i pays the next player; each payment's amount is its own, so the journal tells them apart.
+        payments = {
+            i: [Payment(seated[i], seated[(i + 1) % players], 1 + j * players + i) for j in range(each)]
+            for i in range(players)
+        }
+        start = time.monotonic() + 0.2
+        deadline = start + each * period + 20
+        phones = [Phone(nginx, game["id"], payments[i], start, period, deadline) for i in range(players)]
+        for phone in phones:
+            phone.start()
+        time.sleep(max(0.0, start + kill_round * period + kill_delay - time.monotonic()))
+        killed, killed_on = time.monotonic(), dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        servers[victim].kill()
+        for phone in phones:
+            phone.join(max(0.1, deadline - time.monotonic() + 5))
+        last_answer = time.monotonic()
+        final = first + players * each
+        catch_up = time.monotonic() + 5
+        while not all(page.last >= final for page in readers) and time.monotonic() < catch_up:
+            time.sleep(0.02)
+        closing.set()
+        for page in readers:
+            page.join(5)
+
+        everything = [p for group in payments.values() for p in group]
+        entries = journal(nginx, game["id"], game["banker_token"])
+        transfers = [e for e in entries if e["type"] == "transfer"]
+        # The last version made before the kill, by the journal's own times (this machine's
+        # clock): read after the evening, it does not depend on how soon this thread ran.
+        at_kill = max(e["version"] for e in entries if made(e) < killed_on)
+        taken: dict[tuple[str, int], int] = {}
+        before_kill: set[tuple[str, int]] = set()
+        for entry in transfers:
+            mark = (entry["actor"], entry["params"].get("amount"))
+            taken[mark] = taken.get(mark, 0) + 1
+            if made(entry) < killed_on:
+                before_kill.add(mark)
+        marks = {(p.payer["id"], p.amount) for p in everything}
+        lost = sum(1 for mark in marks if mark not in taken)
+        doubled = sum(count - 1 for count in taken.values()) + sum(1 for mark in taken if mark not in marks)
+        expected = {p["id"]: 0 for p in seated}
+        for p in everything:
+            expected[p.payer["id"]] -= p.amount
+            expected[p.to["id"]] += p.amount
+        status, state = request(nginx, "GET", f"/api/v1/games/{game['id']}", token=game["banker_token"])
+        assert status == 200, state
+        cash = {p["id"]: p["cash"] for p in state["players"]}
+        balances_right = all(cash[i] == START_CASH + expected[i] for i in expected)
+
+        cut = [page for page in readers if any(at >= killed for at in page.cuts)]
+        # A version made after the kill: the page is live again, through the server left.
+        caught = [page.reached(at_kill + 1, killed) for page in readers]
+        recovered = [page.reached(final, last_answer) for page in readers]
+        for n, page in enumerate(cut):
+            if not any(at > killed for at in page.opened):
+                problems.append(f"page {n} was cut and never opened its stream again")
+        for server in servers:
+            if server is not servers[victim] and "Traceback" in server.output():
+                problems.append(f"the surviving server wrote a Traceback:\n{server.output()[-3000:]}")
+        code, said = verify(database_url)
+        survivor = servers[1 - victim].output()
+    finally:
+        closing.set()
+        for page in readers:
+            if page.sock is not None:
+                page.sock.close()
+            page.join(5)
+        if nginx is not None:
+            nginx.stop()
+        for server in servers:
+            server.stop()
+    return Evening(
+        payments=len(everything),
+        answered=sum(1 for p in everything if p.status == 200),
+        retried=sum(1 for p in everything if p.tries > 1),
+        replayed=sum(1 for p in everything if p.tries > 1 and (p.payer["id"], p.amount) in before_kill),
+        lost=lost,
+        doubled=doubled,
+        transfers=len(transfers),
+        balances_right=balances_right,
+        cut_pages=len(cut),
+        recovery=latest(caught),
+        final_lag=latest(recovered),
+        verify=said,
+        verify_code=code,
+        survivor_output=survivor,
+        problems=problems,
+    )
