@@ -260,6 +260,30 @@ def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tupl
         conn.close()
 
 
+def through_https(nginx: Nginx) -> list[str]:
+    """What is wrong with what a phone is told through nginx's TLS block: each server is ready
+    (``/readyz``), and the answers are marked for HTTPS (``Strict-Transport-Security`` and a
+    ``Secure`` cookie), as the guide's https public address and nginx's ``X-Forwarded-Proto``
+    from a trusted proxy each say (``tests/api/test_proxies.py`` holds the two apart)."""
+    problems = []
+    for _ in range(2):  # least_conn alternates between the two idle servers
+        status, ready = request(nginx, "GET", "/readyz")
+        if status != 200:
+            problems.append(f"/readyz through nginx answered {status}: {ready}")
+    conn = nginx.connection()
+    try:
+        conn.request("GET", "/lang/en", headers={"Host": SITE_NAME})
+        answer = conn.getresponse()
+        answer.read()
+        if "max-age=" not in (answer.getheader("Strict-Transport-Security") or ""):
+            problems.append("no Strict-Transport-Security through nginx's https")
+        if "secure" not in (answer.getheader("Set-Cookie") or "").lower():
+            problems.append(f"a cookie without Secure through nginx's https: {answer.getheader('Set-Cookie')}")
+    finally:
+        conn.close()
+    return problems
+
+
 # --- the phones ----------------------------------------------------------------------------------
 
 GONE = {502, 503, 504}  # the proxy's words for a server lost, busy or slow: the phone tries again
@@ -512,6 +536,7 @@ def run_evening(
     try:
         nginx = Nginx(folder / "nginx", (servers[0].port, servers[1].port), https_port, http_port)
         problems = [] if nginx.redirects() else ["plain http does not move to https"]
+        problems += through_https(nginx)
         names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"][:players]
         status, game = request(nginx, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
         assert status == 201, game
