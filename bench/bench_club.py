@@ -41,6 +41,8 @@ import platform
 import random
 import re
 import secrets
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -50,7 +52,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import HOST, Api, Server, Stream, StreamPool, ms, new_game, now, percentile
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the proxy's files: tests.hosting
+from bench_server import HOST, Api, Server, Stream, StreamPool, free_port, ms, new_game, now, percentile
 
 WORKER = re.compile(rb"\r\nx-banco-worker: *(\d+)", re.IGNORECASE)
 
@@ -103,6 +106,66 @@ class ClubStream(Stream):
         return super().feed(data, t)
 
 
+class Proxy:
+    """nginx in the foreground under ``folder``, in front of the servers on ``ports``: the hosting
+    guide's upstream (``docs/hosting/nginx/banco.conf``, its ports replaced) and its locations
+    (``banco-proxy.conf``, included as it is), listening on plain http. The guide's TLS is left
+    out: the phones here are this benchmark's threads, on the servers' own two cores, and their
+    side of TLS would be measured as the proxy's."""
+
+    def __init__(self, folder: Path, ports: list[int]) -> None:
+        from tests.hosting.failover import NGINX_SITE, NGINX_SNIPPET, nginx_binary
+
+        binary = nginx_binary()
+        if binary is None:
+            raise RuntimeError("nginx is not installed (apt-get install nginx)")
+        folder.mkdir(parents=True, exist_ok=True)
+        upstream = re.search(r"^upstream banco \{.*?^\}", NGINX_SITE.read_text(), re.M | re.S)
+        if upstream is None:
+            raise RuntimeError(f"{NGINX_SITE} has no upstream banco")
+        servers = "".join(f"    server 127.0.0.1:{port} max_fails=2 fail_timeout=10s;\n" for port in ports)
+        block, found = re.subn(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+", servers, upstream.group(0), count=1)
+        if not found:
+            raise RuntimeError(f"{NGINX_SITE}'s upstream no longer lists 127.0.0.1:8001 and :8002")
+        self.port = free_port()
+        user = "user root;\n" if os.geteuid() == 0 else ""  # nobody could not enter the temporary folder
+        (folder / "nginx.conf").write_text(
+            f"{user}daemon off;\nworker_processes auto;\nworker_rlimit_nofile 65536;\npid {folder / 'nginx.pid'};\n"
+            "error_log stderr warn;\nevents { worker_connections 16384; }\nhttp {\n  access_log off;\n"
+            + "".join(f"  {kind}_temp_path {folder / kind};\n" for kind in ("client_body", "proxy", "fastcgi"))
+            + "".join(f"  {kind}_temp_path {folder / kind};\n" for kind in ("uwsgi", "scgi"))
+            + block
+            + f"\n  server {{\n    listen 127.0.0.1:{self.port};\n    include {NGINX_SNIPPET};\n  }}\n}}\n"
+        )
+        self.log = open(folder / "nginx.log", "wb")  # noqa: SIM115 (held for nginx's life, closed by stop)
+        self.proc = subprocess.Popen(
+            [binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection((HOST, self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"nginx did not start:\n{(folder / 'nginx.log').read_text()[-2000:]}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """SIGTERM to nginx's master (its PID alone), which ends its workers."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
 def create_database(server_url: str) -> str:
     import psycopg
 
@@ -145,21 +208,34 @@ def schedule(args, rng: random.Random) -> list[tuple[float, str, int]]:
     return [heapq.heappop(events) for _ in range(len(events))]
 
 
-def run(port: int, args) -> dict:
+def run(ports: list[int], args) -> dict:
+    """One evening of ``args.tables`` tables, each device on one of ``ports`` in turn (one
+    port: the proxy, or one server)."""
     rng = random.Random(args.seed)
-    setup = Api(port)
+    setup = Api(ports[0])
     games = [new_game(setup, [f"T{t + 1}P{s + 1}" for s in range(args.seats)]) for t in range(args.tables)]
     setup.close()
     seats = [(t, p) for t, game in enumerate(games) for p in game["players"]]
-    phones = [Phone(port, phone_address(i)) for i in range(len(seats))]
+    phones = [Phone(ports[i % len(ports)], phone_address(i)) for i in range(len(seats))]
     streams = [
         ClubStream(p["name"], games[t]["id"], p["token"], games[t]["version"], phone_address(i))
         for i, (t, p) in enumerate(seats)
     ]
-    by_table: dict[int, list[int]] = {}
+    # The table's other pages (the table screen, the Bank's), each a device of its own.
+    screens = [(t, s) for t in range(args.tables) for s in range(args.screens)]
+    streams += [
+        ClubStream(f"T{t + 1}S{s + 1}", games[t]["id"], games[t]["banker_token"], games[t]["version"], phone_address(i))
+        for i, (t, s) in enumerate(screens, start=len(seats))
+    ]
+    for i, stream in enumerate(streams):
+        stream.port = ports[i % len(ports)]
+    by_table: dict[int, list[int]] = {}  # the phones of each table, which act
     for i, (t, _) in enumerate(seats):
         by_table.setdefault(t, []).append(i)
-    streams_pool = StreamPool(port, streams, max_seconds=args.duration + args.grace + 60).start()
+    readers = {t: list(phones_at) for t, phones_at in by_table.items()}  # every page of each table
+    for i, (t, _) in enumerate(screens, start=len(seats)):
+        readers[t].append(i)
+    streams_pool = StreamPool(ports[0], streams, max_seconds=args.duration + args.grace + 60).start()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not all(s.first_retry or s.failed for s in streams):
         time.sleep(0.05)
@@ -230,8 +306,9 @@ def run(port: int, args) -> dict:
     for t, version in sent:
         last[t] = max(last.get(t, 0), version)
     deadline = time.monotonic() + args.grace
+    table_of = {i: t for t, pages in readers.items() for i in pages}
     while time.monotonic() < deadline and not all(
-        s.last_version >= last.get(seats[i][0], 0) for i, s in enumerate(streams)
+        s.last_version >= last.get(table_of[i], 0) for i, s in enumerate(streams)
     ):
         time.sleep(0.05)
     streams_pool.stop()
@@ -241,7 +318,7 @@ def run(port: int, args) -> dict:
     delivery = {"same": [], "across": [], "unknown": []}
     missed = 0
     for (t, version), (t0, actor, worker) in sent.items():
-        for i in by_table[t]:
+        for i in readers[t]:
             if i == actor:
                 continue
             got = streams[i].delivered_at(version)
@@ -254,6 +331,7 @@ def run(port: int, args) -> dict:
             delivery[where].append(arrival - t0)
     return {
         "phones": len(phones),
+        "pages": len(streams),
         "tables": len(games),
         "opened": opened,
         "held": held_samples,
@@ -273,14 +351,15 @@ def run(port: int, args) -> dict:
     }
 
 
-def report(args, server: Server, r: dict, wall: float) -> None:
+def report(args, servers: list[Server], r: dict, wall: float) -> None:
     every = r["latencies"]["pace"] + r["latencies"]["burst"]
     delivered = [d for part in r["delivery"].values() for d in part]
     known = len(r["delivery"]["same"]) + len(r["delivery"]["across"])
     print()
     print(
-        f"Banco club benchmark: {r['tables']} tables, {r['phones']} phones, {args.workers} worker process(es), "
-        f"PostgreSQL; {args.duration:g} s"
+        f"Banco club benchmark: {r['tables']} tables, {r['phones']} phones, {r['pages']} pages, "
+        f"{args.servers} server(s) x {args.workers} worker process(es)"
+        f"{', through nginx' if args.proxy else ''}, PostgreSQL; {args.duration:g} s"
     )
     print(
         f"  machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python "
@@ -333,7 +412,8 @@ def report(args, server: Server, r: dict, wall: float) -> None:
     if r["refusal_examples"]:
         print(f"  stream refusals, e.g.: {r['refusal_examples']}")
     print(f"  action connections reopened after the server's 5 s keep-alive: {r['phone_reconnects']}")
-    server.print_warnings()
+    for server in servers:
+        server.print_warnings()
     print(f"  total run time {wall:.1f} s")
 
 
@@ -341,9 +421,24 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    parser.add_argument("--workers", type=int, default=2, help="BANCO_WORKERS for the server")
+    parser.add_argument("--workers", type=int, default=2, help="BANCO_WORKERS for each server")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="servers started as separate hosts would be: each its own port"
+    )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="nginx in front of the servers, with the hosting guide's own files (docs/hosting/nginx)",
+    )
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seats", type=int, default=8, help="phones at each table (2 to 8)")
+    parser.add_argument("--seats", type=int, default=8, help="phones at each table (2 to 8), each acting")
+    parser.add_argument("--screens", type=int, default=0, help="pages at each table besides the phones' (0 to 4)")
+    parser.add_argument(
+        "--ramp",
+        help="table counts run one after another on the same servers (for example 50,100,150): stops at the "
+        "first whose delivery p95 passes --target-ms or whose streams are refused, and prints the most held",
+    )
+    parser.add_argument("--target-ms", type=float, default=250.0, help="the delivery p95 a ramp's step must keep")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (at most 300)")
     parser.add_argument("--table-seconds", type=float, default=3.0, help="mean gap between a table's actions")
     parser.add_argument("--burst-seconds", type=float, default=5.0, help="a table's burst every so many seconds")
@@ -356,12 +451,22 @@ def main(argv=None) -> int:
     parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for late deliveries")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if not (2 <= args.seats <= 8 and 1 <= args.tables <= 200 and 1 <= args.workers <= 16):
-        parser.error("2 to 8 seats, 1 to 200 tables, 1 to 16 workers")
+    try:
+        steps = [int(n) for n in args.ramp.split(",")] if args.ramp else [args.tables]
+    except ValueError:
+        parser.error("--ramp takes table counts separated by commas, such as 50,100,150")
+    if not (
+        2 <= args.seats <= 8
+        and 0 <= args.screens <= 4
+        and all(1 <= n <= 400 for n in steps)
+        and 1 <= args.workers <= 16
+        and 1 <= args.servers <= 4
+    ):
+        parser.error("2 to 8 seats, 0 to 4 screens, 1 to 400 tables, 1 to 16 workers, 1 to 4 servers")
     if not re.match(r"^postgresql://[^/]*@?127\.\d+\.\d+\.\d+(:\d+)?/", args.database_server):
         parser.error("the database server must be on 127.0.0.0/8")
     args.duration = min(args.duration, 300.0)
-    try:  # 400 streams and 400 action connections: open files on this side too
+    try:  # thousands of streams and action connections: open files on this side too
         import resource
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -374,23 +479,57 @@ def main(argv=None) -> int:
     except Exception as error:
         print(f"benchmark cannot run: no PostgreSQL at {args.database_server}: {error}", file=sys.stderr)
         return 2
+    held: list[tuple[int, dict]] = []
     with tempfile.TemporaryDirectory(prefix="banco-club-") as tmp:
-        server = Server(Path(tmp), url, None, None)
-        server.env["BANCO_WORKERS"] = str(args.workers)
+        servers = [Server(Path(tmp) / f"server{n + 1}", url, None, None) for n in range(args.servers)]
+        proxy = None
         try:
-            print(f"starting the server with {args.workers} worker(s) on {HOST}:{server.port} ...", flush=True)
-            server.start(timeout=60)
-            wait_for_workers(server, args.workers)
-            print(f"{args.tables} tables x {args.seats} phones for {args.duration:g} s ...", flush=True)
-            result = run(server.port, args)
+            for n, server in enumerate(servers):
+                server.log_path.parent.mkdir()
+                server.env["BANCO_WORKERS"] = str(args.workers)
+                server.env["SECRET_KEY"] = servers[0].env["SECRET_KEY"]  # one site: every server signs alike
+                if args.proxy:
+                    server.env["BANCO_TRUSTED_PROXIES"] = "127.0.0.1"
+                print(f"starting server {n + 1} with {args.workers} worker(s) on {HOST}:{server.port} ...", flush=True)
+                server.start(timeout=60)
+                wait_for_workers(server, args.workers)
+            ports = [server.port for server in servers]
+            if args.proxy:
+                proxy = Proxy(Path(tmp) / "nginx", ports)
+                ports = [proxy.port]
+                print(f"nginx in front on {HOST}:{proxy.port}", flush=True)
+            for tables in steps:
+                args.tables = tables
+                print(
+                    f"{tables} tables x {args.seats} phones and {args.screens} screens for {args.duration:g} s ...",
+                    flush=True,
+                )
+                result = run(ports, args)
+                report(args, servers, result, now() - wall)
+                delivered = [d for part in result["delivery"].values() for d in part]
+                p95 = percentile(delivered, 95) * 1000 if delivered else float("inf")
+                if p95 > args.target_ms or result["stream_refused"]:
+                    print(f"  -> not held: delivery p95 {p95:.0f} ms, {result['stream_refused']} streams refused")
+                    break
+                held.append((tables, result))
         except Exception as error:
             print(f"benchmark failed: {error.__class__.__name__}: {error}", file=sys.stderr)
-            print(server.log_tail(), file=sys.stderr)
+            for server in servers:
+                print(server.log_tail(), file=sys.stderr)
             return 2
         finally:
-            server.stop()
+            if proxy is not None:
+                proxy.stop()
+            for server in servers:
+                server.stop()
             drop_database(args.database_server, url)
-        report(args, server, result, now() - wall)
+    if args.ramp:
+        where = f"{args.servers} server(s) x {args.workers} worker(s)" + (", through nginx" if args.proxy else "")
+        most = held[-1][0] if held else 0
+        print(
+            f"\nRamp on {where}: the most tables held at delivery p95 <= {args.target_ms:g} ms, "
+            f"{args.seats + args.screens} pages each: {most}"
+        )
     return 0
 
 

@@ -297,6 +297,7 @@ class Stream:
     def __init__(self, name: str, game_id: str, token: str, last_id: int | None, source: str = HOST) -> None:
         self.name = name
         self.source = source  # the address it connects from
+        self.port: int | None = None  # the server it connects to, where not the pool's
         self.game_id = game_id
         self.token = token
         self.last_id = str(last_id) if last_id is not None else None
@@ -482,7 +483,7 @@ class StreamPool:
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((s.source, 0))
-        err = sock.connect_ex((HOST, self.port))
+        err = sock.connect_ex((HOST, s.port or self.port))
         if err not in (0, 115, 11):  # 0, EINPROGRESS, EAGAIN
             s.refusals.append(f"connect errno {err}")
             sock.close()
@@ -516,7 +517,7 @@ class StreamPool:
                         self._schedule(s)
                         continue
                     try:
-                        s.sock.sendall(s.request_bytes(self.port))  # a few hundred bytes: fits the buffer
+                        s.sock.sendall(s.request_bytes(s.port or self.port))  # a few hundred bytes: fits the buffer
                     except OSError as e:
                         s.refusals.append(f"send: {e.__class__.__name__}")
                         self._close(s)
