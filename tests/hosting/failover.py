@@ -51,6 +51,7 @@ NGINX_SITE = HOSTING / "nginx" / "banco.conf"
 NGINX_SNIPPET = HOSTING / "nginx" / "banco-proxy.conf"
 UNIT = HOSTING / "systemd" / "banco@.service"
 ENV_FILE = HOSTING / "systemd" / "banco.env"
+CADDYFILE = HOSTING / "Caddyfile"
 
 # The name the guide's files serve; the certificate made here holds it, and every request asks for it.
 SITE_NAME = "banco.example.org"
@@ -59,6 +60,15 @@ START_CASH = 1500  # what the classic game's start pays each player
 
 def nginx_binary() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+
+def caddy_binary() -> str | None:
+    return shutil.which("caddy")
+
+
+def proxy_binary(name: str) -> str | None:
+    """Where the proxy ``name`` (``nginx`` or ``caddy``) is installed; None where it is not."""
+    return {"nginx": nginx_binary, "caddy": caddy_binary}[name]()
 
 
 def free_port() -> int:
@@ -163,10 +173,69 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-class Nginx:
+class Proxy:
+    """A proxy in the foreground, its PID alone, serving the guide's site on ``https_port``
+    (TLS, with the certificate ``cert``, which the client trusts) and ``http_port`` (plain
+    http, which moves a page to https). ``name`` says which in a failure's words."""
+
+    name = "proxy"
+    moved = 301  # the status of the plain http block's answer
+    https_port: int
+    http_port: int
+    cert: Path
+    log: Path
+    proc: subprocess.Popen
+
+    def wait_until_listening(self, seconds: float = 15) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.https_port), timeout=0.2).close()
+                return
+            except OSError:
+                assert self.proc.poll() is None, f"{self.name} exited:\n{self.log.read_text()[-2000:]}"
+                assert time.monotonic() < deadline, f"{self.name} did not start:\n{self.log.read_text()[-2000:]}"
+                time.sleep(0.05)
+
+    def tls(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def connection(self) -> http.client.HTTPSConnection:
+        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=10, context=self.tls())
+
+    def moved_to(self) -> str:
+        """Where the plain http block sends ``/g/abc/screen`` asked for ``SITE_NAME``, with
+        the answer's status: ``"301 https://..."``."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
+        try:
+            conn.request("GET", "/g/abc/screen", headers={"Host": SITE_NAME})
+            answer = conn.getresponse()
+            return f"{answer.status} {answer.getheader('Location')}"
+        finally:
+            conn.close()
+
+    def redirects(self) -> bool:
+        """Whether the plain http block sends a page to the same path on https, with the
+        proxy's own status for it (``moved``)."""
+        return self.moved_to() == f"{self.moved} https://{SITE_NAME}/g/abc/screen"
+
+    def stop(self) -> None:
+        """SIGTERM to the proxy's process (its PID alone); SIGKILL after 15 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Nginx(Proxy):
     """nginx in the foreground under ``prefix``, serving ``banco.conf`` (which includes the
     snippet) on ``https_port`` (its TLS block) and ``http_port`` (its redirect), in front of
-    ``upstream_ports``."""
+    ``upstream_ports``, with a self-signed certificate. SIGTERM to its master ends its worker."""
+
+    name = "nginx"
 
     def __init__(self, prefix: Path, upstream_ports: tuple[int, int], https_port: int, http_port: int) -> None:
         self.binary = nginx_binary()
@@ -208,47 +277,65 @@ class Nginx:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", https_port), timeout=0.2).close()
-                return
-            except OSError:
-                assert self.proc.poll() is None, f"nginx exited:\n{self.log.read_text()[-2000:]}"
-                assert time.monotonic() < deadline, f"nginx did not start:\n{self.log.read_text()[-2000:]}"
-                time.sleep(0.05)
-
-    def tls(self) -> ssl.SSLContext:
-        context = ssl.create_default_context(cafile=str(self.cert))
-        return context
-
-    def connection(self) -> http.client.HTTPSConnection:
-        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=10, context=self.tls())
-
-    def redirects(self) -> bool:
-        """Whether the plain http block sends a page to the same path on https."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
-        try:
-            conn.request("GET", "/g/abc/screen", headers={"Host": SITE_NAME})
-            answer = conn.getresponse()
-            return answer.status == 301 and answer.getheader("Location") == f"https://{SITE_NAME}/g/abc/screen"
-        finally:
-            conn.close()
-
-    def stop(self) -> None:
-        """SIGTERM to nginx's master (its PID alone), which ends its worker."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        self.wait_until_listening()
 
 
-def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
+class Caddy(Proxy):
+    """``caddy run`` with the guide's Caddyfile, in front of ``upstream_ports``, under
+    ``prefix``: its HOME and XDG folders, so it keeps its state there and nowhere else.
+
+    Changed for this machine, each by an exact replacement: a global options block put first
+    (``admin off``: no admin endpoint on port 2019, which another Caddy may hold; ``http_port``
+    and ``https_port``: this test's ports, so the site keeps the guide's name and no port;
+    ``default_bind 127.0.0.1``; ``skip_install_trust``: the system's trust store untouched);
+    ``tls <cert> <key>`` first in the site block, a self-signed certificate, since Let's
+    Encrypt cannot be reached from here (the guide's Caddy gets one by itself); and the
+    upstream ports 8001 and 8002. Caddy's automatic redirect to https (308) is the plain http
+    block. SIGTERM ends it."""
+
+    name = "caddy"
+    moved = 308
+
+    def __init__(self, prefix: Path, upstream_ports: tuple[int, int], https_port: int, http_port: int) -> None:
+        binary = caddy_binary()
+        assert binary, "caddy is not installed"
+        self.prefix = prefix
+        self.https_port, self.http_port = https_port, http_port
+        prefix.mkdir(parents=True, exist_ok=True)
+        self.cert, key = make_certificate(prefix)
+        site = replaced(
+            CADDYFILE.read_text(),
+            {
+                f"\n{SITE_NAME} {{\n": f"\n{SITE_NAME} {{\n\ttls {self.cert} {key}\n",
+                "reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {": (
+                    f"reverse_proxy 127.0.0.1:{upstream_ports[0]} 127.0.0.1:{upstream_ports[1]} {{"
+                ),
+            },
+            "docs/hosting/Caddyfile",
+        )
+        options = (
+            f"{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"
+            "\tdefault_bind 127.0.0.1\n\tskip_install_trust\n}\n\n"
+        )
+        (prefix / "Caddyfile").write_text(options + site)
+        self.log = prefix / "caddy.log"
+        folders = {"HOME": prefix, "XDG_DATA_HOME": prefix / "data", "XDG_CONFIG_HOME": prefix / "config"}
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [binary, "run", "--config", str(prefix / "Caddyfile"), "--adapter", "caddyfile"],
+                env={**os.environ, **{name: str(folder) for name, folder in folders.items()}},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.wait_until_listening()
+
+
+PROXIES: dict[str, type[Proxy]] = {"nginx": Nginx, "caddy": Caddy}
+
+
+def request(proxy: Proxy, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
     """One request through nginx's TLS block, asking for ``SITE_NAME``."""
-    conn = nginx.connection()
+    conn = proxy.connection()
     try:
         headers = {"Host": SITE_NAME, "Content-Type": "application/json"}
         if token:
@@ -260,25 +347,27 @@ def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tupl
         conn.close()
 
 
-def through_https(nginx: Nginx) -> list[str]:
-    """What is wrong with what a phone is told through nginx's TLS block: each server is ready
-    (``/readyz``), and the answers are marked for HTTPS (``Strict-Transport-Security`` and a
-    ``Secure`` cookie), as the guide's https public address and nginx's ``X-Forwarded-Proto``
-    from a trusted proxy each say (``tests/api/test_proxies.py`` holds the two apart)."""
+def through_https(proxy: Proxy) -> list[str]:
+    """What is wrong with what a phone is told through the proxy's TLS block: each server is
+    ready (``/readyz``), and the answers are marked for HTTPS (``Strict-Transport-Security``
+    and a ``Secure`` cookie), as the guide's https public address and the proxy's
+    ``X-Forwarded-Proto`` from a trusted proxy each say (``tests/api/test_proxies.py`` holds
+    the two apart)."""
     problems = []
-    for _ in range(2):  # least_conn alternates between the two idle servers
-        status, ready = request(nginx, "GET", "/readyz")
+    # least_conn: nginx alternates between the two idle servers, Caddy picks one of them at random.
+    for _ in range(4):
+        status, ready = request(proxy, "GET", "/readyz")
         if status != 200:
-            problems.append(f"/readyz through nginx answered {status}: {ready}")
-    conn = nginx.connection()
+            problems.append(f"/readyz through {proxy.name} answered {status}: {ready}")
+    conn = proxy.connection()
     try:
         conn.request("GET", "/lang/en", headers={"Host": SITE_NAME})
         answer = conn.getresponse()
         answer.read()
         if "max-age=" not in (answer.getheader("Strict-Transport-Security") or ""):
-            problems.append("no Strict-Transport-Security through nginx's https")
+            problems.append(f"no Strict-Transport-Security through {proxy.name}'s https")
         if "secure" not in (answer.getheader("Set-Cookie") or "").lower():
-            problems.append(f"a cookie without Secure through nginx's https: {answer.getheader('Set-Cookie')}")
+            problems.append(f"a cookie without Secure through {proxy.name}'s https: {answer.getheader('Set-Cookie')}")
     finally:
         conn.close()
     return problems
@@ -304,9 +393,9 @@ class Phone(threading.Thread):
     table's rounds start every ``period`` from ``start``), each sent again with its key until
     answered (or ``deadline``)."""
 
-    def __init__(self, nginx: Nginx, game_id: str, payments: list[Payment], start: float, period: float, deadline):
+    def __init__(self, proxy: Proxy, game_id: str, payments: list[Payment], start: float, period: float, deadline):
         super().__init__(daemon=True)
-        self.nginx, self.path = nginx, f"/api/v1/games/{game_id}/actions"
+        self.proxy, self.path = proxy, f"/api/v1/games/{game_id}/actions"
         self.payments, self.start_at, self.period, self.deadline = payments, start, period, deadline
         self.conn: http.client.HTTPSConnection | None = None
 
@@ -320,7 +409,7 @@ class Phone(threading.Thread):
         payment.tries += 1
         try:
             if self.conn is None:
-                self.conn = self.nginx.connection()
+                self.conn = self.proxy.connection()
             self.conn.request("POST", self.path, body, headers)
             answer = self.conn.getresponse()
             answer.read()
@@ -348,13 +437,13 @@ class Phone(threading.Thread):
 
 
 class Page(threading.Thread):
-    """A live page reading the game's stream through nginx, as a browser's EventSource does:
+    """A live page reading the game's stream through proxy, as a browser's EventSource does:
     on a cut (or the stream's end, or a refusal) it opens it again after the stream's
     ``retry``, with ``Last-Event-ID``. Notes when each version came, and each (re)opening."""
 
-    def __init__(self, nginx: Nginx, game_id: str, token: str, until: threading.Event) -> None:
+    def __init__(self, proxy: Proxy, game_id: str, token: str, until: threading.Event) -> None:
         super().__init__(daemon=True)
-        self.nginx, self.game_id, self.token, self.until = nginx, game_id, token, until
+        self.proxy, self.game_id, self.token, self.until = proxy, game_id, token, until
         self.last = 0
         self.retry = 3.0  # EventSource's own delay until the stream says its own
         self.seen: list[tuple[float, int]] = []  # (time, version), versions only growing
@@ -372,8 +461,8 @@ class Page(threading.Thread):
             self.until.wait(self.retry)
 
     def listen(self) -> None:
-        raw = socket.create_connection(("127.0.0.1", self.nginx.https_port), timeout=10)
-        self.sock = sock = self.nginx.tls().wrap_socket(raw, server_hostname=SITE_NAME)
+        raw = socket.create_connection(("127.0.0.1", self.proxy.https_port), timeout=10)
+        self.sock = sock = self.proxy.tls().wrap_socket(raw, server_hostname=SITE_NAME)
         try:
             head = [
                 f"GET /api/v1/games/{self.game_id}/stream HTTP/1.1",
@@ -475,11 +564,11 @@ def start_servers(folder: Path, database_url: str, public_url: str) -> list[Banc
     return servers
 
 
-def journal(nginx: Nginx, game_id: str, token: str) -> list[dict]:
+def journal(proxy: Proxy, game_id: str, token: str) -> list[dict]:
     entries: list[dict] = []
     for _ in range(100):
         since = entries[-1]["version"] if entries else 0
-        status, page = request(nginx, "GET", f"/api/v1/games/{game_id}/events?since={since}", token=token)
+        status, page = request(proxy, "GET", f"/api/v1/games/{game_id}/events?since={since}", token=token)
         assert status == 200, page
         entries += page["events"]
         if not page["more"]:
@@ -521,8 +610,9 @@ def run_evening(
     victim: int = 0,
     period: float = 0.3,
     kill_delay: float = 0.01,
+    proxy_name: str = "nginx",
 ) -> Evening:
-    """Two servers behind nginx on ``database_url``; ``players`` phones paying ``each`` payments,
+    """Two servers behind ``proxy_name`` (``PROXIES``) on ``database_url``; ``players`` phones paying ``each`` payments,
     all at once every ``period`` (a round), and ``pages`` live pages; server ``victim`` killed
     ``kill_delay`` after round ``kill_round`` (from 0) is tapped, while its payments are on
     their way."""
@@ -530,23 +620,23 @@ def run_evening(
     https_port, http_port = free_port(), free_port()
     public_url = f"https://{SITE_NAME}"
     servers = start_servers(folder, database_url, public_url)
-    nginx = None
+    proxy = None
     readers: list[Page] = []
     closing = threading.Event()
     try:
-        nginx = Nginx(folder / "nginx", (servers[0].port, servers[1].port), https_port, http_port)
-        problems = [] if nginx.redirects() else ["plain http does not move to https"]
-        problems += through_https(nginx)
+        proxy = PROXIES[proxy_name](folder / proxy_name, (servers[0].port, servers[1].port), https_port, http_port)
+        problems = [] if proxy.redirects() else ["plain http does not move to https"]
+        problems += through_https(proxy)
         names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"][:players]
-        status, game = request(nginx, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
+        status, game = request(proxy, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
         assert status == 201, game
         status, started = request(
-            nginx, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "start"}, game["banker_token"]
+            proxy, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "start"}, game["banker_token"]
         )
         assert status == 200, started
         seated = game["players"]
         tokens = [p["token"] for p in seated] + [game["banker_token"]]
-        readers = [Page(nginx, game["id"], tokens[i % len(tokens)], closing) for i in range(pages)]
+        readers = [Page(proxy, game["id"], tokens[i % len(tokens)], closing) for i in range(pages)]
         for page in readers:
             page.start()
         first = started["version"]
@@ -562,7 +652,7 @@ def run_evening(
         }
         start = time.monotonic() + 0.2
         deadline = start + each * period + 20
-        phones = [Phone(nginx, game["id"], payments[i], start, period, deadline) for i in range(players)]
+        phones = [Phone(proxy, game["id"], payments[i], start, period, deadline) for i in range(players)]
         for phone in phones:
             phone.start()
         time.sleep(max(0.0, start + kill_round * period + kill_delay - time.monotonic()))
@@ -580,7 +670,7 @@ def run_evening(
             page.join(5)
 
         everything = [p for group in payments.values() for p in group]
-        entries = journal(nginx, game["id"], game["banker_token"])
+        entries = journal(proxy, game["id"], game["banker_token"])
         transfers = [e for e in entries if e["type"] == "transfer"]
         # The last version made before the kill, by the journal's own times (this machine's
         # clock): read after the evening, it does not depend on how soon this thread ran.
@@ -599,7 +689,7 @@ def run_evening(
         for p in everything:
             expected[p.payer["id"]] -= p.amount
             expected[p.to["id"]] += p.amount
-        status, state = request(nginx, "GET", f"/api/v1/games/{game['id']}", token=game["banker_token"])
+        status, state = request(proxy, "GET", f"/api/v1/games/{game['id']}", token=game["banker_token"])
         assert status == 200, state
         cash = {p["id"]: p["cash"] for p in state["players"]}
         balances_right = all(cash[i] == START_CASH + expected[i] for i in expected)
@@ -622,8 +712,8 @@ def run_evening(
             if page.sock is not None:
                 page.sock.close()
             page.join(5)
-        if nginx is not None:
-            nginx.stop()
+        if proxy is not None:
+            proxy.stop()
         for server in servers:
             server.stop()
     return Evening(
