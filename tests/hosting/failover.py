@@ -45,6 +45,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTING = ROOT / "docs" / "hosting"
 NGINX_SITE = HOSTING / "nginx" / "banco.conf"
@@ -115,6 +117,7 @@ class BancoServer:
 
     def __init__(self, port: int, settings: dict[str, str], log: Path) -> None:
         self.port = port
+        self.settings = settings
         self.log = log
         with open(log, "wb") as out:
             # The unit's WorkingDirectory is the clone (here: this one), its Python the clone's venv.
@@ -137,14 +140,42 @@ class BancoServer:
                 assert time.monotonic() < deadline, f"app.py on {self.port} did not start:\n{self.output()[-2000:]}"
                 time.sleep(0.1)
 
+    def tell_to_stop(self) -> None:
+        """``systemctl stop``: the unit's KillSignal (SIGINT) once; the server says it is not
+        ready and serves on for its ``BANCO_DRAIN_SECONDS``."""
+        os.kill(self.proc.pid, signal.SIGINT)
+
+    def answered(self, kind: str) -> int:
+        """How many requests of ``kind`` this server has answered 200, by its own ``/metrics``
+        (asked directly, with the host's token), so the proxy's choice is seen from the servers."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {self.settings['BANCO_METRICS_TOKEN']}"})
+            answer = conn.getresponse()
+            text = answer.read().decode()
+            assert answer.status == 200, f"/metrics on {self.port} answered {answer.status}"
+        finally:
+            conn.close()
+        return int(
+            sum(
+                sample.value
+                for family in text_string_to_metric_families(text)
+                for sample in family.samples
+                if sample.name == "banco_requests_total" and sample.labels == {"kind": kind, "status": "200"}
+            )
+        )
+
     def kill(self) -> None:
         """A machine lost: SIGKILL to this server's process alone."""
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
     def stop(self) -> None:
-        """Ctrl+C, as the unit's KillSignal; SIGKILL after 30 s."""
+        """Ctrl+C twice: the unit's KillSignal, then a second one, which cuts the drain
+        (``BANCO_DRAIN_SECONDS``) short, as the test has no balancer to wait for; SIGKILL after 30 s."""
         if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)  # the first one handled: a second one is what cuts the drain short
             self.proc.send_signal(signal.SIGINT)
             try:
                 self.proc.wait(30)
@@ -554,11 +585,17 @@ class Evening:
     survivor_output: str = field(repr=False)  # the server left's whole output, for a failure's reader
 
 
-def start_servers(folder: Path, database_url: str, public_url: str) -> list[BancoServer]:
+def start_servers(
+    folder: Path, database_url: str, public_url: str, first: dict[str, str] | None = None
+) -> list[BancoServer]:
+    """Two servers as the unit starts them; ``first``: settings the first one has beside the unit's."""
     servers: list[BancoServer] = []
     for n in (1, 2):  # one after the other: the first brings an empty database's tables up to date
         port = free_port()
-        server = BancoServer(port, unit_environment(port, database_url, public_url), folder / f"banco{n}.log")
+        settings = unit_environment(port, database_url, public_url)
+        if n == 1 and first:
+            settings.update(first)
+        server = BancoServer(port, settings, folder / f"banco{n}.log")
         servers.append(server)
         server.wait_until_serving()
     return servers
@@ -732,4 +769,77 @@ def run_evening(
         verify_code=code,
         survivor_output=survivor,
         problems=problems,
+    )
+
+
+# --- Caddy's active health check -----------------------------------------------------------------
+
+
+def caddy_health_interval() -> float:
+    """The Caddyfile's ``health_interval``, in seconds."""
+    found = re.search(r"^\s+health_interval (\d+)s$", CADDYFILE.read_text(), re.M)
+    assert found, "docs/hosting/Caddyfile no longer sets health_interval in whole seconds"
+    return float(found[1])
+
+
+@dataclass
+class Drain:
+    """Where Caddy sent ``sent`` requests (``GET /api/v1/editions``) before and while the
+    first server drained (told to stop, ``/readyz`` 503, still serving)."""
+
+    sent: int
+    before: tuple[int, int]  # answered by (the draining server, the other) before it was told to stop
+    during: tuple[int, int]  # the same, from ``health_interval`` + ``margin`` after it was told
+    statuses: list[int]  # Caddy's answers during the drain
+    draining_ready: int  # /readyz asked of the draining server itself, during the drain
+    draining_serves: int  # GET /api/v1/editions asked of the draining server itself, meanwhile
+
+
+def run_drain(folder: Path, database_url: str, *, sent: int = 20, margin: float = 1.5) -> Drain:
+    """Two servers behind the guide's Caddyfile; ``sent`` requests through Caddy; the first
+    server told to stop, with a drain longer than the check needs (``BANCO_DRAIN_SECONDS``:
+    ``health_interval`` + ``margin`` + 5 s), so it still serves and only its ``/readyz``
+    says no; then, ``health_interval`` + ``margin`` later, ``sent`` requests again."""
+    interval = caddy_health_interval()
+    drain = {"BANCO_DRAIN_SECONDS": str(int(interval + margin + 5))}
+    servers = start_servers(folder, database_url, f"https://{SITE_NAME}", first=drain)
+    proxy = None
+    try:
+        proxy = Caddy(folder / "caddy", (servers[0].port, servers[1].port), free_port(), free_port())
+
+        def counts() -> tuple[int, int]:
+            return servers[0].answered("api"), servers[1].answered("api")
+
+        def through_caddy(caddy: Caddy) -> list[int]:
+            return [request(caddy, "GET", "/api/v1/editions")[0] for _ in range(sent)]
+
+        start = counts()
+        assert through_caddy(proxy) == [200] * sent, "Caddy did not answer every request before the drain"
+        told = counts()
+        servers[0].tell_to_stop()
+        time.sleep(interval + margin)
+        statuses = through_caddy(proxy)
+        during = counts()
+        direct = http.client.HTTPConnection("127.0.0.1", servers[0].port, timeout=10)
+        try:
+            direct.request("GET", "/readyz")
+            ready = direct.getresponse()
+            ready.read()
+            direct.request("GET", "/api/v1/editions")
+            serves = direct.getresponse()
+            serves.read()
+        finally:
+            direct.close()
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for server in servers:
+            server.stop()
+    return Drain(
+        sent=sent,
+        before=(told[0] - start[0], told[1] - start[1]),
+        during=(during[0] - told[0], during[1] - told[1]),
+        statuses=statuses,
+        draining_ready=ready.status,
+        draining_serves=serves.status,
     )
