@@ -1,4 +1,5 @@
-"""A host's evening with one machine lost: two Banco servers behind nginx, one killed mid-game.
+"""A host's evening with one machine lost: two Banco servers behind a proxy (nginx or Caddy), one
+killed mid-game; and Caddy's active health check, seen from the servers.
 
 The pieces are the hosting guide's own files (``docs/hosting/``), run as they are:
 
@@ -6,23 +7,29 @@ The pieces are the hosting guide's own files (``docs/hosting/``), run as they ar
   (the port is the instance) and the settings of ``banco.env``, each ``python app.py`` its own
   process on its own port, all on one PostgreSQL database;
 - nginx runs ``nginx/banco.conf`` and includes ``nginx/banco-proxy.conf`` in place, under a
-  temporary prefix with a self-signed certificate.
+  temporary prefix with a self-signed certificate (``Nginx``);
+- or caddy runs ``Caddyfile`` (``caddy run --adapter caddyfile``), with a temporary HOME and XDG
+  folders and the same kind of certificate (``Caddy``).
 
 Only what belongs to this machine is changed, each by an exact replacement that fails loudly
 when the file no longer holds what it replaces: the ports, the certificate's paths and the
-snippet's path in the nginx file; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the working
-directory and the Python of the unit. Everything else (the upstream and its health checks,
-the headers, the timeouts, the buffering, what is passed to the other server) is the file's.
+snippet's path in the nginx file; the upstream ports, a ``tls`` line with the certificate, and
+a global options block (the ports, no admin endpoint, loopback only, the system's trust store
+untouched) in the Caddyfile; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the working directory and
+the Python of the unit. Everything else (the upstream and its health checks, the headers, the
+timeouts, the buffering, what is passed to the other server) is the file's.
 
 Then a table of 8 phones pays, all 8 at once every 0.3 s (each payment with its own
 idempotency key, sent again with that key on a connection error, 502, 503 or 504 until
-answered), 10 live pages read the game's stream through nginx (reconnecting with
+answered), 10 live pages read the game's stream through the proxy (reconnecting with
 ``Last-Event-ID`` after the ``retry`` the stream gave, as a browser's EventSource does), and one
 server is killed with SIGKILL (its PID alone) 10 ms after a round is tapped, while that round's
-payments are on their way: those it held are answered 502 by nginx, which does not send a POST
-again, and the phones send them again. ``run_evening`` measures it all; ``tests/hosting/test_failover.py`` holds
-it to the issue's bar, ``bench/bench_failover.py`` repeats it. Everything listens and connects
-on 127.0.0.1, every loop and wait is bounded.
+payments are on their way: those it held are answered 502 by the proxy, which does not send a
+POST again, and the phones send them again. ``run_evening`` measures it all;
+``tests/hosting/test_failover.py`` holds it to the issue's bar, ``bench/bench_failover.py``
+repeats it. ``run_drain`` tells one server to stop, as ``systemctl stop`` does, and counts, by
+each server's own ``/metrics``, where Caddy sends the requests once its ``/readyz`` says no.
+Everything listens and connects on 127.0.0.1, every loop and wait is bounded.
 """
 
 from __future__ import annotations
