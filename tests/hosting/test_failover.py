@@ -17,7 +17,8 @@ On the run's PostgreSQL database (``TEST_DATABASE_URL``; skipped on the SQLite r
 proxy, 8 phones pay 48 payments in 6 rounds, each with its own idempotency key, sent again with
 it on a connection error or a 502/503/504; 10 live pages read the game's stream through the
 proxy, reconnecting with ``Last-Event-ID``. 10 ms into the third round one server gets SIGKILL,
-with some of that round's payments on their way to it. Then: every page holds, within 5 s of the
+with some of that round's payments on their way to it (behind Caddy also 150 ms into it, when
+that round is answered and the next one's payments find the server gone). Then: every page holds, within 5 s of the
 kill, a version made after it (the pages that were cut, through the other server); every
 page holds the final version within 5 s of the last answer; the payments the dead server held
 were sent again, and every payment is answered and taken exactly once (the journal, the
@@ -55,9 +56,19 @@ def pg_database(tmp_path, proxy: str) -> str:
     return url
 
 
-@pytest.mark.parametrize("proxy", ["nginx", "caddy"])
-def test_a_server_killed_mid_evening_loses_no_payment_and_every_page_catches_up(tmp_path, proxy):
-    evening = run_evening(tmp_path, pg_database(tmp_path, proxy), proxy_name=proxy)
+@pytest.mark.parametrize(
+    ("proxy", "kill_delay"),
+    [
+        pytest.param("nginx", 0.01, id="nginx"),
+        pytest.param("caddy", 0.01, id="caddy"),
+        # Between two rounds, with no payment on its way: the next round's payments find the
+        # server gone before the proxy knows it. Caddy 2.6 then counted its failed retries
+        # against the server left, and shut both out for 10 s (docs/hosting/Caddyfile).
+        pytest.param("caddy", 0.15, id="caddy-between-rounds"),
+    ],
+)
+def test_a_server_killed_mid_evening_loses_no_payment_and_every_page_catches_up(tmp_path, proxy, kill_delay):
+    evening = run_evening(tmp_path, pg_database(tmp_path, proxy), proxy_name=proxy, kill_delay=kill_delay)
 
     assert evening.problems == []
     assert evening.cut_pages >= 1  # some pages were held by the server killed, and came back
