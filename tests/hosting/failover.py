@@ -322,7 +322,8 @@ class Caddy(Proxy):
     """``caddy run`` with the guide's Caddyfile, in front of ``upstream_ports``, under
     ``prefix``: its HOME and XDG folders, so it keeps its state there and nowhere else.
 
-    Changed for this machine, each by an exact replacement: a global options block put first
+    Changed for this machine, each by an exact replacement or a check that fails loudly: a global
+    options block put first (the guide's file must have none of its own)
     (``admin off``: no admin endpoint on port 2019, which another Caddy may hold; ``http_port``
     and ``https_port``: this test's ports, so the site keeps the guide's name and no port;
     ``default_bind 127.0.0.1``; ``skip_install_trust``: the system's trust store untouched);
@@ -351,6 +352,8 @@ class Caddy(Proxy):
             },
             "docs/hosting/Caddyfile",
         )
+        first = next(line for line in site.splitlines() if line.strip() and not line.startswith("#"))
+        assert first.strip() != "{", "docs/hosting/Caddyfile has a global options block: merge this test's into it"
         options = (
             f"{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"
             "\tdefault_bind 127.0.0.1\n\tskip_install_trust\n}\n\n"
@@ -756,10 +759,11 @@ def run_evening(
             if page.sock is not None:
                 page.sock.close()
             page.join(5)
-        if proxy is not None:
-            proxy.stop()
+        # The servers first: they end their streams, which Caddy would otherwise wait for.
         for server in servers:
             server.stop()
+        if proxy is not None:
+            proxy.stop()
     return Evening(
         payments=len(everything),
         answered=sum(1 for p in everything if p.status == 200),
@@ -838,10 +842,11 @@ def run_drain(folder: Path, database_url: str, *, sent: int = 20, margin: float 
         finally:
             direct.close()
     finally:
-        if proxy is not None:
-            proxy.stop()
+        # The servers first: they end their streams, which Caddy would otherwise wait for.
         for server in servers:
             server.stop()
+        if proxy is not None:
+            proxy.stop()
     return Drain(
         sent=sent,
         before=(told[0] - start[0], told[1] - start[1]),
