@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""One server of two lost mid-evening, behind the hosting guide's nginx: what the phones see.
+"""One server of two lost mid-evening, behind the hosting guide's nginx or Caddy: what the phones see.
 
 Runs ``tests/hosting/failover.py``'s evening ``--runs`` times (the test holds one of them to the
 issue's bar): two ``python app.py`` servers started as ``banco@.service`` starts them, on one
-PostgreSQL database, behind nginx running ``docs/hosting/nginx/banco.conf``; 8 phones pay 48
+PostgreSQL database, behind nginx running ``docs/hosting/nginx/banco.conf`` (or, with
+``--proxy caddy``, caddy running ``docs/hosting/Caddyfile``); 8 phones pay 48
 payments in 6 rounds 0.3 s apart (all 8 phones tap at once), each with its own idempotency
 key, sent again on a connection error or a 502/503/504; 10 live pages read the stream,
 reconnecting with ``Last-Event-ID`` after the stream's ``retry`` (1 s), as a browser does; a
@@ -15,8 +16,8 @@ Prints per run and in total:
   opened its stream again through the other server and heard the next payment);
 - last-page: from the last payment's answer until every page holds the final version;
 - lost: payments the journal does not hold; doubled: transfers beyond one a payment;
-- again: payments the phone had to send again (nginx answered 502: the dead server had them;
-  the others went through, or nginx passed them on before they reached it), and of those
+- again: payments the phone had to send again (the proxy answered 502: the dead server had them;
+  the others went through, or the proxy passed them on before they reached it), and of those
   replayed: the ones the dead server had taken before dying, answered again from the key;
 - cut: pages whose stream the dead server held;
 - whether the balances and ``banco verify`` are right.
@@ -26,6 +27,7 @@ The database is a new one on the PostgreSQL server of ``--server`` (dropped at t
 payment, or a page did not come back.
 
     .venv/bin/python bench/bench_failover.py --runs 10
+    .venv/bin/python bench/bench_failover.py --runs 10 --proxy caddy
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.hosting.failover import nginx_binary, run_evening  # noqa: E402
+from tests.hosting.failover import PROXIES, proxy_binary, run_evening  # noqa: E402
 
 
 def new_database(server: str) -> str:
@@ -69,6 +71,7 @@ def seconds(value: float | None) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--proxy", choices=sorted(PROXIES), default="nginx", help="the guide's proxy in front")
     parser.add_argument("--server", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--database-url", help="use this database as it is (no new one)")
     parser.add_argument(
@@ -83,12 +86,13 @@ def main() -> int:
         parser.error("--delays must each be from 0 to 250 ms (a round lasts 300 ms)")
     if not 1 <= args.runs <= 100:
         parser.error("--runs must be from 1 to 100")
-    if nginx_binary() is None:
-        print("nginx is not installed (apt-get install nginx)")
+    binary = proxy_binary(args.proxy)
+    if binary is None:
+        print(f"{args.proxy} is not installed (apt-get install {args.proxy})")
         return 1
     url = args.database_url or new_database(args.server)
     engine_url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    print(f"{platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, {nginx_binary()}")
+    print(f"{platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, {binary}")
     print("run  killed  at  recovery  last-page  lost  doubled  again  replayed  cut  balances  verify")
     evenings = []
     started = time.monotonic()
@@ -96,7 +100,9 @@ def main() -> int:
         for run in range(args.runs):
             with tempfile.TemporaryDirectory(prefix="banco-failover-") as folder:
                 delay = delays[run % len(delays)]
-                evening = run_evening(Path(folder), engine_url, victim=run % 2, kill_delay=delay / 1000)
+                evening = run_evening(
+                    Path(folder), engine_url, victim=run % 2, kill_delay=delay / 1000, proxy_name=args.proxy
+                )
             evenings.append(evening)
             print(
                 f"{run + 1:>3}  {run % 2 + 1:>6}  {delay:>2}  {seconds(evening.recovery):>8}  {seconds(evening.final_lag):>9}"

@@ -1,4 +1,5 @@
-"""A host's evening with one machine lost: two Banco servers behind nginx, one killed mid-game.
+"""A host's evening with one machine lost: two Banco servers behind a proxy (nginx or Caddy), one
+killed mid-game; and Caddy's active health check, seen from the servers.
 
 The pieces are the hosting guide's own files (``docs/hosting/``), run as they are:
 
@@ -6,23 +7,29 @@ The pieces are the hosting guide's own files (``docs/hosting/``), run as they ar
   (the port is the instance) and the settings of ``banco.env``, each ``python app.py`` its own
   process on its own port, all on one PostgreSQL database;
 - nginx runs ``nginx/banco.conf`` and includes ``nginx/banco-proxy.conf`` in place, under a
-  temporary prefix with a self-signed certificate.
+  temporary prefix with a self-signed certificate (``Nginx``);
+- or caddy runs ``Caddyfile`` (``caddy run --adapter caddyfile``), with a temporary HOME and XDG
+  folders and the same kind of certificate (``Caddy``).
 
 Only what belongs to this machine is changed, each by an exact replacement that fails loudly
 when the file no longer holds what it replaces: the ports, the certificate's paths and the
-snippet's path in the nginx file; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the working
-directory and the Python of the unit. Everything else (the upstream and its health checks,
-the headers, the timeouts, the buffering, what is passed to the other server) is the file's.
+snippet's path in the nginx file; the upstream ports, a ``tls`` line with the certificate, and
+a global options block (the ports, no admin endpoint, loopback only, the system's trust store
+untouched) in the Caddyfile; ``DATABASE_URL``, ``BANCO_PUBLIC_URL``, the working directory and
+the Python of the unit. Everything else (the upstream and its health checks, the headers, the
+timeouts, the buffering, what is passed to the other server) is the file's.
 
 Then a table of 8 phones pays, all 8 at once every 0.3 s (each payment with its own
 idempotency key, sent again with that key on a connection error, 502, 503 or 504 until
-answered), 10 live pages read the game's stream through nginx (reconnecting with
+answered), 10 live pages read the game's stream through the proxy (reconnecting with
 ``Last-Event-ID`` after the ``retry`` the stream gave, as a browser's EventSource does), and one
 server is killed with SIGKILL (its PID alone) 10 ms after a round is tapped, while that round's
-payments are on their way: those it held are answered 502 by nginx, which does not send a POST
-again, and the phones send them again. ``run_evening`` measures it all; ``tests/hosting/test_failover.py`` holds
-it to the issue's bar, ``bench/bench_failover.py`` repeats it. Everything listens and connects
-on 127.0.0.1, every loop and wait is bounded.
+payments are on their way: those it held are answered 502 by the proxy, which does not send a
+POST again, and the phones send them again. ``run_evening`` measures it all;
+``tests/hosting/test_failover.py`` holds it to the issue's bar, ``bench/bench_failover.py``
+repeats it. ``run_drain`` tells one server to stop, as ``systemctl stop`` does, and counts, by
+each server's own ``/metrics``, where Caddy sends the requests once its ``/readyz`` says no.
+Everything listens and connects on 127.0.0.1, every loop and wait is bounded.
 """
 
 from __future__ import annotations
@@ -45,12 +52,15 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTING = ROOT / "docs" / "hosting"
 NGINX_SITE = HOSTING / "nginx" / "banco.conf"
 NGINX_SNIPPET = HOSTING / "nginx" / "banco-proxy.conf"
 UNIT = HOSTING / "systemd" / "banco@.service"
 ENV_FILE = HOSTING / "systemd" / "banco.env"
+CADDYFILE = HOSTING / "Caddyfile"
 
 # The name the guide's files serve; the certificate made here holds it, and every request asks for it.
 SITE_NAME = "banco.example.org"
@@ -59,6 +69,15 @@ START_CASH = 1500  # what the classic game's start pays each player
 
 def nginx_binary() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+
+def caddy_binary() -> str | None:
+    return shutil.which("caddy")
+
+
+def proxy_binary(name: str) -> str | None:
+    """Where the proxy ``name`` (``nginx`` or ``caddy``) is installed; None where it is not."""
+    return {"nginx": nginx_binary, "caddy": caddy_binary}[name]()
 
 
 def free_port() -> int:
@@ -105,6 +124,7 @@ class BancoServer:
 
     def __init__(self, port: int, settings: dict[str, str], log: Path) -> None:
         self.port = port
+        self.settings = settings
         self.log = log
         with open(log, "wb") as out:
             # The unit's WorkingDirectory is the clone (here: this one), its Python the clone's venv.
@@ -127,14 +147,42 @@ class BancoServer:
                 assert time.monotonic() < deadline, f"app.py on {self.port} did not start:\n{self.output()[-2000:]}"
                 time.sleep(0.1)
 
+    def tell_to_stop(self) -> None:
+        """``systemctl stop``: the unit's KillSignal (SIGINT) once; the server says it is not
+        ready and serves on for its ``BANCO_DRAIN_SECONDS``."""
+        os.kill(self.proc.pid, signal.SIGINT)
+
+    def answered(self, kind: str) -> int:
+        """How many requests of ``kind`` this server has answered 200, by its own ``/metrics``
+        (asked directly, with the host's token), so the proxy's choice is seen from the servers."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {self.settings['BANCO_METRICS_TOKEN']}"})
+            answer = conn.getresponse()
+            text = answer.read().decode()
+            assert answer.status == 200, f"/metrics on {self.port} answered {answer.status}"
+        finally:
+            conn.close()
+        return int(
+            sum(
+                sample.value
+                for family in text_string_to_metric_families(text)
+                for sample in family.samples
+                if sample.name == "banco_requests_total" and sample.labels == {"kind": kind, "status": "200"}
+            )
+        )
+
     def kill(self) -> None:
         """A machine lost: SIGKILL to this server's process alone."""
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
     def stop(self) -> None:
-        """Ctrl+C, as the unit's KillSignal; SIGKILL after 30 s."""
+        """Ctrl+C twice: the unit's KillSignal, then a second one, which cuts the drain
+        (``BANCO_DRAIN_SECONDS``) short, as the test has no balancer to wait for; SIGKILL after 30 s."""
         if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)  # the first one handled: a second one is what cuts the drain short
             self.proc.send_signal(signal.SIGINT)
             try:
                 self.proc.wait(30)
@@ -163,10 +211,69 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-class Nginx:
+class Proxy:
+    """A proxy in the foreground, its PID alone, serving the guide's site on ``https_port``
+    (TLS, with the certificate ``cert``, which the client trusts) and ``http_port`` (plain
+    http, which moves a page to https). ``name`` says which in a failure's words."""
+
+    name = "proxy"
+    moved = 301  # the status of the plain http block's answer
+    https_port: int
+    http_port: int
+    cert: Path
+    log: Path
+    proc: subprocess.Popen
+
+    def wait_until_listening(self, seconds: float = 15) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.https_port), timeout=0.2).close()
+                return
+            except OSError:
+                assert self.proc.poll() is None, f"{self.name} exited:\n{self.log.read_text()[-2000:]}"
+                assert time.monotonic() < deadline, f"{self.name} did not start:\n{self.log.read_text()[-2000:]}"
+                time.sleep(0.05)
+
+    def tls(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def connection(self) -> http.client.HTTPSConnection:
+        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=10, context=self.tls())
+
+    def moved_to(self) -> str:
+        """Where the plain http block sends ``/g/abc/screen`` asked for ``SITE_NAME``, with
+        the answer's status: ``"301 https://..."``."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
+        try:
+            conn.request("GET", "/g/abc/screen", headers={"Host": SITE_NAME})
+            answer = conn.getresponse()
+            return f"{answer.status} {answer.getheader('Location')}"
+        finally:
+            conn.close()
+
+    def redirects(self) -> bool:
+        """Whether the plain http block sends a page to the same path on https, with the
+        proxy's own status for it (``moved``)."""
+        return self.moved_to() == f"{self.moved} https://{SITE_NAME}/g/abc/screen"
+
+    def stop(self) -> None:
+        """SIGTERM to the proxy's process (its PID alone); SIGKILL after 15 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Nginx(Proxy):
     """nginx in the foreground under ``prefix``, serving ``banco.conf`` (which includes the
     snippet) on ``https_port`` (its TLS block) and ``http_port`` (its redirect), in front of
-    ``upstream_ports``."""
+    ``upstream_ports``, with a self-signed certificate. SIGTERM to its master ends its worker."""
+
+    name = "nginx"
 
     def __init__(self, prefix: Path, upstream_ports: tuple[int, int], https_port: int, http_port: int) -> None:
         self.binary = nginx_binary()
@@ -208,47 +315,68 @@ class Nginx:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", https_port), timeout=0.2).close()
-                return
-            except OSError:
-                assert self.proc.poll() is None, f"nginx exited:\n{self.log.read_text()[-2000:]}"
-                assert time.monotonic() < deadline, f"nginx did not start:\n{self.log.read_text()[-2000:]}"
-                time.sleep(0.05)
-
-    def tls(self) -> ssl.SSLContext:
-        context = ssl.create_default_context(cafile=str(self.cert))
-        return context
-
-    def connection(self) -> http.client.HTTPSConnection:
-        return http.client.HTTPSConnection("127.0.0.1", self.https_port, timeout=10, context=self.tls())
-
-    def redirects(self) -> bool:
-        """Whether the plain http block sends a page to the same path on https."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
-        try:
-            conn.request("GET", "/g/abc/screen", headers={"Host": SITE_NAME})
-            answer = conn.getresponse()
-            return answer.status == 301 and answer.getheader("Location") == f"https://{SITE_NAME}/g/abc/screen"
-        finally:
-            conn.close()
-
-    def stop(self) -> None:
-        """SIGTERM to nginx's master (its PID alone), which ends its worker."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        self.wait_until_listening()
 
 
-def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
+class Caddy(Proxy):
+    """``caddy run`` with the guide's Caddyfile, in front of ``upstream_ports``, under
+    ``prefix``: its HOME and XDG folders, so it keeps its state there and nowhere else.
+
+    Changed for this machine, each by an exact replacement or a check that fails loudly: a global
+    options block put first (the guide's file must have none of its own)
+    (``admin off``: no admin endpoint on port 2019, which another Caddy may hold; ``http_port``
+    and ``https_port``: this test's ports, so the site keeps the guide's name and no port;
+    ``default_bind 127.0.0.1``; ``skip_install_trust``: the system's trust store untouched);
+    ``tls <cert> <key>`` first in the site block, a self-signed certificate, since Let's
+    Encrypt cannot be reached from here (the guide's Caddy gets one by itself); and the
+    upstream ports 8001 and 8002. Caddy's automatic redirect to https (308) is the plain http
+    block. SIGTERM ends it."""
+
+    name = "caddy"
+    moved = 308
+
+    def __init__(self, prefix: Path, upstream_ports: tuple[int, int], https_port: int, http_port: int) -> None:
+        binary = caddy_binary()
+        assert binary, "caddy is not installed"
+        self.prefix = prefix
+        self.https_port, self.http_port = https_port, http_port
+        prefix.mkdir(parents=True, exist_ok=True)
+        self.cert, key = make_certificate(prefix)
+        site = replaced(
+            CADDYFILE.read_text(),
+            {
+                f"\n{SITE_NAME} {{\n": f"\n{SITE_NAME} {{\n\ttls {self.cert} {key}\n",
+                "reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {": (
+                    f"reverse_proxy 127.0.0.1:{upstream_ports[0]} 127.0.0.1:{upstream_ports[1]} {{"
+                ),
+            },
+            "docs/hosting/Caddyfile",
+        )
+        first = next(line for line in site.splitlines() if line.strip() and not line.startswith("#"))
+        assert first.strip() != "{", "docs/hosting/Caddyfile has a global options block: merge this test's into it"
+        options = (
+            f"{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"
+            "\tdefault_bind 127.0.0.1\n\tskip_install_trust\n}\n\n"
+        )
+        (prefix / "Caddyfile").write_text(options + site)
+        self.log = prefix / "caddy.log"
+        folders = {"HOME": prefix, "XDG_DATA_HOME": prefix / "data", "XDG_CONFIG_HOME": prefix / "config"}
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [binary, "run", "--config", str(prefix / "Caddyfile"), "--adapter", "caddyfile"],
+                env={**os.environ, **{name: str(folder) for name, folder in folders.items()}},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.wait_until_listening()
+
+
+PROXIES: dict[str, type[Proxy]] = {"nginx": Nginx, "caddy": Caddy}
+
+
+def request(proxy: Proxy, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
     """One request through nginx's TLS block, asking for ``SITE_NAME``."""
-    conn = nginx.connection()
+    conn = proxy.connection()
     try:
         headers = {"Host": SITE_NAME, "Content-Type": "application/json"}
         if token:
@@ -260,25 +388,27 @@ def request(nginx: Nginx, method: str, path: str, body=None, token=None) -> tupl
         conn.close()
 
 
-def through_https(nginx: Nginx) -> list[str]:
-    """What is wrong with what a phone is told through nginx's TLS block: each server is ready
-    (``/readyz``), and the answers are marked for HTTPS (``Strict-Transport-Security`` and a
-    ``Secure`` cookie), as the guide's https public address and nginx's ``X-Forwarded-Proto``
-    from a trusted proxy each say (``tests/api/test_proxies.py`` holds the two apart)."""
+def through_https(proxy: Proxy) -> list[str]:
+    """What is wrong with what a phone is told through the proxy's TLS block: each server is
+    ready (``/readyz``), and the answers are marked for HTTPS (``Strict-Transport-Security``
+    and a ``Secure`` cookie), as the guide's https public address and the proxy's
+    ``X-Forwarded-Proto`` from a trusted proxy each say (``tests/api/test_proxies.py`` holds
+    the two apart)."""
     problems = []
-    for _ in range(2):  # least_conn alternates between the two idle servers
-        status, ready = request(nginx, "GET", "/readyz")
+    # least_conn: nginx alternates between the two idle servers, Caddy picks one of them at random.
+    for _ in range(4):
+        status, ready = request(proxy, "GET", "/readyz")
         if status != 200:
-            problems.append(f"/readyz through nginx answered {status}: {ready}")
-    conn = nginx.connection()
+            problems.append(f"/readyz through {proxy.name} answered {status}: {ready}")
+    conn = proxy.connection()
     try:
         conn.request("GET", "/lang/en", headers={"Host": SITE_NAME})
         answer = conn.getresponse()
         answer.read()
         if "max-age=" not in (answer.getheader("Strict-Transport-Security") or ""):
-            problems.append("no Strict-Transport-Security through nginx's https")
+            problems.append(f"no Strict-Transport-Security through {proxy.name}'s https")
         if "secure" not in (answer.getheader("Set-Cookie") or "").lower():
-            problems.append(f"a cookie without Secure through nginx's https: {answer.getheader('Set-Cookie')}")
+            problems.append(f"a cookie without Secure through {proxy.name}'s https: {answer.getheader('Set-Cookie')}")
     finally:
         conn.close()
     return problems
@@ -304,9 +434,9 @@ class Phone(threading.Thread):
     table's rounds start every ``period`` from ``start``), each sent again with its key until
     answered (or ``deadline``)."""
 
-    def __init__(self, nginx: Nginx, game_id: str, payments: list[Payment], start: float, period: float, deadline):
+    def __init__(self, proxy: Proxy, game_id: str, payments: list[Payment], start: float, period: float, deadline):
         super().__init__(daemon=True)
-        self.nginx, self.path = nginx, f"/api/v1/games/{game_id}/actions"
+        self.proxy, self.path = proxy, f"/api/v1/games/{game_id}/actions"
         self.payments, self.start_at, self.period, self.deadline = payments, start, period, deadline
         self.conn: http.client.HTTPSConnection | None = None
 
@@ -320,7 +450,7 @@ class Phone(threading.Thread):
         payment.tries += 1
         try:
             if self.conn is None:
-                self.conn = self.nginx.connection()
+                self.conn = self.proxy.connection()
             self.conn.request("POST", self.path, body, headers)
             answer = self.conn.getresponse()
             answer.read()
@@ -348,13 +478,13 @@ class Phone(threading.Thread):
 
 
 class Page(threading.Thread):
-    """A live page reading the game's stream through nginx, as a browser's EventSource does:
+    """A live page reading the game's stream through proxy, as a browser's EventSource does:
     on a cut (or the stream's end, or a refusal) it opens it again after the stream's
     ``retry``, with ``Last-Event-ID``. Notes when each version came, and each (re)opening."""
 
-    def __init__(self, nginx: Nginx, game_id: str, token: str, until: threading.Event) -> None:
+    def __init__(self, proxy: Proxy, game_id: str, token: str, until: threading.Event) -> None:
         super().__init__(daemon=True)
-        self.nginx, self.game_id, self.token, self.until = nginx, game_id, token, until
+        self.proxy, self.game_id, self.token, self.until = proxy, game_id, token, until
         self.last = 0
         self.retry = 3.0  # EventSource's own delay until the stream says its own
         self.seen: list[tuple[float, int]] = []  # (time, version), versions only growing
@@ -372,8 +502,8 @@ class Page(threading.Thread):
             self.until.wait(self.retry)
 
     def listen(self) -> None:
-        raw = socket.create_connection(("127.0.0.1", self.nginx.https_port), timeout=10)
-        self.sock = sock = self.nginx.tls().wrap_socket(raw, server_hostname=SITE_NAME)
+        raw = socket.create_connection(("127.0.0.1", self.proxy.https_port), timeout=10)
+        self.sock = sock = self.proxy.tls().wrap_socket(raw, server_hostname=SITE_NAME)
         try:
             head = [
                 f"GET /api/v1/games/{self.game_id}/stream HTTP/1.1",
@@ -465,21 +595,27 @@ class Evening:
     survivor_output: str = field(repr=False)  # the server left's whole output, for a failure's reader
 
 
-def start_servers(folder: Path, database_url: str, public_url: str) -> list[BancoServer]:
+def start_servers(
+    folder: Path, database_url: str, public_url: str, first: dict[str, str] | None = None
+) -> list[BancoServer]:
+    """Two servers as the unit starts them; ``first``: settings the first one has beside the unit's."""
     servers: list[BancoServer] = []
     for n in (1, 2):  # one after the other: the first brings an empty database's tables up to date
         port = free_port()
-        server = BancoServer(port, unit_environment(port, database_url, public_url), folder / f"banco{n}.log")
+        settings = unit_environment(port, database_url, public_url)
+        if n == 1 and first:
+            settings.update(first)
+        server = BancoServer(port, settings, folder / f"banco{n}.log")
         servers.append(server)
         server.wait_until_serving()
     return servers
 
 
-def journal(nginx: Nginx, game_id: str, token: str) -> list[dict]:
+def journal(proxy: Proxy, game_id: str, token: str) -> list[dict]:
     entries: list[dict] = []
     for _ in range(100):
         since = entries[-1]["version"] if entries else 0
-        status, page = request(nginx, "GET", f"/api/v1/games/{game_id}/events?since={since}", token=token)
+        status, page = request(proxy, "GET", f"/api/v1/games/{game_id}/events?since={since}", token=token)
         assert status == 200, page
         entries += page["events"]
         if not page["more"]:
@@ -521,8 +657,9 @@ def run_evening(
     victim: int = 0,
     period: float = 0.3,
     kill_delay: float = 0.01,
+    proxy_name: str = "nginx",
 ) -> Evening:
-    """Two servers behind nginx on ``database_url``; ``players`` phones paying ``each`` payments,
+    """Two servers behind ``proxy_name`` (``PROXIES``) on ``database_url``; ``players`` phones paying ``each`` payments,
     all at once every ``period`` (a round), and ``pages`` live pages; server ``victim`` killed
     ``kill_delay`` after round ``kill_round`` (from 0) is tapped, while its payments are on
     their way."""
@@ -530,23 +667,23 @@ def run_evening(
     https_port, http_port = free_port(), free_port()
     public_url = f"https://{SITE_NAME}"
     servers = start_servers(folder, database_url, public_url)
-    nginx = None
+    proxy = None
     readers: list[Page] = []
     closing = threading.Event()
     try:
-        nginx = Nginx(folder / "nginx", (servers[0].port, servers[1].port), https_port, http_port)
-        problems = [] if nginx.redirects() else ["plain http does not move to https"]
-        problems += through_https(nginx)
+        proxy = PROXIES[proxy_name](folder / proxy_name, (servers[0].port, servers[1].port), https_port, http_port)
+        problems = [] if proxy.redirects() else ["plain http does not move to https"]
+        problems += through_https(proxy)
         names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"][:players]
-        status, game = request(nginx, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
+        status, game = request(proxy, "POST", "/api/v1/games", {"edition": "classic-it", "players": names})
         assert status == 201, game
         status, started = request(
-            nginx, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "start"}, game["banker_token"]
+            proxy, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "start"}, game["banker_token"]
         )
         assert status == 200, started
         seated = game["players"]
         tokens = [p["token"] for p in seated] + [game["banker_token"]]
-        readers = [Page(nginx, game["id"], tokens[i % len(tokens)], closing) for i in range(pages)]
+        readers = [Page(proxy, game["id"], tokens[i % len(tokens)], closing) for i in range(pages)]
         for page in readers:
             page.start()
         first = started["version"]
@@ -562,7 +699,7 @@ def run_evening(
         }
         start = time.monotonic() + 0.2
         deadline = start + each * period + 20
-        phones = [Phone(nginx, game["id"], payments[i], start, period, deadline) for i in range(players)]
+        phones = [Phone(proxy, game["id"], payments[i], start, period, deadline) for i in range(players)]
         for phone in phones:
             phone.start()
         time.sleep(max(0.0, start + kill_round * period + kill_delay - time.monotonic()))
@@ -580,7 +717,7 @@ def run_evening(
             page.join(5)
 
         everything = [p for group in payments.values() for p in group]
-        entries = journal(nginx, game["id"], game["banker_token"])
+        entries = journal(proxy, game["id"], game["banker_token"])
         transfers = [e for e in entries if e["type"] == "transfer"]
         # The last version made before the kill, by the journal's own times (this machine's
         # clock): read after the evening, it does not depend on how soon this thread ran.
@@ -599,7 +736,7 @@ def run_evening(
         for p in everything:
             expected[p.payer["id"]] -= p.amount
             expected[p.to["id"]] += p.amount
-        status, state = request(nginx, "GET", f"/api/v1/games/{game['id']}", token=game["banker_token"])
+        status, state = request(proxy, "GET", f"/api/v1/games/{game['id']}", token=game["banker_token"])
         assert status == 200, state
         cash = {p["id"]: p["cash"] for p in state["players"]}
         balances_right = all(cash[i] == START_CASH + expected[i] for i in expected)
@@ -622,10 +759,11 @@ def run_evening(
             if page.sock is not None:
                 page.sock.close()
             page.join(5)
-        if nginx is not None:
-            nginx.stop()
+        # The servers first: they end their streams, which Caddy would otherwise wait for.
         for server in servers:
             server.stop()
+        if proxy is not None:
+            proxy.stop()
     return Evening(
         payments=len(everything),
         answered=sum(1 for p in everything if p.status == 200),
@@ -642,4 +780,78 @@ def run_evening(
         verify_code=code,
         survivor_output=survivor,
         problems=problems,
+    )
+
+
+# --- Caddy's active health check -----------------------------------------------------------------
+
+
+def caddy_health_interval() -> float:
+    """The Caddyfile's ``health_interval``, in seconds."""
+    found = re.search(r"^\s+health_interval (\d+)s$", CADDYFILE.read_text(), re.M)
+    assert found, "docs/hosting/Caddyfile no longer sets health_interval in whole seconds"
+    return float(found[1])
+
+
+@dataclass
+class Drain:
+    """Where Caddy sent ``sent`` requests (``GET /api/v1/editions``) before and while the
+    first server drained (told to stop, ``/readyz`` 503, still serving)."""
+
+    sent: int
+    before: tuple[int, int]  # answered by (the draining server, the other) before it was told to stop
+    during: tuple[int, int]  # the same, from ``health_interval`` + ``margin`` after it was told
+    statuses: list[int]  # Caddy's answers during the drain
+    draining_ready: int  # /readyz asked of the draining server itself, during the drain
+    draining_serves: int  # GET /api/v1/editions asked of the draining server itself, meanwhile
+
+
+def run_drain(folder: Path, database_url: str, *, sent: int = 20, margin: float = 1.5) -> Drain:
+    """Two servers behind the guide's Caddyfile; ``sent`` requests through Caddy; the first
+    server told to stop, with a drain longer than the check needs (``BANCO_DRAIN_SECONDS``:
+    ``health_interval`` + ``margin`` + 5 s), so it still serves and only its ``/readyz``
+    says no; then, ``health_interval`` + ``margin`` later, ``sent`` requests again."""
+    interval = caddy_health_interval()
+    drain = {"BANCO_DRAIN_SECONDS": str(int(interval + margin + 5))}
+    servers = start_servers(folder, database_url, f"https://{SITE_NAME}", first=drain)
+    proxy = None
+    try:
+        proxy = Caddy(folder / "caddy", (servers[0].port, servers[1].port), free_port(), free_port())
+
+        def counts() -> tuple[int, int]:
+            return servers[0].answered("api"), servers[1].answered("api")
+
+        def through_caddy(caddy: Caddy) -> list[int]:
+            return [request(caddy, "GET", "/api/v1/editions")[0] for _ in range(sent)]
+
+        start = counts()
+        assert through_caddy(proxy) == [200] * sent, "Caddy did not answer every request before the drain"
+        told = counts()
+        servers[0].tell_to_stop()
+        time.sleep(interval + margin)
+        statuses = through_caddy(proxy)
+        during = counts()
+        direct = http.client.HTTPConnection("127.0.0.1", servers[0].port, timeout=10)
+        try:
+            direct.request("GET", "/readyz")
+            ready = direct.getresponse()
+            ready.read()
+            direct.request("GET", "/api/v1/editions")
+            serves = direct.getresponse()
+            serves.read()
+        finally:
+            direct.close()
+    finally:
+        # The servers first: they end their streams, which Caddy would otherwise wait for.
+        for server in servers:
+            server.stop()
+        if proxy is not None:
+            proxy.stop()
+    return Drain(
+        sent=sent,
+        before=(told[0] - start[0], told[1] - start[1]),
+        during=(during[0] - told[0], during[1] - told[1]),
+        statuses=statuses,
+        draining_ready=ready.status,
+        draining_serves=serves.status,
     )

@@ -9,7 +9,7 @@ from companion import config
 from companion.serve import create_server
 from companion.store import db
 from tests.conftest import free_port, make_app
-from tests.hosting.failover import HOSTING
+from tests.hosting.failover import HOSTING, caddy_health_interval
 
 UNITS = {"m": 1024 * 1024, "MiB": 1024 * 1024}
 
@@ -37,3 +37,12 @@ def test_the_proxies_keep_idle_connections_shorter_than_banco_does(tmp_path):
     caddy = (HOSTING / "Caddyfile").read_text()
     assert int(re.search(r"^\s+keepalive_timeout (\d+)s;$", nginx, re.M)[1]) < banco_seconds
     assert int(re.search(r"^\s+keepalive (\d+)s$", caddy, re.M)[1]) < banco_seconds
+
+
+def test_a_server_drains_longer_than_caddy_takes_to_see_it():
+    """Told to stop, a server answers ``/readyz`` 503 for ``BANCO_DRAIN_SECONDS`` while it serves
+    on: Caddy, asking every ``health_interval``, must see that before the server stops listening,
+    or new phones still meet a closed port (``tests/hosting/test_failover.py`` runs the drain)."""
+    settings = (HOSTING / "systemd" / "banco.env").read_text()
+    drain = int(re.search(r"^BANCO_DRAIN_SECONDS=(\d+)$", settings, re.M)[1])
+    assert drain > caddy_health_interval()
