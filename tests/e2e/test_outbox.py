@@ -113,29 +113,27 @@ def test_offline_a_payment_waits_and_is_paid_once_when_the_wifi_returns(live_ser
     _never_the_error_page(anna)
 
     # The answer lost on its way back (the payment done, the phone never told): the move waits,
-    # survives a reload, and its second sending, with the same key, pays nothing more.
-    def lose_the_answer(route):
-        if route.request.method == "POST":
+    # survives a reload, and its second sending, with the same key, pays nothing more. One
+    # handler all along, its manner switched: between an unroute and a new route, the outbox's
+    # own retry could slip through and empty it before the reload.
+    manner = {"post": "lose the answer"}
+
+    def network(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif manner["post"] == "lose the answer":
             route.fetch()  # the bank does it...
             route.abort("internetdisconnected")  # ...and the answer never arrives
         else:
-            route.continue_()
+            route.abort("internetdisconnected")  # refused outright
 
-    anna.route(re.compile(r".*/g/\w+/me$"), lose_the_answer)
+    anna.route(re.compile(r".*/g/\w+/me$"), network)
     _tap_pay(anna, "Bruno", "20")
     expect(anna.locator("#confirm")).to_be_visible()
     anna.click("#confirm-ok")
     expect(outbox.locator(".outbox-item")).to_have_count(1, timeout=10_000)
     assert _payments(live_server, game_id) == [50, 20]
-    anna.unroute(re.compile(r".*/g/\w+/me$"))
-
-    def refuse_posts(route):
-        if route.request.method == "POST":
-            route.abort("internetdisconnected")
-        else:
-            route.continue_()
-
-    anna.route(re.compile(r".*/g/\w+/me$"), refuse_posts)
+    manner["post"] = "refuse"
     anna.reload()
     expect(anna.locator("#outbox .outbox-item")).to_contain_text(f"Pay €{NBSP}20 to Bruno")
     anna.unroute(re.compile(r".*/g/\w+/me$"))
