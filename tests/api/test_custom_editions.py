@@ -11,6 +11,7 @@ import pytest
 
 from companion.core.editions.loading import EDITIONS_DIR, edition_files
 from companion.store import CustomEdition, EditionContent, db
+from companion.web import seats
 from tests.conftest import Api, make_app
 
 # On PostgreSQL too (python -m tests): edition files stored as JSON, under ids with a length, imported at once.
@@ -233,3 +234,93 @@ def test_the_home_page_asks_for_the_host_password_where_the_server_has_one(tmp_p
     assert "Edition Casa nostra imported" in html
     with app.app_context():
         db.engine.dispose()
+
+
+CEILING = 10**12  # the schema's highest max_amount
+
+
+@pytest.mark.parametrize(
+    "breaks, problem",
+    [
+        (lambda e: e["deeds"][0].update(price=10**30), "deeds[0].price must be at most 1000000000000"),
+        (lambda e: e["deeds"][0]["rents"].__setitem__(2, -10), "deeds[0].rents[2] must be at least 0"),
+        (
+            lambda e: e["fixed_payments"][0].update(amount=e["max_amount"] + 1),
+            "fixed_payments[0].amount must be at most max_amount (100000)",
+        ),
+        (lambda e: e["deeds"][5].update(price=100001), "deeds[5].price must be at most max_amount (100000)"),
+        (lambda e: e["start"]["cash"].update({"4": 10**6}), "start.cash[4] must be at most max_amount (100000)"),
+        (lambda e: e["jail"].update(fine=10**5 + 1), "jail.fine must be at most max_amount (100000)"),
+        (lambda e: e.update(max_amount=2**63), "max_amount must be at most 1000000000000"),
+        (lambda e: e["buildings"].update(supply_small=10**9), "buildings.supply_small must be at most 10000"),
+        (lambda e: e["jail"].update(cards_total=10**9), "jail.cards_total must be at most 1000"),
+        (lambda e: e["mortgage"].update(laps=10**9), "mortgage.laps must be at most 1000"),
+        (lambda e: e.update(time_limit_minutes=10**9), "time_limit_minutes must be at most 1440"),
+        (lambda e: e["dice"].update(max_total=10**9), "dice.max_total must be at most 100"),
+        (lambda e: e["valuation"].update(deed_percent=10**9), "valuation.deed_percent must be at most 1000"),
+        (
+            lambda e: e.update(utility_multipliers=[4, 10**4]),
+            "utility_multipliers[1] must be at most 1000",
+        ),
+        (
+            lambda e: e.update(utility_multipliers=[4, 1000], max_amount=10_000),
+            "utility_multipliers[1] times dice.max_total (12) must be at most max_amount (10000)",
+        ),
+        (
+            lambda e: e["starting_notes"].update({"10" * 10: 1}),
+            'starting_notes key "10101010101010101010" must be a banknote value',
+        ),
+    ],
+)
+def test_a_number_out_of_its_range_is_refused_naming_the_field_and_nothing_is_stored(app, api, breaks, problem):
+    data = renamed(exported(api, "classic-it"), "huge")
+    breaks(data)
+    status, body = api.post("/api/v1/editions", data)
+    assert status == 400 and body["error"]["code"] == "invalid_edition", body
+    assert any(p.startswith(f"huge: {problem}") for p in body["error"]["problems"]), body["error"]["problems"]
+    assert stored_count(app) == 0
+    with app.app_context():
+        assert db.session.query(EditionContent).count() == 0
+    assert api.get("/api/v1/editions/huge")[0] == 404
+    italian = api.client.post("/api/v1/editions", json=data, headers={"Accept-Language": "it"}).get_json()
+    assert italian["error"]["message"].startswith("Il file dell'edizione è stato rifiutato e non è stato salvato nulla")
+    assert f"huge: {problem}" in italian["error"]["message"]
+
+
+def at_the_limits(data: dict) -> dict:
+    """``data`` with the largest amounts its schema allows: a ceiling of 10^12, the first deed
+    and every player's starting cash at it, and rents and fees up to it."""
+    data["max_amount"] = CEILING
+    data["start"]["cash"] = dict.fromkeys(data["start"]["cash"], CEILING)
+    first = data["deeds"][0]
+    first.update(price=CEILING, mortgage=CEILING // 2, building_cost=CEILING)
+    first["rents"] = [CEILING // 10**k for k in range(len(first["rents"]) - 1, -1, -1)]
+    data["fixed_payments"][0]["amount"] = CEILING
+    data["banknotes"] = sorted({*data["banknotes"], CEILING}, reverse=True)
+    data["salary"]["amount"] = CEILING
+    data["buildings"].update(supply_small=10_000, supply_big=10_000)
+    return data
+
+
+def test_an_edition_at_the_limits_imports_and_its_dearest_deed_is_bought_and_shown(app, api):
+    data = at_the_limits(renamed(exported(api, "classic-it"), "al-limite"))
+    status, body = api.post("/api/v1/editions", data)
+    assert status == 201, body
+    deed = data["deeds"][0]["key"]
+    game = api.new_game(players=("Anna", "Bruno"), edition="al-limite").start()
+    assert game.cash() == {"Anna": CEILING, "Bruno": CEILING}
+    status, body = game.act("Anna", {"type": "buy", "deed": deed})
+    assert status == 200 and body["result"]["amount"] == CEILING, body
+    assert game.act("Bruno", {"type": "pay_fixed", "payment": data["fixed_payments"][0]["key"]})[0] == 200
+    for _ in range(3):  # salaries past the ceiling: a sum is no single payment
+        assert game.act("banker", {"type": "pass_go", "player": game.ids["Anna"]})[0] == 200
+    assert game.cash() == {"Anna": 3 * CEILING, "Bruno": 0}
+    assert api.client.get(f"/card/al-limite/{deed}").status_code == 200
+    phone = app.test_client()
+    with phone.session_transaction() as kept:  # Anna's phone, holding her seat's secret
+        kept["games"] = {game.id: {seats.PLAYER: game.tokens["Anna"]}}
+    for page in (f"/g/{game.id}/deeds/{deed}", f"/g/{game.id}/me", f"/g/{game.id}/deeds"):
+        assert phone.get(page).status_code == 200, page
+    assert game.act("banker", {"type": "end"})[0] == 200
+    status, score = api.get(f"/api/v1/games/{game.id}/score", game.banker)
+    assert status == 200 and score["final"] is True

@@ -206,3 +206,75 @@ def test_a_bad_file_is_reported_and_the_others_load(tmp_path):
     assert loaded.problems[1] == "misnamed.json: the id 'other' must match the file name"
     assert loaded.problems[2].startswith("torn.json: not a readable JSON file")
     assert len(loaded.problems) == 3
+
+
+def _integers(node, path=""):
+    """Every place of the schema that holds a whole number, with the schema that bounds it."""
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        target = SCHEMA["$defs"].get(ref.rsplit("/", 1)[-1], {}) if ref.startswith("#/$defs/") else {}
+        kinds = node.get("type", target.get("type"))
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            yield path, {**target, **node}
+        for key, value in node.items():
+            if key != "$defs":
+                yield from _integers(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _integers(value, f"{path}[{i}]")
+
+
+def test_every_whole_number_of_the_schema_has_a_range_and_every_list_a_length():
+    integers = list(_integers(SCHEMA))
+    assert len(integers) > 60
+    unbounded = [path for path, bound in integers if "minimum" not in bound or "maximum" not in bound]
+    assert unbounded == []
+    # Whatever the bank adds up of amounts within max_amount (eight players' cash, a lifetime
+    # of salaries) stays far inside a 64-bit signed column and a phone's exact numbers (2^53).
+    assert SCHEMA["properties"]["max_amount"]["maximum"] * 1000 < 2**53 < 2**63
+    amounts = [path for path, bound in integers if bound.get("x-amount")]
+    assert {
+        "/properties/deeds/items/properties/price",
+        "/properties/start/properties/cash/additionalProperties",
+    } <= set(amounts)
+    for path, bound in integers:
+        if bound.get("x-amount"):
+            assert bound["maximum"] == SCHEMA["properties"]["max_amount"]["maximum"], path
+    big_lists = ["deeds", "groups", "squares", "fixed_payments", "banknotes", "card_squares"]
+    assert all("maxItems" in SCHEMA["properties"][name] for name in big_lists)
+
+
+@pytest.mark.parametrize(
+    "breaks, message",
+    [
+        (lambda e: e["deeds"][0].update(price=10**30), "deeds[0].price must be at most 1000000000000"),
+        (lambda e: e["deeds"][0].update(price=100_001), "deeds[0].price must be at most max_amount (100000)"),
+        (lambda e: e["deeds"][0]["rents"].__setitem__(0, -2), "deeds[0].rents[0] must be at least 0"),
+        (lambda e: e["station_rents"].__setitem__(3, 10**6), "station_rents[3] must be at most max_amount (100000)"),
+        (lambda e: e["salary"].update(amount=10**6), "salary.amount must be at most max_amount (100000)"),
+        (lambda e: e["auction"].update(min_raise=10**6), "auction.min_raise must be at most max_amount (100000)"),
+        (lambda e: e["jail"].update(card_max_price=10**6), "jail.card_max_price must be at most max_amount (100000)"),
+        (lambda e: e.update(banknotes=[10**6, 1]), "banknotes[0] must be at most max_amount (100000)"),
+        (lambda e: e.update(max_amount=2**63), "max_amount must be at most 1000000000000"),
+        (lambda e: e["buildings"].update(supply_big=10**9), "buildings.supply_big must be at most 10000"),
+        (lambda e: e["buildings"].update(max_small=10**9), "buildings.max_small must be at most 20"),
+        (lambda e: e["starting_notes"].update({"500": 10**9}), "starting_notes[500] must be at most 1000"),
+        (lambda e: e["starting_notes"].update({"7": 1}), "starting_notes holds notes the edition does not print: [7]"),
+        (
+            lambda e: e.update(utility_multipliers=[4, 900], max_amount=10_000),
+            "utility_multipliers[1] times dice.max_total (12) must be at most max_amount (10000)",
+        ),
+    ],
+)
+def test_every_number_is_within_its_range(breaks, message):
+    data = _raw()
+    breaks(data)
+    problems = validate_edition(data)
+    assert f"classic-it: {message}" in problems, problems
+    with pytest.raises(EditionError):
+        parse_edition(data)
+
+
+def test_the_built_in_editions_are_within_every_range():
+    loaded = load_editions()
+    assert loaded.problems == [] and sorted(loaded.editions) == sorted(p.stem for p in FILES)

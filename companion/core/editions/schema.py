@@ -26,6 +26,19 @@ _TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
 )
 _Validator = extend(Draft202012Validator, type_checker=_TYPES)  # type: ignore[no-untyped-call]  # unannotated in its stubs
 
+# The schema marks every amount of money ``x-amount``: a schema cannot compare a value with
+# another field's (the edition's own ``max_amount``), so this validator reports each amount with
+# its path, and ``cross_problems`` compares them.
+AMOUNT = "x-amount"
+
+
+def _each_amount(validator: Any, marked: Any, instance: Any, schema: Any) -> Iterable[ValidationError]:
+    if marked and isinstance(instance, int) and not isinstance(instance, bool):
+        yield ValidationError("an amount", validator=AMOUNT, instance=instance)
+
+
+_AmountFinder = extend(_Validator, validators={AMOUNT: _each_amount})  # type: ignore[no-untyped-call]  # as above
+
 _TYPE_WORDS = {
     "integer": "a whole number",
     "string": "text",
@@ -47,6 +60,12 @@ def _validator() -> Validator:
     Draft202012Validator.check_schema(schema)
     validator: Validator = _Validator(schema)
     return validator
+
+
+@lru_cache(maxsize=1)
+def _amount_finder() -> Validator:
+    finder: Validator = _AmountFinder(load_schema())
+    return finder
 
 
 def field_path(path: Iterable[str | int]) -> str:
@@ -117,13 +136,15 @@ def _sentence(error: ValidationError) -> list[str]:
     return [f"{subject}: {error.message}"]
 
 
+def _by_field(error: ValidationError) -> list[str]:
+    """An error's place in the file, list items by their index."""
+    return [f"{p:09d}" if isinstance(p, int) else str(p) for p in error.absolute_path]
+
+
 def schema_problems(data: Any) -> list[str]:
     """What the schema refuses in ``data``, one sentence per problem, sorted by field (list
     items by their index)."""
-    errors = sorted(
-        _validator().iter_errors(data),
-        key=lambda e: [f"{p:09d}" if isinstance(p, int) else str(p) for p in e.absolute_path],
-    )
+    errors = sorted(_validator().iter_errors(data), key=_by_field)
     sentences = [s for e in errors for s in _sentence(e)]
     return list(dict.fromkeys(sentences))
 
@@ -152,7 +173,8 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     (or the dealt deeds) does not cover, more deeds dealt than can be, repeated keys, a deed in an unknown group, starting
     notes by table size that are not the edition's notes or do not add up to that size's cash, a lot
     penalty on a deed of a group that is no lot, a street whose rents do not
-    cover every building step, a big building needing more small ones than a deed takes."""
+    cover every building step, a big building needing more small ones than a deed takes, an
+    amount over the edition's own ``max_amount``."""
     problems = []
     players = data["players"]
     if players["min"] > players["max"]:
@@ -207,6 +229,36 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     if buildings["policy"] == "big_only" and buildings["max_small"] != 0:
         problems.append("buildings.max_small must be 0 with the policy big_only")
     problems += _turn_problems(data)
+    problems += _amount_problems(data)
+    return problems
+
+
+def _amount_problems(data: Mapping[str, Any]) -> list[str]:
+    """Amounts over the edition's own ``max_amount`` (a price, a rent, a fee, the starting
+    cash, a banknote...), and a multiplier of the dice that pays more than it at the dice's
+    highest total: the bank meets no payment it was not told it could hold."""
+    most = data["max_amount"]
+    problems = []
+    found = (e for e in _amount_finder().iter_errors(data) if e.validator == AMOUNT)
+    for error in sorted(found, key=_by_field):
+        if error.instance > most:
+            problems.append(f"{field_path(error.absolute_path)} must be at most max_amount ({most})")
+    top = data["dice"]["max_total"]
+    multipliers = [(f"utility_multipliers[{i}]", m) for i, m in enumerate(data.get("utility_multipliers") or [])]
+    if "dice_multiplier" in data["salary"]:
+        multipliers.append(("salary.dice_multiplier", data["salary"]["dice_multiplier"]))
+    multipliers += [
+        (f"squares[{i}].multiplier", q["multiplier"])
+        for i, q in enumerate(data.get("squares", []))
+        if "multiplier" in q
+    ]
+    for where, multiplier in multipliers:
+        if multiplier * top > most:
+            problems.append(f"{where} times dice.max_total ({top}) must be at most max_amount ({most})")
+    notes = set(data["banknotes"])
+    faces = {int(face) for face in data["starting_notes"]}
+    if not faces <= notes:
+        problems.append(f"starting_notes holds notes the edition does not print: {sorted(faces - notes)}")
     return problems
 
 
