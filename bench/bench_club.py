@@ -67,6 +67,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the proxy's files: tests.hosting
 from bench_server import HOST, Api, Server, Stream, StreamPool, free_port, ms, new_game, now, percentile
 
+from tests.hosting.failover import NGINX_SITE, NGINX_SNIPPET, nginx_binary, stop_process
+
 WORKER = re.compile(rb"\r\nx-banco-worker: *(\d+)", re.IGNORECASE)
 
 
@@ -126,8 +128,6 @@ class Proxy:
     side of TLS would be measured as the proxy's."""
 
     def __init__(self, folder: Path, ports: list[int]) -> None:
-        from tests.hosting.failover import NGINX_SITE, NGINX_SNIPPET, nginx_binary
-
         binary = nginx_binary()
         if binary is None:
             raise RuntimeError("nginx is not installed (apt-get install nginx)")
@@ -168,13 +168,7 @@ class Proxy:
 
     def stop(self) -> None:
         """SIGTERM to nginx's master (its PID alone), which ends its workers."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop_process(self.proc)
         self.log.close()
 
 

@@ -86,6 +86,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(proc: subprocess.Popen) -> None:
+    """SIGTERM to ``proc`` (its PID alone), which ends its own workers; SIGKILL after 15 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
 def replaced(content: str, replacements: dict[str, str], name: str) -> str:
     """``content`` with each key replaced by its value; refuses (AssertionError) a key the file
     no longer holds, so the test never runs a file other than the one it claims to."""
@@ -259,13 +270,7 @@ class Proxy:
 
     def stop(self) -> None:
         """SIGTERM to the proxy's process (its PID alone); SIGKILL after 15 s."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop_process(self.proc)
 
 
 class Nginx(Proxy):
