@@ -4,10 +4,12 @@ Behind a reverse proxy (nginx, Caddy, a load balancer) every connection comes fr
 so every phone would share one address: one table's streams would use up the address's share,
 and one family's wrong join codes would lock out the whole club. ``BANCO_TRUSTED_PROXIES``
 names the peers that may speak for a client (addresses or networks, none by default). From those
-peers only, the request's client address, scheme and host are read from the standard
-``Forwarded`` header (RFC 7239) or, without it, from ``X-Forwarded-For``,
-``X-Forwarded-Proto`` and ``X-Forwarded-Host``. From any other peer those headers are ignored,
-so a phone on the Wi-Fi cannot pick its own address.
+peers only, the request's client address, scheme and host are read from ``X-Forwarded-For``,
+``X-Forwarded-Proto`` and ``X-Forwarded-Host``, which nginx, Caddy, HAProxy and the cloud's
+balancers write, or, where no ``X-Forwarded-For`` came, from the standard ``Forwarded`` header
+(RFC 7239). Never the second when the first is there: a proxy that writes ``X-Forwarded-For``
+passes a ``Forwarded`` header the phone made up as it came. From any other peer those headers
+are ignored, so a phone on the Wi-Fi cannot pick its own address.
 
 The client is the right-most address of the chain that is not itself a trusted proxy: every
 address to the left of it was written by someone who is not trusted, and could be made up.
@@ -84,7 +86,7 @@ class TrustedProxies:
             return scope
         headers = scope["headers"]
         forwarded = _joined(headers, b"forwarded")
-        if forwarded is not None:
+        if forwarded is not None and _joined(headers, b"x-forwarded-for") is None:
             hops = _forwarded(forwarded)
         else:
             hops = _x_forwarded(headers)

@@ -66,14 +66,21 @@ TRUSTED = TrustedProxies(["127.0.0.1", "10.1.0.0/16", "::1"])
             [("X-Forwarded-For", "203.0.113.7"), ("X-Forwarded-Proto", "https"), ("Forwarded", "for=1.2.3.4")],
             ("127.0.0.2", "http", "10.0.0.5:5000"),
         ),
-        # RFC 7239, with an IPv6 client and its port; the standard header wins over the others.
+        # RFC 7239, where the proxy writes no X-Forwarded-For: an IPv6 client and its port.
         (
             "::1",
-            [
-                ("Forwarded", 'for="[2001:db8::1]:4711";proto=https;host=banco.org, for=10.1.0.1'),
-                ("X-Forwarded-For", "9.9.9.9"),
-            ],
+            [("Forwarded", 'for="[2001:db8::1]:4711";proto=https;host=banco.org, for=10.1.0.1')],
             ("2001:db8::1", "https", "banco.org"),
+        ),
+        # A proxy that writes X-Forwarded-For passes on a Forwarded the phone made up: never read.
+        (
+            "127.0.0.1",
+            [
+                ("Forwarded", "for=6.6.6.6;proto=https"),
+                ("X-Forwarded-For", "203.0.113.7"),
+                ("X-Forwarded-Proto", "http"),
+            ],
+            ("203.0.113.7", "http", "10.0.0.5:5000"),
         ),
         ("127.0.0.1", [("Forwarded", "for=198.51.100.4:80;proto=HTTPS")], ("198.51.100.4", "https", "10.0.0.5:5000")),
         ("127.0.0.1", [("Forwarded", "for=unknown")], ("unknown", "http", "10.0.0.5:5000")),
