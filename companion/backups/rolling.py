@@ -29,8 +29,9 @@ STOP_SECONDS = 60  # how long stopping waits for the last copy
 
 
 class Keeping:
-    def __init__(self, database: Path, directory: Path, minutes: float, kept: int) -> None:
+    def __init__(self, database: Path, directory: Path, minutes: float, kept: int, address: str = "") -> None:
         self.database = database
+        self.address = address  # where the phones reach this server, for another to name
         self.directory = directory
         self.minutes = minutes
         self.kept = kept
@@ -41,14 +42,16 @@ class Keeping:
         self.started = False
 
     def start(self) -> None:
-        """Takes the server's lock (refusing, ``lock.Locked``, while a restore runs) and starts
-        the copies, when ``minutes`` is above 0. Once: started again, it changes nothing."""
+        """Takes the server's lock (refusing, ``lock.Locked``, while another server or a restore
+        runs) and starts the copies, when ``minutes`` is above 0. Once: started again, it changes
+        nothing."""
         if self.started:
             return
         self.started = True
         started = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
         try:
-            self.lock.share(f"process {os.getpid()}, serving since {started}")
+            at = f", at {self.address}" if self.address else ""
+            self.lock.hold(f"process {os.getpid()}, serving since {started}{at}")
         except BaseException:
             self.started = False
             raise

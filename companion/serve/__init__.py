@@ -124,7 +124,13 @@ def keeping(config) -> Keeping | None:
     database = config.get("DATABASE_FILE")
     if database is None:
         return None
-    return Keeping(Path(database), Path(config["BACKUP_DIR"]), config["BACKUP_MINUTES"], config["BACKUPS_KEPT"])
+    return Keeping(
+        Path(database),
+        Path(config["BACKUP_DIR"]),
+        config["BACKUP_MINUTES"],
+        config["BACKUPS_KEPT"],
+        config.get("PUBLIC_URL", ""),
+    )
 
 
 def create_server(app, host: str, port: int, workers: int = 1, on_started=None, parser: str | None = None) -> Server:

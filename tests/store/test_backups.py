@@ -162,6 +162,30 @@ def test_restore_is_refused_while_a_server_runs_on_the_database(tmp_path):
 
 
 @sqlite_only
+def test_a_second_server_on_the_same_sqlite_file_is_refused_naming_the_first(tmp_path):
+    """Its money would stay right, but each server's pages would miss the other's moves."""
+    first_port, second_port = free_port(), free_port()
+    database = f"sqlite:///{tmp_path / 'banco.sqlite3'}"
+    first = app_py(first_port, database)
+    try:
+        wait_for_app_py(first, first_port)
+        second = app_py(second_port, database)
+        output, _ = second.communicate(timeout=60)
+        assert second.returncode == 1
+        said = output.decode() if isinstance(output, bytes) else output
+        assert (
+            f"Banco cannot start: another Banco server is serving {tmp_path / 'banco.sqlite3'} (process {first.pid}, serving since"
+            in said
+        )
+        assert f", at http://127.0.0.1:{first_port})" in said
+        assert "Open that one on the phones: one server holds every table's game." in said
+        assert first.poll() is None  # the first serves on
+    finally:
+        first.terminate()
+        first.wait(30)
+
+
+@sqlite_only
 def test_no_server_starts_while_a_restore_runs(tmp_path):
     app = make_app(tmp_path)
     closed(app)
