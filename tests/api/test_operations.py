@@ -342,6 +342,12 @@ def test_every_worker_answers_with_the_whole_servers_numbers_and_says_not_ready_
         assert sorted(answered) == ["1", "2"], "the kernel gave every connection to one worker"
         game = new_game(server_at(port), ["Anna", "Bruno"])
         streams = streams_on_both_workers(port, game)
+        # The spare streams opened on the way were closed by this side: a worker counts one gone
+        # once its loop hears of it, a moment later.
+        deadline = time.monotonic() + 10
+        while value(scrape(url), "banco_streams_open") != 2:
+            assert time.monotonic() < deadline, "the streams closed were still counted open"
+            time.sleep(0.1)
 
         scraped_by = set()
         for _ in range(40):  # scrapes until each worker has answered one: each says the whole server's
