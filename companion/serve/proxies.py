@@ -62,9 +62,6 @@ class TrustedProxies:
     def __init__(self, trusted: Iterable[Network | str] = ()) -> None:
         self.trusted = tuple(ipaddress.ip_network(n, strict=False) for n in trusted)
 
-    def __bool__(self) -> bool:
-        return bool(self.trusted)
-
     def trusts(self, address: str | None) -> bool:
         """Whether ``address`` (a peer's, as the socket gives it) is a trusted proxy's."""
         if not self.trusted or not address:
