@@ -122,7 +122,7 @@ class ClubStream(Stream):
 
 class Proxy:
     """nginx in the foreground under ``folder``, in front of the servers on ``ports``: the hosting
-    guide's upstream (``docs/hosting/nginx/banco.conf``, its ports replaced) and its locations
+    guide's upstream and zones (``docs/hosting/nginx/banco.conf``, its ports replaced) and its locations
     (``banco-proxy.conf``, included as it is), listening on plain http. The guide's TLS is left
     out: the phones here are this benchmark's threads, on the servers' own two cores, and their
     side of TLS would be measured as the proxy's."""
@@ -132,7 +132,9 @@ class Proxy:
         if binary is None:
             raise RuntimeError("nginx is not installed (apt-get install nginx)")
         folder.mkdir(parents=True, exist_ok=True)
-        upstream = re.search(r"^upstream banco \{.*?^\}", NGINX_SITE.read_text(), re.M | re.S)
+        site = NGINX_SITE.read_text()
+        zones = "".join(f"{line}\n" for line in re.findall(r"^limit_conn_zone [^\n]*;$", site, re.M))
+        upstream = re.search(r"^upstream banco \{.*?^\}", site, re.M | re.S)
         if upstream is None:
             raise RuntimeError(f"{NGINX_SITE} has no upstream banco")
         servers = "".join(f"    server 127.0.0.1:{port} max_fails=2 fail_timeout=10s;\n" for port in ports)
@@ -146,6 +148,7 @@ class Proxy:
             "error_log stderr warn;\nevents { worker_connections 16384; }\nhttp {\n  access_log off;\n"
             + "".join(f"  {kind}_temp_path {folder / kind};\n" for kind in ("client_body", "proxy", "fastcgi"))
             + "".join(f"  {kind}_temp_path {folder / kind};\n" for kind in ("uwsgi", "scgi"))
+            + zones
             + block
             + f"\n  server {{\n    listen 127.0.0.1:{self.port};\n    include {NGINX_SNIPPET};\n  }}\n}}\n"
         )

@@ -46,3 +46,15 @@ def test_a_server_drains_longer_than_caddy_takes_to_see_it():
     settings = (HOSTING / "systemd" / "banco.env").read_text()
     drain = int(re.search(r"^BANCO_DRAIN_SECONDS=(\d+)$", settings, re.M)[1])
     assert drain > caddy_health_interval()
+
+
+def test_nginx_bounds_each_phone_s_connections_where_banco_leaves_a_trusted_proxy_s_alone():
+    """Banco gives a trusted proxy's connections no per-address share (``serve.proxies``): the
+    guide's nginx counts each phone's instead, in a zone its site defines, as many as Banco would."""
+    site = (HOSTING / "nginx" / "banco.conf").read_text()
+    snippet = (HOSTING / "nginx" / "banco-proxy.conf").read_text()
+    zone = re.search(r"^limit_conn_zone \$binary_remote_addr zone=(\w+):\d+m;$", site, re.M)
+    assert zone, "banco.conf defines no zone counting each phone's connections"
+    bound = re.search(rf"^limit_conn {zone.group(1)} (\d+);$", snippet, re.M)
+    assert bound, "banco-proxy.conf does not bound each phone's connections"
+    assert config.STREAMS_PER_ADDRESS < int(bound.group(1)) <= config.CONNECTIONS_PER_ADDRESS
