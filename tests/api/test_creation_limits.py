@@ -13,11 +13,11 @@ import math
 import time
 
 import pytest
-from sqlalchemy import text
 
 from companion import config
 from companion.store import CustomEdition, Game, Tournament, db
 from companion.web import ratelimit
+from tests.api.test_shared_limits import age
 from tests.conftest import Api, make_app
 from tests.web.test_editor import form_of
 
@@ -109,15 +109,9 @@ def later(app, monkeypatch):
     def move_on(seconds: float) -> None:
         clock[0] += seconds
         with app.app_context():
-            if db.engine.dialect.name == "postgresql":
-                db.session.execute(
-                    text(
-                        "UPDATE limit_place SET taken_at = taken_at - make_interval(secs => :s), "
-                        "leaves_at = leaves_at - make_interval(secs => :s)"
-                    ),
-                    {"s": seconds},
-                )
-                db.session.commit()
+            on_postgresql = db.engine.dialect.name == "postgresql"
+        if on_postgresql:
+            age(app, seconds)
 
     return move_on
 
