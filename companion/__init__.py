@@ -17,11 +17,12 @@ from .extension import Banco, Limiter
 from .live import routes as live
 from .live.broker import Broker
 from .live.fanout import listener
+from .live.newsroom import Newsroom
 from .metrics import Metrics
 from .services.door import Door
 from .services.limits import shared_places
 from .web import site
-from .web.news import make_news
+from .web.news import draw_news
 from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
 
 
@@ -47,6 +48,8 @@ def shared_parts(app: Flask) -> Banco:
     broker = Broker()
     guesses, creations = limits(app)
     metrics = Metrics()
+    # What committed versions tell the pages, drawn off the writer (web.news) in the app's context.
+    newsroom = Newsroom(broker, draw_news, app.app_context)
     return Banco(
         editions=built_in_editions(app),
         broker=broker,
@@ -55,9 +58,9 @@ def shared_parts(app: Flask) -> Banco:
         limiter=guesses,
         creations=creations,
         # Every action, the API's and the pages', goes through it (services.door): one writer.
-        door=Door(app, metrics),
+        door=Door(app, metrics, newsroom),
         metrics=metrics,
-        news=make_news,
+        newsroom=newsroom,
     )
 
 

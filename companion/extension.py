@@ -7,7 +7,6 @@ a link between layers that the imports show.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -17,7 +16,7 @@ if TYPE_CHECKING:  # the types only: each layer imports this module, and this on
     from .core.editions.edition import Edition
     from .live.broker import Broker
     from .live.fanout import Listener
-    from .live.news import News
+    from .live.newsroom import Newsroom
     from .metrics import Metrics
     from .services.door import Door
 
@@ -53,15 +52,14 @@ class Banco:
     creations: Limiter
     # Every action, the API's and the pages', goes through it: one writer (``services.door``).
     door: Door
+    # What committed versions tell the pages, drawn off the writer, then handed to the broker.
+    newsroom: Newsroom
     # What the server counts for its host's monitoring (``GET /metrics``).
     metrics: Metrics
     # Set once the server begins to stop: ``GET /readyz`` says no from then on.
     stopping: threading.Event = field(default_factory=threading.Event)
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).
     pinned: dict[str, Edition] = field(default_factory=dict)
-    # What a game's versions just committed tell each page (``web.news.make_news``), made by
-    # the committing thread before they are announced; None: events carry parts only.
-    news: Callable[[str, Mapping[int, frozenset[str] | None], frozenset[str]], Mapping[int, News | None]] | None = None
 
 
 def init_app(app: Flask, parts: Banco) -> None:

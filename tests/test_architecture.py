@@ -47,7 +47,7 @@ def files(folder: str) -> list[Path]:
 # The web layer's floor: no database; of the core only what ``WEB_READS_OF_CORE`` lists.
 WEB_FLOOR = ("companion.store", "sqlalchemy", "flask_sqlalchemy")
 WEB_FLOOR_FILES = ("companion/web", "companion/live/routes.py", "companion/live/regions.py")
-LIVE_LOOP = ("broker", "events", "news", "streams", "fanout")
+LIVE_LOOP = ("broker", "events", "news", "newsroom", "streams", "fanout")
 LIVE_LOOP_BANS = (
     "flask",
     "flask_sqlalchemy",

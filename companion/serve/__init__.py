@@ -53,6 +53,7 @@ class Server(uvicorn.Server):
         self.keeping = keeping(gate.app.config)
         # Auctions close themselves when their countdown ends, whatever page is open.
         self.closer = gate.door.closer
+        self.newsroom = banco(gate.app).newsroom
 
     # uvicorn's main loop wakes ten times a second to see whether it should stop: about 2 ms of
     # CPU a second on an idle server, a third of its idle work. This one wakes once a second,
@@ -102,6 +103,7 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets)
         self.gate.mount.shutdown()
         self.gate.writer.stop(wait=WRITER_SECONDS)
+        self.newsroom.stop(wait=WRITER_SECONDS)  # the last batch's answers wait for it
         if self.fanout is not None:
             self.fanout.stop()
         if self.keeping is not None:

@@ -28,11 +28,12 @@ from .bodies import parse_json
 from .closer import Closer
 from .faults import cannot_save
 from .seats import Caller
-from .tx import keep_games, rollback
+from .tx import ANSWERS_AFTER_NEWS, keep_games, rollback
 from .wording import gettext, language, say
 from .writer import Waiting, Writer
 
 if TYPE_CHECKING:
+    from ..live.newsroom import Newsroom
     from ..metrics import Metrics
 
 KEPT_GAMES = 256  # a club's evening is 50 tables: every table's game stays loaded in the writer
@@ -57,9 +58,11 @@ class Door:
     the same writer. Each action answered is counted in ``metrics`` (the server's loop, which
     answers the API's actions itself, counts its own there too)."""
 
-    def __init__(self, app, metrics: Metrics) -> None:
+    def __init__(self, app, metrics: Metrics, newsroom: Newsroom) -> None:
         self.metrics = metrics
-        self.writer = Writer(run_batch, lambda: writer_context(app), metrics=metrics)
+        # Each batch is answered once its game's pages are told (``newsroom.after``), while the
+        # writer goes on to the next one.
+        self.writer = Writer(run_batch, lambda: writer_context(app), metrics=metrics, settle=newsroom.after)
         self.closer = Closer(app, self.writer)
 
     def answer(self, game_id: str, caller: Caller | str | None, body: bytes | dict, lang: str) -> Reply:
@@ -153,10 +156,14 @@ def failure(lang: str) -> Reply:
 def writer_context(app) -> Iterator[None]:
     """The writer thread's own app context, kept: one database session for all its batches, not
     one made and dropped per batch (each commit still expires what it read), keeping its games
-    loaded between them."""
+    loaded between them; its transactions do not wait for the news (its batches' answers do)."""
     with app.app_context():
         keep_games(KEPT_GAMES)
-        yield
+        token = ANSWERS_AFTER_NEWS.set(True)
+        try:
+            yield
+        finally:
+            ANSWERS_AFTER_NEWS.reset(token)
 
 
 def bearer(header: str) -> str | None:

@@ -244,6 +244,23 @@ class GameRepository:
             if id(row) not in spared:
                 db.session.expire(row)
 
+    def share(self, committed) -> None:
+        """Offers the states this session keeps of the games just ``committed`` (game id ->
+        versions) to every reader of the process, as the state of their newest version: the
+        newsroom and the pages that read them next need not map their rows again. Frozen, so
+        sharing them is safe; only a state of exactly that version is offered."""
+        kept = self._kept()
+        if kept is None:
+            return
+        for game_id, versions in committed.items():
+            held = kept.states.get(game_id)
+            if held is None or held[0] != max(versions):
+                continue
+            key = (database_key(), game_id, held[0])
+            with self._lock:
+                if key not in self._shared:
+                    _use(self._shared, key, (held[1], held[2]), self._shared_most)
+
     def forget(self) -> None:
         """Drops the states this session keeps: after a rollback, whatever the session made may
         be of a version that was never written (the rollback itself expires the kept rows, which

@@ -47,6 +47,9 @@ _TO_PUBLISH = "banco_to_publish"
 # Read by the SQLite "begin" hook in companion/__init__.py: a write transaction starts with
 # BEGIN IMMEDIATE so it holds the write lock from its first statement.
 WRITE_INTENT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_write_intent", default=False)
+# Set on the writer's thread, whose batches' answers wait for their news (``Writer``), not its
+# transactions: it goes on to the next batch while the newsroom draws.
+ANSWERS_AFTER_NEWS: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_answers_after_news", default=False)
 # Set inside ``reading()``'s snapshot: what is read there is of one version (``in_snapshot``).
 _SNAPSHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("banco_snapshot", default=False)
 
@@ -70,7 +73,6 @@ def writing():
             versions = db.session.info.get(_TO_PUBLISH)
             if versions and db.engine.dialect.name == "postgresql":
                 fanout.notify(db.session, versions)  # heard by every process, at commit only
-            news = _news(versions)
             db.session.commit()
             GAMES.committed()
         except BaseException as error:
@@ -86,30 +88,20 @@ def writing():
         finally:
             WRITE_INTENT.reset(token)
     # Announced only once committed, so no phone is told of a version it cannot read yet; this
-    # process's streams hear it at once, the other processes' through the NOTIFY above.
+    # process's streams hear it from the newsroom, with its news, the other processes' through
+    # the NOTIFY above.
     shared = banco()
     if shared.broker.saving(True):
         log.warning("The database saves again.")
-    for game_id, versions in db.session.info.pop(_TO_PUBLISH, {}).items():
-        shared.broker.publish_all(game_id, versions, news.get(game_id))
-        if any(changed is None or AUCTION in changed for changed in versions.values()):
-            shared.door.closer.wake()  # it sleeps while no auction is open (``services.closer``)
-
-
-def _news(versions: dict | None) -> dict:
-    """What the versions about to be committed tell each page (``banco().news``), read inside
-    the write transaction that made them, from the rows it wrote: handed to the broker only once
-    committed, with the versions. Made in the languages each game is read in here
-    (``Broker.spoken``), and for a game read in none, not at all."""
-    shared = banco()
-    tell = shared.news
-    if not versions or tell is None:
-        return {}
-    spoken = {game_id: shared.broker.spoken(game_id) for game_id in versions}
-    if not any(spoken.values()):
-        return {}
-    db.session.flush()
-    return {game_id: tell(game_id, made, spoken[game_id]) for game_id, made in versions.items() if spoken[game_id]}
+    published = db.session.info.pop(_TO_PUBLISH, {})
+    if not published:
+        return
+    GAMES.share(published)
+    shared.newsroom.committed(published)
+    if any(changed is None or AUCTION in changed for versions in published.values() for changed in versions.values()):
+        shared.door.closer.wake()  # it sleeps while no auction is open (``services.closer``)
+    if not ANSWERS_AFTER_NEWS.get():
+        shared.newsroom.wait()  # a request's own answer never runs ahead of its game's pages
 
 
 @contextmanager

@@ -48,7 +48,9 @@ class Waiting:
 class Writer:
     """Runs ``run_batch`` on its thread, inside ``surroundings()`` (entered once per thread: the
     app's context, a session that keeps what it read); counts its queue and its batches in
-    ``metrics``, where given."""
+    ``metrics``, where given. With ``settle``, a batch is answered through it (``settle(answer)``:
+    the newsroom calls it once the batch's versions are told to the pages), so the thread goes
+    on to the next batch meanwhile."""
 
     def __init__(
         self,
@@ -56,8 +58,10 @@ class Writer:
         surroundings: Callable[[], AbstractContextManager] = nullcontext,
         idle_seconds: float = IDLE_SECONDS,
         metrics: Metrics | None = None,
+        settle: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         self.run_batch = run_batch
+        self._settle = settle
         self._metrics = metrics
         self._surroundings = surroundings
         self._idle_seconds = idle_seconds
@@ -75,8 +79,8 @@ class Writer:
         ran.wait()
 
     def post(self, works: list[Waiting], done: Callable[[], None]) -> None:
-        """Queues ``works`` for the next batch; ``done()`` is called on the writer's thread once
-        they have run (each one's ``answer`` or ``error`` set). Returns at once."""
+        """Queues ``works`` for the next batch; ``done()`` is called once they have run and their
+        game's pages are told (on the writer's thread, or the newsroom's) (each one's ``answer`` or ``error`` set). Returns at once."""
         with self._lock:
             self._queue.append((works, done))
             if self._metrics is not None:
@@ -112,11 +116,11 @@ class Writer:
                 if self._metrics is not None:
                     self._metrics.taken(len(batch))
                 self._run(batch)
-                for _, done in taken:
-                    try:
-                        done()
-                    except Exception:  # a server's loop closed meanwhile: nobody waits any more
-                        log.warning("an action's answer found nobody waiting", exc_info=True)
+                answer = _answerer([done for _, done in taken])
+                if self._settle is None:
+                    answer()
+                else:
+                    self._settle(answer)
 
     def _run(self, batch: list[Waiting]) -> None:
         """Runs ``batch``; when it fails as a whole (its commit: nothing of it holds), once more,
@@ -136,3 +140,16 @@ class Writer:
         except BaseException as error:
             for work in batch:
                 work.answer, work.error = None, error
+
+
+def _answerer(calls: list[Callable[[], None]]) -> Callable[[], None]:
+    """One call that makes each of ``calls`` (the batch's ``done``s), whatever the others do."""
+
+    def answer() -> None:
+        for done in calls:
+            try:
+                done()
+            except Exception:  # a server's loop closed meanwhile: nobody waits any more
+                log.warning("an action's answer found nobody waiting", exc_info=True)
+
+    return answer

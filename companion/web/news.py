@@ -4,14 +4,14 @@ player's new notices drawn as the pages draw them, the banker's undo, a roll of 
 passed on, the clock paused or resumed and the auction's card (the phones' and the table
 screen's) after a bid.
 
-It runs in the write transaction that made the versions (the writer's), from the rows it wrote,
-and is handed to the broker once they are committed: a stream never waits for it, and no page
-has to fetch what it says. A version it cannot say gets no news (``None``) and its pages fetch
-their regions as before: an undo or a take back (they mark an older line of the feed), the dice,
+It runs once the versions are committed, on the newsroom's thread (``companion.live.newsroom``),
+off the writer, reading the committed state in one snapshot; the broker hears of the versions
+with it, so no page has to fetch what it says. A version it cannot say gets no news (``None``),
+and its pages fetch their regions: an undo or a take back (they mark an older line of the feed), the dice,
 the turn, the clock or the auction changed otherwise than by a roll, a turn passed on, the clock
 paused or resumed or a bid, a notice that waits for its player's answer (its forms are drawn
-with the reader's session), a version this process did not write last (another server process
-wrote after it).
+with the reader's session), a version the game has moved on from by the time it is drawn
+(a newer one, of this process or another, is committed).
 """
 
 from __future__ import annotations
@@ -35,6 +35,15 @@ from .speaking import spoken_in
 from .templating import money
 
 log = logging.getLogger(__name__)
+
+
+def draw_news(
+    game_id: str, versions: Mapping[int, frozenset[str] | None], languages: frozenset[str]
+) -> dict[int, News | None]:
+    """The news of ``game_id``'s committed ``versions`` (``make_news``), read in one snapshot
+    of the database: the newsroom's drawing (``companion.live.newsroom``), off the writer."""
+    with services.reading():
+        return make_news(game_id, versions, languages)
 
 
 def make_news(

@@ -182,6 +182,8 @@ def test_what_news_cannot_say_is_fetched(client, app):
     """An undo marks an older line: no news, the pages fetch by the parts. Money asked of a
     player: no news for that player (the notice's Pay is a form of their session), news for
     the others."""
+    from companion.live.newsroom import Newsroom
+
     game = _new_game(client, "classic-it")
     anna, bruno = game["ids"]["Anna"], game["ids"]["Bruno"]
     since = _version(client, game)
@@ -199,7 +201,8 @@ def test_what_news_cannot_say_is_fetched(client, app):
     told = _readers(client, game, asked)
     assert "news" not in told["Anna"] and "news" in told["Carla"] and "news" in told["screen"]
     # A server without news (an older one, or news that failed) still tells the parts.
-    extension.init_app(app, extension.banco(app).__class__(**{**extension.banco(app).__dict__, "news": None}))
+    shared = extension.banco(app)
+    extension.init_app(app, shared.__class__(**{**shared.__dict__, "newsroom": Newsroom(shared.broker)}))
     again = _version(client, game)
     _act(client, game, game["tokens"]["Anna"], {"type": "transfer", "to": bruno, "amount": 2})
     told = _readers(client, game, again)
