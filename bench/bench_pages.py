@@ -15,12 +15,12 @@ in play each time; ``--action bid``: the banker opens an auction before the page
 each action is a bid 1 above the last, by a player who does not hold the high bid), and every page
 does on each event what ``static/js/banco.js`` does:
 
-- ``--mode whole`` (before events carried the change): fetches the whole page again;
+- ``--mode whole`` (as if events said nothing of what changed): fetches the whole page again;
 - ``--mode regions``: fetches only its regions whose ``data-parts`` meet the event's
   ``parts`` (``?regions=``), or the whole page where it has no regions or the event cannot
   say; nothing when no region changed. Events that arrive during a fetch are folded into the
   next one, as the browser does;
-- ``--mode news`` (the default: what the browser does now): an event that carries its news
+- ``--mode news`` (the default: what the browser does): an event that carries its news
   (``docs/live.md``, *News*) is written in place, and only the regions showing a part that
   their ``data-applies`` does not cover are fetched; an event without news as ``regions``;
 - ``--mode none``: the pages hold their streams and fetch nothing (the cost of the actions and

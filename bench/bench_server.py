@@ -25,7 +25,7 @@ answers, then measures:
    of them open, one payment is timed; then the benchmark counts how many the server has let
    go a little after its head timeout (``companion.serve.protocol.HEAD_SECONDS``). With
    ``--idle-from-one-address`` they all come from 127.0.0.2, as one client flooding the server
-   (issue 34: past ``BANCO_CONNECTIONS_PER_ADDRESS`` they are answered 503 and let go sooner),
+   (past ``BANCO_CONNECTIONS_PER_ADDRESS`` they are answered 503 and let go sooner),
    and the payment, from 127.0.0.1, is on a connection of its own opened after them.
 
 Listeners (phase 3 and ``--background-listeners``) connect from the addresses 127.0.0.2 to

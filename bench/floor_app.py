@@ -21,9 +21,9 @@ It speaks just enough of Banco's API for the benchmark's phones:
     DATABASE_URL=sqlite:////tmp/floor.sqlite3 PORT=5001 python bench/floor_app.py
     FLOOR_SERVER=waitress DATABASE_URL=sqlite:////tmp/floor.sqlite3 PORT=5001 python bench/floor_app.py
 
-``FLOOR_SERVER=waitress`` serves it under waitress instead (a thread per request, as the floor was
-first measured in issue 17, and as Banco itself was served before its event loop); on this
-machine that floor runs a little faster than the uvicorn one, so ratios are given against both.
+``FLOOR_SERVER=waitress`` serves it under waitress instead: a thread per request, the other
+common way to serve a Flask app. The floor is not the same under the two servers, so ratios are
+given against both.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def main() -> None:
     app = create_app(os.environ["DATABASE_URL"])
     threads = int(os.environ.get("BANCO_THREADS", "32"))
     if os.environ.get("FLOOR_SERVER") == "waitress":
-        # The floor as issue 17 first measured it: waitress, a thread per request.
+        # The floor under a thread-per-request server: waitress.
         from waitress import serve
 
         serve(app, host=os.environ.get("HOST", "127.0.0.1"), port=int(os.environ["PORT"]), threads=threads, _quiet=True)

@@ -30,8 +30,8 @@ MAX_GAME_FILE_BYTES = 32 * 1024 * 1024
 # The threads that answer the app's requests; live streams take none (they wait on the event loop),
 # printed sheets have their own (``serve.mount``). The app's work holds Python's lock but for
 # the database's calls, and every such call hands the lock to another waiting thread: with a
-# table's 10 pages fetching at once, 32 threads cost the server a fifth more CPU per action
-# than 4 (``bench/bench_pages.py``, docs/benchmarks.md). More threads only wait longer in turn.
+# table's 10 pages fetching at once, more threads mean more switches between them for the same
+# work (measured with ``bench/bench_pages.py``: docs/benchmarks.md). More threads only wait longer in turn.
 THREADS = 4
 # Connections the server holds at once (a club evening: 400 phones, a stream each, and their requests).
 CONNECTION_LIMIT = 10000

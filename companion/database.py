@@ -197,7 +197,7 @@ def prepare_schema() -> None:
                     raise _mismatch(f"revision {revision}")
             elif not tables & {"game", "banco_schema"}:
                 # Built from the models, not replayed from revision 1: the same tables (the
-                # migration tests check it) at a fraction of the cost of every new database.
+                # migration tests check it) without running every migration for each new database.
                 db.metadata.create_all(connection)
                 migrations.stamp(connection, "head")
                 return

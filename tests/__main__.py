@@ -7,7 +7,7 @@ sitting shows everything.
 Runs pytest on SQLite, every test but the API's fuzzing (``fuzz``, which goes to PostgreSQL when
 there is one), and beside it on PostgreSQL the tests marked ``database``, those whose behaviour
 depends on the database (a ``pytestmark`` in the module says which, and
-why; the README says why the others need one run). The two runs share nothing but the
+why; docs/testing.md says why the others need one run). The two runs share nothing but the
 machine: the PostgreSQL run, one process, starts first and goes on beside the checks and the
 SQLite run, whose files are shared among one pytest-xdist worker per core (``spread``); its
 report follows theirs.

@@ -2,7 +2,7 @@
 writes and put back whole (``copies``), the lock that tells a restore a server is running
 (``lock``), and the server's own rolling copies (``rolling``). The server (``companion.serve``)
 keeps them while it serves; ``flask --app app banco backup`` and ``restore`` (``companion.cli``)
-take and put back one by hand. On PostgreSQL, ``pg_dump`` does this (README)."""
+take and put back one by hand. On PostgreSQL, ``pg_dump`` does this (docs/backups.md)."""
 
 from .copies import (
     AUTOMATIC,

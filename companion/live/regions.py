@@ -92,8 +92,8 @@ def render(template_name: str, version: int, **view):
 def prepare(env) -> int:
     """Compiles every template of ``env`` and reads, for every page, which template draws each
     of its regions and what that region reads: done once when the server starts, so the first
-    page or region a phone asks for after a restart is not the one that pays for it (it took
-    about a second of CPU: ``bench/bench_restart.py``). Returns how many templates it compiled."""
+    page or region a phone asks for after a restart is not the one that waits for it
+    (``bench/bench_restart.py`` measures that first move). Returns how many templates it compiled."""
     names = env.list_templates(extensions=["html"])
     regions: dict[str, list[str]] = {}
     for name in names:

@@ -55,9 +55,9 @@ class Server(uvicorn.Server):
         self.closer = gate.door.closer
         self.newsroom = banco(gate.app).newsroom
 
-    # uvicorn's main loop wakes ten times a second to see whether it should stop: about 2 ms of
-    # CPU a second on an idle server, a third of its idle work. This one wakes once a second,
-    # for the Date header, and at once when told to stop (from a signal or another thread).
+    # uvicorn's main loop wakes ten times a second to see whether it should stop, a large part of
+    # an idle server's work. This one wakes once a second, for the Date header, and at once when
+    # told to stop (from a signal or another thread).
     @property
     def should_exit(self) -> bool:
         return self._should_exit

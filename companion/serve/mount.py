@@ -1,10 +1,10 @@
 """The Flask app in a pool of threads, called once per request with its body already read.
 
 The loop hands a thread the request, the thread runs the app and collects its whole answer, and
-the loop writes it: one hop each way. a2wsgi, which did this before, hopped back to the loop
-for the head, for every chunk of the body and for its end, each time through a task and a
-queue, and waited in the thread for each: about half a millisecond of the 1.5 to 2 a plain
-request cost the server (``bench/bench_requests.py``, ``docs/benchmarks.md``). Banco's answers are all finite (a
+the loop writes it: one hop each way. A general WSGI bridge (a2wsgi) hops back to the loop for
+the head, for every chunk of the body and for its end, each time through a task and a queue,
+and makes the thread wait for each: a large part of what a plain request costs the server
+(``bench/bench_requests.py``, ``docs/benchmarks.md``). Banco's answers are all finite (a
 live stream's opening included: the loop holds the stream after it) and at most a few hundred
 kilobytes (a printed sheet), so collecting one whole costs nothing the client would notice.
 
@@ -30,8 +30,8 @@ class Answer(NamedTuple):
     body: bytes
 
 
-# Printed sheets (a deck of deed cards, the money, a poster: PDF or PNG) take up to seconds of
-# CPU each; they have threads of their own, so a table printing never holds up the pages.
+# Printed sheets (a deck of deed cards, the money, a poster: PDF or PNG) take far longer than a
+# page; they have threads of their own, so a table printing never holds up the pages.
 PRINTING_THREADS = 2
 
 

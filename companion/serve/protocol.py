@@ -1,8 +1,8 @@
 """uvicorn's HTTP/1.1 connection, with four manners of Banco's.
 
 The parser is httptools (llhttp, in C) where it is installed, as requirements.txt installs
-it on Linux, macOS and Windows: reading a request head costs a few microseconds instead of
-h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
+it on Linux, macOS and Windows: every request's head is read in C rather than in h11's pure
+Python. Without it, h11. Either way:
 
 - A client that does not finish its request head within ``HEAD_SECONDS`` (silent, or sending a
   byte now and then to hold the connection) is disconnected.
@@ -16,8 +16,8 @@ h11's (pure Python) fraction of a millisecond. Without it, h11. Either way:
   connections have none, ``proxies``), or past the server's
   own limit (``CONNECTION_LIMIT``), is not counted among the server's connections, has
   ``CROWDED_SECONDS`` to send its head, and is answered 503 as the app words it (saying which),
-  with ``Retry-After``, and closed. The connections already held are served as before (uvicorn's
-  own limit, which this replaces, refused every request once the server was full, and in plain
+  with ``Retry-After``, and closed. The connections already held are still served (uvicorn's
+  own limit, which this replaces, refuses every request once the server is full, and in plain
   text).
 """
 

@@ -53,8 +53,8 @@ def imported_editions() -> dict[str, Edition]:
 
 def know_built_in() -> None:
     """Each built-in edition kept under its content's hash too, so a game pinned to a file's
-    current content is never parsed again (parsing and checking one costs about a quarter of a
-    second, paid by the first page of each game after a restart)."""
+    current content is never parsed again (parsing and checking one against the schema is slow,
+    and would be paid by the first page of each game after a restart)."""
     cache = banco().pinned
     for edition in banco().editions.values():
         cache.setdefault(content_hash(edition.raw), edition)

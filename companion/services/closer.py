@@ -1,6 +1,6 @@
 """Auctions close themselves: when an auction's countdown runs out, the server closes it, whether
-or not any page of the game is open (before, only the Bank's page, or the wallet of a banker who
-plays, closed it from the browser).
+or not any page of the game is open, so an auction never waits on a browser that was closed or
+put to sleep.
 
 One thread per server process (``Closer``, started and stopped with the server) looks for running
 games whose open auction's ``ends_at`` has passed, and hands each to the app's one writer as the
@@ -14,10 +14,10 @@ the server was down is closed at the first look, as the server starts).
 It looks every ``SWEEP_SECONDS`` while an auction is open, and otherwise sleeps: a commit of this
 process that changed an auction wakes it (``wake``, from ``tx.writing``), and it looks anyway
 every ``IDLE_SECONDS`` for an auction opened by another server process that has stopped since.
-A table that is not auctioning costs it nothing: before, its once-a-second query was a third of
-an idle server's work.
+A table that is not auctioning costs it nothing: a query every second would be a large part of
+what an idle server does.
 
-A close the table may not make is left to the banker, as the Bank's page left it: an auction
+A close the table may not make is left to the banker, as it needs a person's judgement: an auction
 the banker reopened with undo (it runs again from the next bid, or the banker closes it), a
 winner still raising cash or a tie the banker settles (the rules refuse those), and, where the
 richest player buys at the opening bid when nobody bids (the championship), an auction nobody

@@ -137,7 +137,7 @@ def record(game: Game, state: GameState, outcome: Outcome, actor: str, reverses:
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """An entry ``record`` has just written, as its caller reads it: a plain value, not a row
-    of the session (making one was a twentieth of an action's work); ``state``, the game's
+    of the session (a row costs the writer more to make, on every action); ``state``, the game's
     state it leaves."""
 
     id: int

@@ -6,7 +6,7 @@ Three memories, all here:
 
 - **the states read in snapshots** (``tx.reading``: the pages), shared by every request of the
   process, by (database, game, version): after an event every open page of a game reads the same
-  new version, and mapping its rows was a sixth of a wallet's fetch. A state is frozen
+  new version, so its rows are mapped once, not once per page. A state is frozen
   (``core.frozen``), so whoever holds one may share it;
 - **the rows read in one snapshot**, by game id, in that snapshot's session only: a page reads
   its game once however many parts of it ask;
@@ -199,7 +199,7 @@ class GameRepository:
         """Makes this thread's session keep the last ``most`` games it locked loaded between its
         transactions, players, deeds and states included, instead of reading them all again
         after each commit: for a session that does nothing but write actions (the server's
-        writer thread), where those reads were a fifth of an action's work. Each lock still
+        writer thread), which writes the same games again and again all evening. Each lock still
         reads the game's row afresh; its players and deeds are read again only when its version
         moved meanwhile (a write elsewhere: another thread, another process). A rollback forgets
         them all, as it always does."""

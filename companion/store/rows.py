@@ -2,9 +2,9 @@
 reads) is given in place of the ORM's ``Game``.
 
 After an event every open page of a game asks for its regions again, each in a request of its
-own, and each first reads the game and its players. Through the ORM that was about half of
-what a region's request cost beyond the HTTP request itself (an identity map, instrumented
-attributes, a lazy load for the players), for rows that a read never changes. Here the same
+own, and each first reads the game and its players. The ORM would give each of those reads
+an identity map, instrumented attributes and a lazy load for the players, a large part of a
+region's request, for rows that a read never changes. Here the same
 rows come through ``Prepared`` statements on the snapshot's own connection, as plain objects
 with the models' attribute names: ``game.players`` (by seat), ``game.holdings`` (by position,
 read when first asked for, in the same snapshot), ``player.game``, ``player.claimed``.

@@ -2,9 +2,9 @@
 
 An action writes a handful of rows (the entry, its postings, the game's row, each player it
 touched, its request key) and locks its game's row first. Through SQLAlchemy's ``execute``
-each of those statements cost about 40 µs of Python on this project's 2-core machine (an
-execution context, its parameters processed, a result set up), against 5 µs for the driver's
-own ``execute``: at a busy table that was a quarter of the server's work.
+each of those statements pays for an execution context, its parameters processed and a result
+set up, several times what the driver's own ``execute`` costs; at a busy table these statements
+are a large part of the server's work (``docs/benchmarks.md``, the hot statements).
 
 A ``Prepared`` statement is a SQLAlchemy Core statement compiled by SQLAlchemy, once per
 dialect and per set of parameter names, with the type processors SQLAlchemy itself would apply

@@ -1,7 +1,7 @@
 """What a server makes ready before it listens, so the first phone after a restart is served as
 fast as the rest: the templates compiled with what each live region reads, and the catalogs of
-every language loaded. Without it, the first move after a restart paid about a second of CPU
-for them, on the mover's page and then on every other phone's (``bench/bench_restart.py``)."""
+every language loaded. Without it, the first move after a restart would pay for them, on the
+mover's page and then on every other phone's (``bench/bench_restart.py`` measures that move)."""
 
 from __future__ import annotations
 
