@@ -19,7 +19,7 @@ from .live.broker import Broker
 from .live.fanout import listener
 from .live.newsroom import Newsroom
 from .metrics import Metrics
-from .services.door import Door
+from .services import door
 from .services.limits import shared_places
 from .web import site
 from .web.news import draw_news
@@ -50,6 +50,9 @@ def shared_parts(app: Flask) -> Banco:
     metrics = Metrics()
     # What committed versions tell the pages, drawn off the writer (web.news) in the app's context.
     newsroom = Newsroom(broker, draw_news, app.app_context)
+    # Every action, the API's and the pages', goes through it (services.door): one writer.
+    actions = door.Door(app, metrics, newsroom)
+    door.install(app, actions)
     return Banco(
         editions=built_in_editions(app),
         broker=broker,
@@ -57,8 +60,7 @@ def shared_parts(app: Flask) -> Banco:
         fanout=listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
         limiter=guesses,
         creations=creations,
-        # Every action, the API's and the pages', goes through it (services.door): one writer.
-        door=Door(app, metrics, newsroom),
+        closer=actions.closer,
         metrics=metrics,
         newsroom=newsroom,
     )

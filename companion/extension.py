@@ -1,6 +1,6 @@
 """What the layers of one app share, typed: the built-in editions, the live broker and its ear on
-the other processes, the limits on guessed secrets and new things, the actions' one door, and the
-counters. Made once by ``create_app``, stored once in ``app.extensions`` and read by ``banco()``:
+the other processes, the newsroom, the limits on guessed secrets and new things, the auctions'
+closer, and the counters (the actions' one door is ``services.door``'s own). Made once by ``create_app``, stored once in ``app.extensions`` and read by ``banco()``:
 a link between layers that the imports show.
 """
 
@@ -18,7 +18,6 @@ if TYPE_CHECKING:  # the types only: each layer imports this module, and this on
     from .live.fanout import Listener
     from .live.newsroom import Newsroom
     from .metrics import Metrics
-    from .services.door import Door
 
 KEY = "banco"
 
@@ -38,6 +37,14 @@ class Limiter(Protocol):
         ...
 
 
+class Waking(Protocol):
+    """A thread that sleeps until there is work for it (``services.closer.Closer``)."""
+
+    def wake(self) -> None:
+        """There may be work now."""
+        ...
+
+
 @dataclass(frozen=True)
 class Banco:
     # The editions of the files shipped with Banco, by id (a bad file is left out).
@@ -50,8 +57,8 @@ class Banco:
     limiter: Limiter
     # New games, tournaments and editions stored from one address, each kind counted apart.
     creations: Limiter
-    # Every action, the API's and the pages', goes through it: one writer (``services.door``).
-    door: Door
+    # Closes the auctions whose countdown has run out (``services.closer``): woken when one opens.
+    closer: Waking
     # What committed versions tell the pages, drawn off the writer, then handed to the broker.
     newsroom: Newsroom
     # What the server counts for its host's monitoring (``GET /metrics``).

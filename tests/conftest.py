@@ -219,9 +219,7 @@ class SharedApp:
         from companion.services import repository
 
         app = self.app
-        old = extension.banco(app)
-        old.door.writer.stop(wait=10)
-        old.door.closer.stop()
+        _stop_threads(app)
         app.config.clear()
         app.config.update(self.settings)
         extension.init_app(app, shared_parts(app))
@@ -234,14 +232,20 @@ class SharedApp:
         return app
 
     def close(self) -> None:
-        from companion import extension
-
-        parts = extension.banco(self.app)
-        parts.door.writer.stop(wait=10)
-        parts.door.closer.stop()
+        _stop_threads(self.app)
         with self.app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def _stop_threads(app) -> None:
+    """Ends the app's writer, its auctions' closer and its newsroom, once what they hold is done."""
+    from companion import extension
+    from companion.services import door
+
+    door.of(app).writer.stop(wait=10)
+    door.of(app).closer.stop()
+    extension.banco(app).newsroom.stop(wait=10)
 
 
 def _empty_tables(engine) -> None:

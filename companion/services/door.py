@@ -22,7 +22,6 @@ from flask import current_app
 from werkzeug.http import parse_cookie
 
 from ..core.errors import N_, BancoError
-from ..extension import banco
 from .actions import prepare, run_batch, unsigned
 from .bodies import parse_json
 from .closer import Closer
@@ -181,9 +180,17 @@ def reader(cookie: str | None, accept_language: str | None) -> str:
     return language(chosen, accept_language)
 
 
+KEY = "banco.door"
+
+
+def install(app, door: Door) -> None:
+    """Makes ``door`` the door of ``app`` (``companion.create_app`` makes one)."""
+    app.extensions[KEY] = door
+
+
 def of(app) -> Door:
-    """The door of ``app`` (``companion.create_app`` makes one)."""
-    return banco(app).door
+    """The door of ``app`` (``install``)."""
+    return app.extensions[KEY]
 
 
 def act(game_id, caller: Caller | None, payload: dict, token: str | None = None) -> dict:

@@ -99,7 +99,7 @@ def writing():
     GAMES.share(published)
     shared.newsroom.committed(published)
     if any(changed is None or AUCTION in changed for versions in published.values() for changed in versions.values()):
-        shared.door.closer.wake()  # it sleeps while no auction is open (``services.closer``)
+        shared.closer.wake()  # it sleeps while no auction is open (``services.closer``)
     if not ANSWERS_AFTER_NEWS.get():
         shared.newsroom.wait()  # a request's own answer never runs ahead of its game's pages
 
