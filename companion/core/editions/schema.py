@@ -8,7 +8,7 @@ own edition and an editor's hints all read it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -88,12 +88,67 @@ def _words(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _missing(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
+
+
+def _unknown_fields(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    known = set(schema.get("properties", {}))
+    return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
+
+
+def _wrong_type(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    kinds = [expected] if isinstance(expected, str) else expected
+    return [f"{where or 'the edition'} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"]
+
+
+def _not_one_of(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{where or 'the edition'} must be one of {', '.join(map(str, expected))}, not {_words(instance)}"]
+
+
+def _too_few(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{where or 'the edition'} needs at least {expected} {'value' if expected == 1 else 'values'}"]
+
+
+def _not_allowed(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    """A ``not`` of the schema: the fields the object's policy does not go with, or the value."""
+    fields = expected.get("required", []) if isinstance(expected, dict) else []
+    policy = instance.get("policy") if isinstance(instance, dict) else None
+    return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] or [
+        f"{where or 'the edition'} is not allowed here"
+    ]
+
+
+# The kinds of schema error said in one sentence: ``subject`` is the field (or the edition),
+# ``expected`` what the schema asks (``expected_json`` as JSON), ``means`` what a pattern means.
+_SAID = {
+    "const": "{subject} must be {expected_json}",
+    "minimum": "{subject} must be at least {expected}",
+    "maximum": "{subject} must be at most {expected}",
+    "minLength": "{subject} must not be empty",
+    "maxLength": "{subject} must be at most {expected} characters",
+    "uniqueItems": "{subject} has a repeated value",
+    "pattern": "{subject} {means}",
+}
+
+# The kinds said field by field or from what the file holds: from the field's path, what the
+# schema asks, what the file holds and the schema's part that refused it.
+_SAID_BY: dict[str, Callable[[str, Any, Any, Any], list[str]]] = {
+    "required": _missing,
+    "additionalProperties": _unknown_fields,
+    "type": _wrong_type,
+    "enum": _not_one_of,
+    "minItems": _too_few,
+    "not": _not_allowed,
+}
+
+
 def _sentence(error: ValidationError) -> list[str]:
-    """jsonschema's error as sentences about the edition's fields."""
+    """jsonschema's error as sentences about the edition's fields (a kind the tables do not
+    word, as the field and jsonschema's own message)."""
     where = field_path(error.absolute_path)
+    kind = error.validator if isinstance(error.validator, str) else ""
     # What the schema asked and what the file holds: JSON values of any shape.
-    # What the schema asked and what the file holds: JSON values of any shape.
-    kind = error.validator
     expected: Any = error.validator_value
     instance: Any = error.instance
     schema: Any = error.schema
@@ -101,38 +156,10 @@ def _sentence(error: ValidationError) -> list[str]:
     means = schema.get("x-pattern-means", "has the wrong form") if isinstance(schema, dict) else ""
     if "propertyNames" in error.schema_path:
         return [f"{subject} key {_words(instance)} {means}"]
-    if kind == "required":
-        return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
-    if kind == "additionalProperties":
-        known = set(schema.get("properties", {}))
-        return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
-    if kind == "type":
-        kinds = [expected] if isinstance(expected, str) else expected
-        return [f"{subject} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"]
-    if kind == "enum":
-        return [f"{subject} must be one of {', '.join(map(str, expected))}, not {_words(instance)}"]
-    if kind == "const":
-        return [f"{subject} must be {_words(expected)}"]
-    if kind == "minimum":
-        return [f"{subject} must be at least {expected}"]
-    if kind == "maximum":
-        return [f"{subject} must be at most {expected}"]
-    if kind == "minLength":
-        return [f"{subject} must not be empty"]
-    if kind == "maxLength":
-        return [f"{subject} must be at most {expected} characters"]
-    if kind == "minItems":
-        return [f"{subject} needs at least {expected} {'value' if expected == 1 else 'values'}"]
-    if kind == "uniqueItems":
-        return [f"{subject} has a repeated value"]
-    if kind == "pattern":
-        return [f"{subject} {means}"]
-    if kind == "not":
-        fields = expected.get("required", []) if isinstance(expected, dict) else []
-        policy = instance.get("policy") if isinstance(instance, dict) else None
-        return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] or [
-            f"{subject} is not allowed here"
-        ]
+    if kind in _SAID:
+        return [_SAID[kind].format(subject=subject, expected=expected, expected_json=_words(expected), means=means)]
+    if kind in _SAID_BY:
+        return _SAID_BY[kind](where, expected, instance, schema)
     return [f"{subject}: {error.message}"]
 
 
