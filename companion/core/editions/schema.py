@@ -202,23 +202,51 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     penalty on a deed of a group that is no lot, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes, an
     amount over the edition's own ``max_amount``."""
-    problems = []
-    players = data["players"]
-    if players["min"] > players["max"]:
-        problems.append("players must be a range within 2..8 (min at most max)")
-    cash = data["start"]["cash"]
-    for n in range(players["min"], players["max"] + 1):
-        if str(n) not in cash:
-            problems.append(f"start.cash has no amount for {n} players")
+    return [
+        *_player_problems(data),
+        *_dealt_problems(data),
+        *_start_note_problems(data),
+        *_key_problems(data),
+        *_deed_problems(data),
+        *_building_problems(data["buildings"]),
+        *_turn_problems(data),
+        *_amount_problems(data),
+    ]
+
+
+def _player_sizes(data: Mapping[str, Any]) -> range:
+    """Every table size the edition is played at."""
+    return range(data["players"]["min"], data["players"]["max"] + 1)
+
+
+def _player_problems(data: Mapping[str, Any]) -> list[str]:
+    """A player range upside down, and a table size with no starting cash."""
+    players, cash = data["players"], data["start"]["cash"]
+    problems = ["players must be a range within 2..8 (min at most max)"] if players["min"] > players["max"] else []
+    return problems + [f"start.cash has no amount for {n} players" for n in _player_sizes(data) if str(n) not in cash]
+
+
+def _dealt_problems(data: Mapping[str, Any]) -> list[str]:
+    """Where deeds are dealt at the start: a table size with no count, and one dealt more deeds
+    than can be dealt."""
     dealt = data["start"].get("deeds")
-    if dealt is not None:
-        dealable = sum(1 for deed in data["deeds"] if deed.get("dealable", True))
-        for n in range(players["min"], players["max"] + 1):
-            if str(n) not in dealt:
-                problems.append(f"start.deeds has no count for {n} players")
-            elif n * dealt[str(n)] > dealable:
-                problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
-    notes = set(data["banknotes"])
+    if dealt is None:
+        return []
+    dealable = sum(1 for deed in data["deeds"] if deed.get("dealable", True))
+    problems = []
+    for n in _player_sizes(data):
+        if str(n) not in dealt:
+            problems.append(f"start.deeds has no count for {n} players")
+        elif n * dealt[str(n)] > dealable:
+            problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
+    return problems
+
+
+def _start_note_problems(data: Mapping[str, Any]) -> list[str]:
+    """Starting notes by table size that the edition does not print, or that do not add up to
+    that size's starting cash."""
+    notes, cash = set(data["banknotes"]), data["start"]["cash"]
+    problems = []
     for n, split in (data["start"].get("notes") or {}).items():
         faces = {int(face) for face in split}
         if not faces <= notes:
@@ -226,11 +254,21 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         total = sum(int(face) * count for face, count in split.items())
         if n in cash and total != cash[n]:
             problems.append(f"start.notes[{n}] adds up to {total}, not the starting cash {cash[n]}")
-    for section in ("groups", "deeds", "fixed_payments"):
-        problems += _repeated(data[section], section)
-    problems += _repeated(data.get("squares", []), "squares")
+    return problems
+
+
+def _key_problems(data: Mapping[str, Any]) -> list[str]:
+    """A key repeated among the groups, the deeds, the fixed payments or the squares."""
+    problems = [p for section in ("groups", "deeds", "fixed_payments") for p in _repeated(data[section], section)]
+    return problems + _repeated(data.get("squares", []), "squares")
+
+
+def _deed_problems(data: Mapping[str, Any]) -> list[str]:
+    """Deed by deed: a lot penalty in a group that is no lot, a group the edition does not have,
+    and a street's rents that do not cover every building step."""
     kinds = {g["key"]: g["kind"] for g in data["groups"]}
     no_lot = {g["key"] for g in data["groups"] if not g.get("lot", True)}
+    problems = []
     for i, deed in enumerate(data["deeds"]):
         where = f"deeds[{i}]"
         if deed["group"] in no_lot and deed.get("lot_penalty") is not None:
@@ -238,16 +276,28 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         if deed["group"] not in kinds:
             problems.append(f"{where}.group {deed['group']!r} is not one of the edition's groups")
         elif kinds[deed["group"]] == "street":
-            needed = _rents_needed(data, deed)
-            if len(deed.get("rents", [])) != needed:
-                steps = (
-                    "the base rent"
-                    if needed == 1
-                    else "no building, each small building"
-                    + (", the big one" if needed == data["buildings"]["max_small"] + 2 else "")
-                )
-                problems.append(f"{where}.rents needs {needed} values ({steps})")
-    buildings = data["buildings"]
+            problems += _rent_problems(data, deed, where)
+    return problems
+
+
+def _rent_problems(data: Mapping[str, Any], deed: Mapping[str, Any], where: str) -> list[str]:
+    """A street whose rents are not one per building step (``_rents_needed``)."""
+    needed = _rents_needed(data, deed)
+    if len(deed.get("rents", [])) == needed:
+        return []
+    if needed == 1:
+        steps = "the base rent"
+    else:
+        steps = "no building, each small building" + (
+            ", the big one" if needed == data["buildings"]["max_small"] + 2 else ""
+        )
+    return [f"{where}.rents needs {needed} values ({steps})"]
+
+
+def _building_problems(buildings: Mapping[str, Any]) -> list[str]:
+    """Building numbers that contradict the policy: a big building needing more small ones than a
+    deed takes, or worth fewer; small ones where only big ones go up."""
+    problems = []
     if buildings["policy"] == "big_replaces_small":
         if buildings["small_per_big"] > buildings["max_small"]:
             problems.append("buildings.small_per_big must be at most buildings.max_small")
@@ -255,8 +305,6 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append("buildings.big_worth must be at least buildings.small_per_big")
     if buildings["policy"] == "big_only" and buildings["max_small"] != 0:
         problems.append("buildings.max_small must be 0 with the policy big_only")
-    problems += _turn_problems(data)
-    problems += _amount_problems(data)
     return problems
 
 
@@ -292,8 +340,7 @@ def _amount_problems(data: Mapping[str, Any]) -> list[str]:
 def _turn_problems(data: Mapping[str, Any]) -> list[str]:
     """What needs the bank to keep the turns, or fits the dice and the table: a jail left by
     turns, a square that makes a player sit out, trades bound to the player in turn, winning
-    dice totals the dice cannot roll, a seat limit with a playing banker outside the player
-    range."""
+    dice totals the dice cannot roll, then what must fit the table (``_table_problems``)."""
     problems = []
     counted = (data.get("turns") or {}).get("counted", False)
     if (data.get("turns") or {}).get("trades_with_active") and not counted:
@@ -308,6 +355,13 @@ def _turn_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append(f"squares[{i}] (sit_out) needs turns.counted")
         if any(total > top for total in square.get("totals", [])):
             problems.append(f"squares[{i}].totals must be at most dice.max_total ({top})")
+    return problems + _table_problems(data)
+
+
+def _table_problems(data: Mapping[str, Any]) -> list[str]:
+    """What must fit the table: a seat limit with a playing banker, or a house's table size,
+    outside the player range, and a train's salary where the salary goes by the dice."""
+    problems = []
     players = data["players"]
     with_banker = players.get("max_with_playing_banker")
     if with_banker is not None and not players["min"] <= with_banker <= players["max"]:
