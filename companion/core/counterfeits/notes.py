@@ -196,8 +196,7 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
     bank = _Bank(state, before.drawn)
     hands = _hands_in_play(state, before, bank)
     net = _net(state, outcome.postings)
-    payers = [pid for pid in state.players if net.get(pid, 0) < 0]
-    receivers = [pid for pid in state.players if net.get(pid, 0) > 0]
+    payers, receivers = _sides(state, net)
     for pid in payers + receivers:
         require_notes(state, abs(net[pid]))
     handed = {pid: hand_over(hands.setdefault(pid, []), -net[pid], bank) for pid in payers}
@@ -267,6 +266,13 @@ def _net(state: GameState, postings: tuple[Posting, ...]) -> dict[str, int]:
         if posting.account in state.players:
             net[posting.account] = net.get(posting.account, 0) + posting.amount
     return net
+
+
+def _sides(state: GameState, net: dict[str, int]) -> tuple[list[str], list[str]]:
+    """The players who pay and those who receive, each in seat order."""
+    payers = [pid for pid in state.players if net.get(pid, 0) < 0]
+    receivers = [pid for pid in state.players if net.get(pid, 0) > 0]
+    return payers, receivers
 
 
 def _receive(

@@ -155,22 +155,11 @@ def _debt(
     if not named:
         return None
     if deed is not None:
-        to, owed = rent_owed(state, debtor, require_deed(state, deed)[0].key, dice)
-        debt = Debt("rent", to, owed, str(deed))
+        debt = _rent_debt(state, debtor, deed, dice)
     elif request is not None:
-        asked = state.pending.get(request) if isinstance(request, str) else None
-        if asked is None or asked.payer != debtor or asked.needs != PAYER:
-            raise NotFound(
-                "unknown_request", N_("There is no such request waiting on %(name)s."), name=state.players[debtor].name
-            )
-        if now is not None and pending.is_expired(asked, now):
-            raise RuleViolation("request_lapsed", N_("This request has lapsed: nothing is owed on it."))
-        debt = Debt("request", asked.payee, asked.amount, asked.id)
+        debt = _request_debt(state, debtor, request, now)
     elif payment is not None:
-        fixed = state.edition.fixed_payment(payment) if isinstance(payment, str) else None
-        if fixed is None:
-            raise NotFound("unknown_payment", N_("This edition has no such payment."))
-        debt = Debt("payment", BANK, fixed.amount, fixed.key)
+        debt = _payment_debt(state, payment)
     else:
         if creditor is None:
             raise BadInput("creditor_required", N_("Say to whom the amount is owed: a player or the bank."))
@@ -183,6 +172,34 @@ def _debt(
             named=_account_name(state, str(creditor)),
         )
     return debt
+
+
+def _rent_debt(state: GameState, debtor: str, deed: object, dice: object) -> Debt:
+    """The rent ``debtor`` owes on ``deed``, by the rules. Refuses what ``rent_owed`` refuses."""
+    to, owed = rent_owed(state, debtor, require_deed(state, deed)[0].key, dice)
+    return Debt("rent", to, owed, str(deed))
+
+
+def _request_debt(state: GameState, debtor: str, request: object, now: datetime | None) -> Debt:
+    """The request for money ``request`` waiting on ``debtor``. Refuses one that is not (404
+    ``unknown_request``) and one that has lapsed."""
+    asked = state.pending.get(request) if isinstance(request, str) else None
+    if asked is None or asked.payer != debtor or asked.needs != PAYER:
+        raise NotFound(
+            "unknown_request", N_("There is no such request waiting on %(name)s."), name=state.players[debtor].name
+        )
+    if now is not None and pending.is_expired(asked, now):
+        raise RuleViolation("request_lapsed", N_("This request has lapsed: nothing is owed on it."))
+    return Debt("request", asked.payee, asked.amount, asked.id)
+
+
+def _payment_debt(state: GameState, payment: object) -> Debt:
+    """The edition's fixed payment ``payment`` (a tax, a fine), owed to the bank. Refuses one the
+    edition does not have."""
+    fixed = state.edition.fixed_payment(payment) if isinstance(payment, str) else None
+    if fixed is None:
+        raise NotFound("unknown_payment", N_("This edition has no such payment."))
+    return Debt("payment", BANK, fixed.amount, fixed.key)
 
 
 def _account_name(state: GameState, account: str) -> str:
