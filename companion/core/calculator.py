@@ -175,27 +175,43 @@ def _deed_entry(
 def _check_deed(
     edition: Edition, names: list[str], deed: Deed, entry: DeedEntry, entries: dict[str, tuple[Deed, DeedEntry]]
 ) -> None:
-    """Refuses buildings or a mortgage the rules would never have allowed on this deed."""
-    b = edition.buildings
+    """Refuses buildings or a mortgage the rules would never have allowed on this deed: on a
+    deed nobody owns, a mortgage where there is none, buildings the deed does not take, and
+    buildings on a group its owner does not hold whole and unmortgaged."""
     said = {"deed": deed.name, "key": deed.key}
     built = entry.small > 0 or entry.big
     if entry.owner is None:
-        if built:
-            raise RuleViolation(
-                "unowned_buildings", N_("%(deed)s belongs to nobody: it cannot have buildings."), **said
-            )
-        if entry.mortgaged:
-            raise RuleViolation(
-                "unowned_mortgaged", N_("%(deed)s belongs to nobody: only its owner can mortgage it."), **said
-            )
+        _check_unowned(entry, built, said)
         return
     if entry.mortgaged:
-        if mortgage_terms(edition) is None:
-            raise RuleViolation("no_mortgages", N_("In this edition deeds cannot be mortgaged."), **said)
-        if not deed.mortgage:
-            raise RuleViolation("no_mortgage_value", N_("%(deed)s cannot be mortgaged."), **said)
-    if not built:
-        return
+        _check_mortgageable(edition, deed, said)
+    if built:
+        _check_buildings(edition, deed, entry, said)
+        _check_group_held(edition, names, deed, entry, entries, said)
+
+
+def _check_unowned(entry: DeedEntry, built: bool, said: dict[str, str]) -> None:
+    """Refuses buildings or a mortgage on a deed that belongs to nobody."""
+    if built:
+        raise RuleViolation("unowned_buildings", N_("%(deed)s belongs to nobody: it cannot have buildings."), **said)
+    if entry.mortgaged:
+        raise RuleViolation(
+            "unowned_mortgaged", N_("%(deed)s belongs to nobody: only its owner can mortgage it."), **said
+        )
+
+
+def _check_mortgageable(edition: Edition, deed: Deed, said: dict[str, str]) -> None:
+    """Refuses a mortgage in an edition without mortgages, or on a deed without a mortgage value."""
+    if mortgage_terms(edition) is None:
+        raise RuleViolation("no_mortgages", N_("In this edition deeds cannot be mortgaged."), **said)
+    if not deed.mortgage:
+        raise RuleViolation("no_mortgage_value", N_("%(deed)s cannot be mortgaged."), **said)
+
+
+def _check_buildings(edition: Edition, deed: Deed, entry: DeedEntry, said: dict[str, str]) -> None:
+    """Refuses buildings on a deed that takes none or is mortgaged, more small ones than a deed
+    takes, and a big building where the edition has none or beside small ones."""
+    b = edition.buildings
     group = edition.group(deed.group)
     if group is None or group.kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), **said)
@@ -212,19 +228,30 @@ def _check_deed(
             max=b.max_small,
             **said,
         )
-    if entry.big:
-        if big_building(edition) is None:
-            raise RuleViolation(
-                "no_big_building", N_("%(deed)s cannot have a big building: this edition has none."), **said
-            )
-        if entry.small:
-            raise RuleViolation(
-                "big_with_small",
-                N_("%(deed)s cannot have %(small)s and a %(big)s together."),
-                small=b.small_plural,
-                big=b.big,
-                **said,
-            )
+    if entry.big and big_building(edition) is None:
+        raise RuleViolation(
+            "no_big_building", N_("%(deed)s cannot have a big building: this edition has none."), **said
+        )
+    if entry.big and entry.small:
+        raise RuleViolation(
+            "big_with_small",
+            N_("%(deed)s cannot have %(small)s and a %(big)s together."),
+            small=b.small_plural,
+            big=b.big,
+            **said,
+        )
+
+
+def _check_group_held(
+    edition: Edition,
+    names: list[str],
+    deed: Deed,
+    entry: DeedEntry,
+    entries: dict[str, tuple[Deed, DeedEntry]],
+    said: dict[str, str],
+) -> None:
+    """Refuses buildings on a deed whose group has a buildable deed of another owner, or a
+    mortgaged one where a mortgage reaches the whole group."""
     # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or is lost to the
     # bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
     # lifted in time), a colour is split after its buildings went up: only a built groupmate of
@@ -261,22 +288,32 @@ def _check_even(edition: Edition, group_key: str, entries: dict[str, tuple[Deed,
     if not any(e.small or e.big for _, e in members):
         return
     even = [(d, e) for d, e in members if not (e.mortgaged and edition.mortgage.reach == "deed")]
-    b = edition.buildings
-    small = [(d, e) for d, e in even if not e.big]
-    if small:
-        most = max(small, key=lambda de: de[1].small)
-        fewest = min(small, key=lambda de: de[1].small)
-        if most[1].small - fewest[1].small > 1:
-            raise RuleViolation(
-                "uneven_buildings",
-                N_("%(deed)s has %(n)s %(small)s but %(other)s only %(m)s: building goes evenly, at most one apart."),
-                n=most[1].small,
-                m=fewest[1].small,
-                small=b.small_plural,
-                other=fewest[0].name,
-                deed=most[0].name,
-                key=most[0].key,
-            )
+    _check_small_even(edition, [(d, e) for d, e in even if not e.big])
+    _check_big_after_small(edition, members)
+
+
+def _check_small_even(edition: Edition, small: list[tuple[Deed, DeedEntry]]) -> None:
+    """Refuses small buildings more than one apart on the deeds of a group without a big one."""
+    if not small:
+        return
+    most = max(small, key=lambda de: de[1].small)
+    fewest = min(small, key=lambda de: de[1].small)
+    if most[1].small - fewest[1].small > 1:
+        raise RuleViolation(
+            "uneven_buildings",
+            N_("%(deed)s has %(n)s %(small)s but %(other)s only %(m)s: building goes evenly, at most one apart."),
+            n=most[1].small,
+            m=fewest[1].small,
+            small=edition.buildings.small_plural,
+            other=fewest[0].name,
+            deed=most[0].name,
+            key=most[0].key,
+        )
+
+
+def _check_big_after_small(edition: Edition, members: list[tuple[Deed, DeedEntry]]) -> None:
+    """Refuses a big building on a group while another of its deeds holds fewer small ones than
+    a big building needs (where it needs any)."""
     big = big_building(edition)
     built_big = next((d for d, e in members if e.big), None)
     if big is None or built_big is None or big.needs_small == 0:
@@ -289,9 +326,9 @@ def _check_even(edition: Edition, group_key: str, entries: dict[str, tuple[Deed,
                     "%(other)s has a %(big)s while %(deed)s has %(n)s %(small)s: a %(big)s needs %(need)s on every deed of its group."
                 ),
                 other=built_big.name,
-                big=b.big,
+                big=edition.buildings.big,
                 n=entry.small,
-                small=b.small_plural,
+                small=edition.buildings.small_plural,
                 need=big.needs_small,
                 deed=deed.name,
                 key=deed.key,
@@ -326,13 +363,45 @@ def game_state(
     entries = [PlayerEntry(*p) for p in players]
     names = clean_names(edition, [p.name for p in entries])
     problems: list[BancoError] = []
+    cash = _cash_entries(names, entries, cash_required, problems)
+    found = _deed_entries(edition, names, deeds, problems)
+    refused_groups = _check_deeds(edition, names, found, problems)
+    _check_groups(edition, found, refused_groups, problems)
+    small = sum(entry.small for _, entry in found.values())
+    big = sum(1 for _, entry in found.values() if entry.big)
+    problems += _supply_problems(edition, small, big)
+    if problems:
+        raise WrongEntries(problems)
+    b = edition.buildings
+    return GameState(
+        edition,
+        FINISHED,
+        {player_id(i): PlayerState(player_id(i), name, cash[i]) for i, name in enumerate(names)},
+        {deed.key: _deed_state(deed, found) for deed in edition.deeds},
+        None if b.supply_small is None else b.supply_small - small,
+        None if b.supply_big is None else b.supply_big - big,
+    )
+
+
+def _cash_entries(
+    names: list[str], entries: list[PlayerEntry], cash_required: bool, problems: list[BancoError]
+) -> list[int]:
+    """Each player's cash, in the order of the entries; a cash refused (``_cash``) goes to
+    ``problems`` and is left out."""
     cash = []
     for i, p in enumerate(entries):
         try:
             cash.append(_cash(names[i], i, p.cash, cash_required))
         except BancoError as problem:
             problems.append(problem)
-    found = _deed_entries(edition, names, deeds, problems)
+    return cash
+
+
+def _check_deeds(
+    edition: Edition, names: list[str], found: dict[str, tuple[Deed, DeedEntry]], problems: list[BancoError]
+) -> set[str]:
+    """Each deed entered checked (``_check_deed``) in board order, its refusal going to
+    ``problems``; the groups of the deeds refused."""
     refused_groups = set()
     for deed in edition.deeds:
         if deed.key not in found:
@@ -342,6 +411,14 @@ def game_state(
         except BancoError as problem:
             problems.append(problem)
             refused_groups.add(deed.group)
+    return refused_groups
+
+
+def _check_groups(
+    edition: Edition, found: dict[str, tuple[Deed, DeedEntry]], refused_groups: set[str], problems: list[BancoError]
+) -> None:
+    """Each street group not refused deed by deed checked for even buildings (``_check_even``),
+    its refusal going to ``problems``."""
     for group in edition.groups:
         if group.kind != "street" or group.key in refused_groups:
             continue
@@ -349,9 +426,13 @@ def game_state(
             _check_even(edition, group.key, found)
         except BancoError as problem:
             problems.append(problem)
+
+
+def _supply_problems(edition: Edition, small: int, big: int) -> list[BancoError]:
+    """More small or big buildings entered than the bank's supply holds (none where it is
+    unlimited)."""
     b = edition.buildings
-    small = sum(entry.small for _, entry in found.values())
-    big = sum(1 for _, entry in found.values() if entry.big)
+    problems: list[BancoError] = []
     if b.supply_small is not None and small > b.supply_small:
         problems.append(
             RuleViolation(
@@ -372,24 +453,16 @@ def game_state(
                 supply=b.supply_big,
             )
         )
-    if problems:
-        raise WrongEntries(problems)
-    state_players = {player_id(i): PlayerState(player_id(i), name, cash[i]) for i, name in enumerate(names)}
-    state_deeds = {}
-    for deed in edition.deeds:
-        entry = found.get(deed.key, (deed, DeedEntry(deed.key)))[1]
-        state_deeds[deed.key] = DeedState(
-            deed.key,
-            player_id(entry.owner) if entry.owner is not None else None,
-            entry.mortgaged,
-            entry.small,
-            entry.big,
-        )
-    return GameState(
-        edition,
-        FINISHED,
-        state_players,
-        state_deeds,
-        None if b.supply_small is None else b.supply_small - small,
-        None if b.supply_big is None else b.supply_big - big,
+    return problems
+
+
+def _deed_state(deed: Deed, found: dict[str, tuple[Deed, DeedEntry]]) -> DeedState:
+    """The deed as entered, or with the bank, unbuilt, when it was not entered."""
+    entry = found.get(deed.key, (deed, DeedEntry(deed.key)))[1]
+    return DeedState(
+        deed.key,
+        player_id(entry.owner) if entry.owner is not None else None,
+        entry.mortgaged,
+        entry.small,
+        entry.big,
     )

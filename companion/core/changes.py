@@ -11,7 +11,7 @@ or a pot with a negative balance. A refusal happens before anything is changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -148,13 +148,31 @@ def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
             deeds.setdefault(ref, {})[change.field] = freeze(after)
             touched.deeds.add(ref)
         else:
-            spec = _document_field(target)
-            document = None if after is None else spec.kind.from_dict(after)
-            if spec.many:
-                many.setdefault(spec.attr, {})[change.ref] = document
-            else:
-                game[spec.attr] = document
-            touched.documents.add(spec.attr)
+            _document_set(change, game, many, touched)
+    pots = _cash_and_pots(state, balances, players, touched)
+    game.update(_collections(state, players, deeds, pots, many))
+    return _evolve(state, game), touched
+
+
+def _document_set(
+    change: Change, game: dict[str, Any], many: dict[str, dict[str | None, Document | None]], touched: Touched
+) -> None:
+    """A change to a document: read into its kind (``None`` drops it), set in ``game`` for a
+    document the game holds one of, else by its id in ``many``."""
+    spec = _document_field(change.target)
+    document = None if change.after is None else spec.kind.from_dict(change.after)
+    if spec.many:
+        many.setdefault(spec.attr, {})[change.ref] = document
+    else:
+        game[spec.attr] = document
+    touched.documents.add(spec.attr)
+
+
+def _cash_and_pots(
+    state: GameState, balances: dict[str, int], players: dict[str, dict[str, Any]], touched: Touched
+) -> dict[str, int]:
+    """The balances the postings leave: a player's as their cash (set in ``players``), the
+    others returned, as the pots' new amounts."""
     pots = {}
     for account, amount in balances.items():
         if account in state.players:
@@ -163,6 +181,19 @@ def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
         else:
             pots[account] = amount
             touched.pots = True
+    return pots
+
+
+def _collections(
+    state: GameState,
+    players: dict[str, dict[str, Any]],
+    deeds: dict[str, dict[str, Any]],
+    pots: dict[str, int],
+    many: dict[str, dict[str | None, Document | None]],
+) -> dict[str, Any]:
+    """The game's players, deeds, pots and documents held by id that an outcome changed, each
+    a new frozen mapping sharing every value it left alone."""
+    game: dict[str, Any] = {}
     if players:
         game["players"] = FrozenDict(
             {pid: _evolve(p, players[pid]) if pid in players else p for pid, p in state.players.items()}
@@ -175,14 +206,19 @@ def advance(state: GameState, outcome: Outcome) -> tuple[GameState, Touched]:
     if pots:
         game["pots"] = FrozenDict({**state.pots, **pots})
     for attr, documents in many.items():
-        held = dict(getattr(state, attr))
-        for doc_id, document in documents.items():
-            if document is None:
-                held.pop(doc_id, None)
-            else:
-                held[doc_id] = document
-        game[attr] = FrozenDict(held)
-    return _evolve(state, game), touched
+        game[attr] = _documents_after(getattr(state, attr), documents)
+    return game
+
+
+def _documents_after(held: Mapping[str | None, Document], documents: dict[str | None, Document | None]) -> FrozenDict:
+    """The documents of one kind held by id, with ``documents`` set (``None`` dropping one)."""
+    after = dict(held)
+    for doc_id, document in documents.items():
+        if document is None:
+            after.pop(doc_id, None)
+        else:
+            after[doc_id] = document
+    return FrozenDict(after)
 
 
 _Frozen = TypeVar("_Frozen")

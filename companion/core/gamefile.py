@@ -149,33 +149,49 @@ def _whole(value: object) -> bool:
 def _entry(item: dict[str, Any]) -> FileEntry | None:
     """The entry ``item`` holds, or ``None`` when a field is not of its kind."""
     kind, actor, at, params = item["kind"], item["actor"], item["at"], item["params"]
-    changes, postings, undoable, reverses = item["changes"], item["postings"], item["undoable"], item["reverses"]
+    undoable, reverses = item["undoable"], item["reverses"]
     if not (isinstance(kind, str) and isinstance(actor, str) and isinstance(params, dict)):
         return None
     if not (isinstance(undoable, bool) and (reverses is None or _whole(reverses))):
         return None
     moment = parse_moment(at)
-    if moment is None or not isinstance(changes, list) or not isinstance(postings, list):
+    if moment is None:
         return None
-    read_changes = []
-    for change in changes:
+    changes, postings = _changes(item["changes"]), _postings(item["postings"])
+    if changes is None or postings is None:
+        return None
+    return FileEntry(item["version"], kind, actor, moment, params, changes, postings, undoable, reverses)
+
+
+def _changes(raw: object) -> tuple[Change, ...] | None:
+    """An entry's changes, each ``[target, ref, name, before, after]``; ``None`` when one is not."""
+    if not isinstance(raw, list):
+        return None
+    changes = []
+    for change in raw:
         if not (isinstance(change, list) and len(change) == 5):
             return None
         target, ref, name = change[:3]
         if not (isinstance(target, str) and (ref is None or isinstance(ref, str)) and isinstance(name, str)):
             return None
-        read_changes.append(Change(*change))
-    read_postings = []
-    for posting in postings:
+        changes.append(Change(*change))
+    return tuple(changes)
+
+
+def _postings(raw: object) -> tuple[Posting, ...] | None:
+    """An entry's postings, each ``[account, amount]`` with a whole amount other than 0; ``None``
+    when one is not."""
+    if not isinstance(raw, list):
+        return None
+    postings = []
+    for posting in raw:
         if not (isinstance(posting, list) and len(posting) == 2):
             return None
         account, amount = posting
         if not (isinstance(account, str) and _whole(amount) and amount):
             return None
-        read_postings.append(Posting(account, amount))
-    return FileEntry(
-        item["version"], kind, actor, moment, params, tuple(read_changes), tuple(read_postings), undoable, reverses
-    )
+        postings.append(Posting(account, amount))
+    return tuple(postings)
 
 
 def parse_moment(text: object) -> dt.datetime | None:

@@ -48,7 +48,17 @@ from ..errors import N_, Forbidden, Money, NotFound, RuleViolation
 from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..rules.common import is_past, stamp
-from ..state import PAYER, Change, CheckableState, GameState, NotesState, Outcome, PendingState, document_change
+from ..state import (
+    PAYER,
+    Change,
+    CheckableState,
+    GameState,
+    NotesState,
+    Outcome,
+    PendingState,
+    PlayerState,
+    document_change,
+)
 from .chance import check_card
 from .chips import require_chip, spent_chip
 from .terms import check_seconds, fake_share, receiver_checks
@@ -183,46 +193,104 @@ def follow(state: GameState, outcome: Outcome, payment_id: str, now: datetime) -
         raise ValueError(f"payment id {payment_id!r} already used")
     check_postings(state, outcome.postings)  # a payer short of cash is refused as ever, before any note moves
     before = notes_of(state)
-    hands = {pid: [dict(n) for n in notes] for pid, notes in before.hands.items()}
     bank = _Bank(state, before.drawn)
-    for player in state.players.values():
-        if player.id not in hands and player.cash:
-            # A game already under way when its notes began: the bank's notes for the cash held.
-            hands[player.id] = bank.pay(player.cash)
-    net: dict[str, int] = {}
-    for posting in outcome.postings:
-        if posting.account in state.players:
-            net[posting.account] = net.get(posting.account, 0) + posting.amount
-    order = list(state.players)
-    payers = [pid for pid in order if net.get(pid, 0) < 0]
-    receivers = [pid for pid in order if net.get(pid, 0) > 0]
+    hands = _hands_in_play(state, before, bank)
+    net = _net(state, outcome.postings)
+    payers, receivers = _sides(state, net)
     for pid in payers + receivers:
         require_notes(state, abs(net[pid]))
-    handed: dict[str, list[dict[str, Any]]] = {}
-    for pid in payers:
-        handed[pid] = hand_over(hands.setdefault(pid, []), -net[pid], bank)
+    handed = {pid: hand_over(hands.setdefault(pid, []), -net[pid], bank) for pid in payers}
     pool = [n for pid in payers for n in handed[pid]]
-    split = state.edition.starting_notes_for(len(state.active_players())) if outcome.kind == "start" else None
-    for pid in receivers:
-        got = _take_from_pool(pool, net[pid])
-        missing = net[pid] - sum(n["face"] for n in got)
-        hands.setdefault(pid, []).extend(got + (bank.pay(missing, split) if missing else []))
-    after = NotesState(bank.drawn, dict(hands.items()))
-    changes = [document_change("notes", None, state.notes, after)]
+    _receive(state, outcome.kind, hands, pool, {pid: net[pid] for pid in receivers}, bank)
+    changes = [document_change("notes", None, state.notes, NotesState(bank.drawn, dict(hands.items())))]
     changes += [document_change("checkable", c.id, c, None) for c in _expired(state, now)]
     result = dict(outcome.result)
     params = dict(outcome.params)
-    if len(payers) == 1 and len(receivers) <= 1 and handed[payers[0]]:
-        payer = payers[0]
-        payee = receivers[0] if receivers else BANK
-        until = stamp(now, check_seconds(state))
-        payment = CheckableState(
-            payment_id, payer, payee, [payer, *receivers], -net[payer], handed[payer], outcome.kind, stamp(now), until
-        )
+    payment = _open_to_check(state, outcome.kind, payment_id, now, net, receivers, handed)
+    if payment is not None:
         changes.append(document_change("checkable", payment_id, None, payment))
-        result.update(payment=payment_id, check_until=until)
+        result.update(payment=payment_id, check_until=payment.check_until)
         params["checkable"] = payment_id
     return replace(outcome, changes=(*outcome.changes, *changes), result=result, params=params)
+
+
+def _open_to_check(
+    state: GameState,
+    kind: str,
+    payment_id: str,
+    now: datetime,
+    net: dict[str, int],
+    receivers: list[str],
+    handed: dict[str, list[dict[str, Any]]],
+) -> CheckableState | None:
+    """The payment open to a check for ``check_seconds`` when one player handed notes over, to one
+    other player or to the bank; ``None`` for any other movement of money."""
+    if len(handed) != 1 or len(receivers) > 1:
+        return None
+    [(payer, notes)] = handed.items()
+    if not notes:
+        return None
+    payee = receivers[0] if receivers else BANK
+    return CheckableState(
+        payment_id,
+        payer,
+        payee,
+        [payer, *receivers],
+        -net[payer],
+        notes,
+        kind,
+        stamp(now),
+        stamp(now, check_seconds(state)),
+    )
+
+
+def _hands_copy(notes: NotesState) -> dict[str, list[dict[str, Any]]]:
+    """Every player's notes, copied to be changed."""
+    return {pid: [dict(n) for n in held] for pid, held in notes.hands.items()}
+
+
+def _hands_in_play(state: GameState, before: NotesState, bank: _Bank) -> dict[str, list[dict[str, Any]]]:
+    """Every player's notes, copied; a player with cash but no notes (a game already under way
+    when its notes began) gets the bank's notes for the cash held, drawn in seat order."""
+    hands = _hands_copy(before)
+    for player in state.players.values():
+        if player.id not in hands and player.cash:
+            hands[player.id] = bank.pay(player.cash)
+    return hands
+
+
+def _net(state: GameState, postings: tuple[Posting, ...]) -> dict[str, int]:
+    """What each player gains (above 0) or pays (below) with ``postings``; the bank and pots aside."""
+    net: dict[str, int] = {}
+    for posting in postings:
+        if posting.account in state.players:
+            net[posting.account] = net.get(posting.account, 0) + posting.amount
+    return net
+
+
+def _sides(state: GameState, net: dict[str, int]) -> tuple[list[str], list[str]]:
+    """The players who pay and those who receive, each in seat order."""
+    payers = [pid for pid in state.players if net.get(pid, 0) < 0]
+    receivers = [pid for pid in state.players if net.get(pid, 0) > 0]
+    return payers, receivers
+
+
+def _receive(
+    state: GameState,
+    kind: str,
+    hands: dict[str, list[dict[str, Any]]],
+    pool: list[dict[str, Any]],
+    shares: dict[str, int],
+    bank: _Bank,
+) -> None:
+    """Each receiver, in seat order, takes from ``pool`` (the notes handed over) the notes that
+    make up their share, and the bank adds the rest in new notes: at the start, as the
+    edition's starting notes for the table's size."""
+    split = state.edition.starting_notes_for(len(state.active_players())) if kind == "start" else None
+    for pid, share in shares.items():
+        got = _take_from_pool(pool, share)
+        missing = share - sum(n["face"] for n in got)
+        hands.setdefault(pid, []).extend(got + (bank.pay(missing, split) if missing else []))
 
 
 def _expired(state: GameState, now: datetime) -> list[CheckableState]:
@@ -266,14 +334,7 @@ def check(state: GameState, checker_id: str, payment_id: object, now: datetime, 
         raise RuleViolation("no_counterfeits", N_("In this edition there is no fake money to check."))
     checker = require_player(state, checker_id)
     payment = require_checkable(state, payment_id)
-    if payment.checked is not None:
-        raise RuleViolation("already_checked", N_("This payment has already been checked."))
-    if is_past(now, payment.check_until):
-        raise RuleViolation("check_closed", N_("Too late: this payment can no longer be checked."))
-    if checker.id == payment.payer:
-        raise Forbidden("own_money", N_("You cannot check your own money."))
-    if not may_check(state, payment, checker.id):
-        raise Forbidden("receiver_cannot_check", N_("Only the players outside this payment can check it."))
+    _require_open_to(state, payment, checker, now)
     require_chip(state, checker)
     if payment.card is not None:
         return check_card(state, checker, payment)
@@ -297,14 +358,49 @@ def check(state: GameState, checker_id: str, payment_id: object, now: datetime, 
     result = {"fake": note["fake"], "face": face}
     if not note["fake"]:
         return Outcome("check", changes=tuple(changes), params=params, result=result)
+    postings, found = _fake_found(state, payment, checker, note, now, owed_id)
+    changes += found
+    if any(c.target == "pending" for c in found):
+        params["owed"] = owed_id
+    return Outcome("check", postings, tuple(changes), params=params, result=result)
+
+
+def _require_open_to(state: GameState, payment: CheckableState, checker: PlayerState, now: datetime) -> None:
+    """Refuses a payment already checked or past its window, the payer checking their own
+    money, and a receiver where receivers do not check."""
+    if payment.checked is not None:
+        raise RuleViolation("already_checked", N_("This payment has already been checked."))
+    if is_past(now, payment.check_until):
+        raise RuleViolation("check_closed", N_("Too late: this payment can no longer be checked."))
+    if checker.id == payment.payer:
+        raise Forbidden("own_money", N_("You cannot check your own money."))
+    if not may_check(state, payment, checker.id):
+        raise Forbidden("receiver_cannot_check", N_("Only the players outside this payment can check it."))
+
+
+def _fake_found(
+    state: GameState,
+    payment: CheckableState,
+    checker: PlayerState,
+    note: Mapping[str, Any],
+    now: datetime,
+    owed_id: str,
+) -> tuple[tuple[Posting, ...], list[Change]]:
+    """A fake note found: it goes from whoever holds it now (the bank for a payment to the bank)
+    to the checker, and the payer pays its face again to that holder, from their other notes.
+    A payer without that much (or out of the game) cannot: the holder loses the note, and a
+    player still in owes its face (the request ``owed_id``). The money moved, and the changes:
+    that request, then everyone's notes."""
+    face = note["face"]
     before = notes_of(state)
-    hands = {pid: [dict(n) for n in notes] for pid, notes in before.hands.items()}
+    hands = _hands_copy(before)
     bank = _Bank(state, before.drawn)
     holder = next((pid for pid, notes in hands.items() if any(n["id"] == note["id"] for n in notes)), BANK)
     if holder != BANK:
         hands[holder] = [n for n in hands[holder] if n["id"] != note["id"]]
     hands.setdefault(checker.id, []).append(dict(note))
     payer = state.players[payment.payer]
+    changes: list[Change] = []
     if not payer.bankrupt and payer.cash >= face:
         again = hand_over(hands.setdefault(payer.id, []), face, bank)
         if holder != BANK:
@@ -313,22 +409,30 @@ def check(state: GameState, checker_id: str, payment_id: object, now: datetime, 
     else:
         # The payer cannot pay it again now: the holder loses the note and the payer owes it.
         postings = move(holder, checker.id, face) if holder != checker.id else ()
-        owed = PendingState(
-            owed_id,
-            payer.id,
-            holder,
-            face,
-            PAYER,
-            holder if holder != BANK else checker.id,
-            "transfer",
-            {"from": payer.id, "to": holder, "amount": face, "reason": "", "fake_note": True},
-            stamp(now),
-        )
         if not payer.bankrupt:
-            changes.append(document_change("pending", owed_id, None, owed))
-            params["owed"] = owed_id
+            changes.append(
+                document_change("pending", owed_id, None, _owed_again(payer, holder, checker, face, owed_id, now))
+            )
     changes.append(document_change("notes", None, state.notes, NotesState(bank.drawn, hands)))
-    return Outcome("check", postings, tuple(changes), params=params, result=result)
+    return postings, changes
+
+
+def _owed_again(
+    payer: PlayerState, holder: str, checker: PlayerState, face: int, owed_id: str, now: datetime
+) -> PendingState:
+    """The request for a fake note's face that a payer could not pay again, from them to the
+    note's holder, waiting on the payer (made by the holder, or by the checker for the bank)."""
+    return PendingState(
+        owed_id,
+        payer.id,
+        holder,
+        face,
+        PAYER,
+        holder if holder != BANK else checker.id,
+        "transfer",
+        {"from": payer.id, "to": holder, "amount": face, "reason": "", "fake_note": True},
+        stamp(now),
+    )
 
 
 def hand_counts(state: GameState, player_id: str) -> dict[int, int]:

@@ -8,7 +8,7 @@ own edition and an editor's hints all read it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -88,12 +88,67 @@ def _words(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _missing(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
+
+
+def _unknown_fields(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    known = set(schema.get("properties", {}))
+    return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
+
+
+def _wrong_type(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    kinds = [expected] if isinstance(expected, str) else expected
+    return [f"{where or 'the edition'} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"]
+
+
+def _not_one_of(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{where or 'the edition'} must be one of {', '.join(map(str, expected))}, not {_words(instance)}"]
+
+
+def _too_few(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    return [f"{where or 'the edition'} needs at least {expected} {'value' if expected == 1 else 'values'}"]
+
+
+def _not_allowed(where: str, expected: Any, instance: Any, schema: Any) -> list[str]:
+    """A ``not`` of the schema: the fields the object's policy does not go with, or the value."""
+    fields = expected.get("required", []) if isinstance(expected, dict) else []
+    policy = instance.get("policy") if isinstance(instance, dict) else None
+    return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] or [
+        f"{where or 'the edition'} is not allowed here"
+    ]
+
+
+# The kinds of schema error said in one sentence: ``subject`` is the field (or the edition),
+# ``expected`` what the schema asks (``expected_json`` as JSON), ``means`` what a pattern means.
+_SAID = {
+    "const": "{subject} must be {expected_json}",
+    "minimum": "{subject} must be at least {expected}",
+    "maximum": "{subject} must be at most {expected}",
+    "minLength": "{subject} must not be empty",
+    "maxLength": "{subject} must be at most {expected} characters",
+    "uniqueItems": "{subject} has a repeated value",
+    "pattern": "{subject} {means}",
+}
+
+# The kinds said field by field or from what the file holds: from the field's path, what the
+# schema asks, what the file holds and the schema's part that refused it.
+_SAID_BY: dict[str, Callable[[str, Any, Any, Any], list[str]]] = {
+    "required": _missing,
+    "additionalProperties": _unknown_fields,
+    "type": _wrong_type,
+    "enum": _not_one_of,
+    "minItems": _too_few,
+    "not": _not_allowed,
+}
+
+
 def _sentence(error: ValidationError) -> list[str]:
-    """jsonschema's error as sentences about the edition's fields."""
+    """jsonschema's error as sentences about the edition's fields (a kind the tables do not
+    word, as the field and jsonschema's own message)."""
     where = field_path(error.absolute_path)
+    kind = error.validator if isinstance(error.validator, str) else ""
     # What the schema asked and what the file holds: JSON values of any shape.
-    # What the schema asked and what the file holds: JSON values of any shape.
-    kind = error.validator
     expected: Any = error.validator_value
     instance: Any = error.instance
     schema: Any = error.schema
@@ -101,38 +156,10 @@ def _sentence(error: ValidationError) -> list[str]:
     means = schema.get("x-pattern-means", "has the wrong form") if isinstance(schema, dict) else ""
     if "propertyNames" in error.schema_path:
         return [f"{subject} key {_words(instance)} {means}"]
-    if kind == "required":
-        return [f"{_join(where, name)} is missing" for name in expected if name not in instance]
-    if kind == "additionalProperties":
-        known = set(schema.get("properties", {}))
-        return [f"{_join(where, name)} is not a known field" for name in instance if name not in known]
-    if kind == "type":
-        kinds = [expected] if isinstance(expected, str) else expected
-        return [f"{subject} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"]
-    if kind == "enum":
-        return [f"{subject} must be one of {', '.join(map(str, expected))}, not {_words(instance)}"]
-    if kind == "const":
-        return [f"{subject} must be {_words(expected)}"]
-    if kind == "minimum":
-        return [f"{subject} must be at least {expected}"]
-    if kind == "maximum":
-        return [f"{subject} must be at most {expected}"]
-    if kind == "minLength":
-        return [f"{subject} must not be empty"]
-    if kind == "maxLength":
-        return [f"{subject} must be at most {expected} characters"]
-    if kind == "minItems":
-        return [f"{subject} needs at least {expected} {'value' if expected == 1 else 'values'}"]
-    if kind == "uniqueItems":
-        return [f"{subject} has a repeated value"]
-    if kind == "pattern":
-        return [f"{subject} {means}"]
-    if kind == "not":
-        fields = expected.get("required", []) if isinstance(expected, dict) else []
-        policy = instance.get("policy") if isinstance(instance, dict) else None
-        return [f"{_join(where, name)} does not go with the policy {policy}" for name in fields] or [
-            f"{subject} is not allowed here"
-        ]
+    if kind in _SAID:
+        return [_SAID[kind].format(subject=subject, expected=expected, expected_json=_words(expected), means=means)]
+    if kind in _SAID_BY:
+        return _SAID_BY[kind](where, expected, instance, schema)
     return [f"{subject}: {error.message}"]
 
 
@@ -175,23 +202,51 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     penalty on a deed of a group that is no lot, a street whose rents do not
     cover every building step, a big building needing more small ones than a deed takes, an
     amount over the edition's own ``max_amount``."""
-    problems = []
-    players = data["players"]
-    if players["min"] > players["max"]:
-        problems.append("players must be a range within 2..8 (min at most max)")
-    cash = data["start"]["cash"]
-    for n in range(players["min"], players["max"] + 1):
-        if str(n) not in cash:
-            problems.append(f"start.cash has no amount for {n} players")
+    return [
+        *_player_problems(data),
+        *_dealt_problems(data),
+        *_start_note_problems(data),
+        *_key_problems(data),
+        *_deed_problems(data),
+        *_building_problems(data["buildings"]),
+        *_turn_problems(data),
+        *_amount_problems(data),
+    ]
+
+
+def _player_sizes(data: Mapping[str, Any]) -> range:
+    """Every table size the edition is played at."""
+    return range(data["players"]["min"], data["players"]["max"] + 1)
+
+
+def _player_problems(data: Mapping[str, Any]) -> list[str]:
+    """A player range upside down, and a table size with no starting cash."""
+    players, cash = data["players"], data["start"]["cash"]
+    problems = ["players must be a range within 2..8 (min at most max)"] if players["min"] > players["max"] else []
+    return problems + [f"start.cash has no amount for {n} players" for n in _player_sizes(data) if str(n) not in cash]
+
+
+def _dealt_problems(data: Mapping[str, Any]) -> list[str]:
+    """Where deeds are dealt at the start: a table size with no count, and one dealt more deeds
+    than can be dealt."""
     dealt = data["start"].get("deeds")
-    if dealt is not None:
-        dealable = sum(1 for deed in data["deeds"] if deed.get("dealable", True))
-        for n in range(players["min"], players["max"] + 1):
-            if str(n) not in dealt:
-                problems.append(f"start.deeds has no count for {n} players")
-            elif n * dealt[str(n)] > dealable:
-                problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
-    notes = set(data["banknotes"])
+    if dealt is None:
+        return []
+    dealable = sum(1 for deed in data["deeds"] if deed.get("dealable", True))
+    problems = []
+    for n in _player_sizes(data):
+        if str(n) not in dealt:
+            problems.append(f"start.deeds has no count for {n} players")
+        elif n * dealt[str(n)] > dealable:
+            problems.append(f"start.deeds deals {n} × {dealt[str(n)]} deeds but only {dealable} can be dealt")
+    return problems
+
+
+def _start_note_problems(data: Mapping[str, Any]) -> list[str]:
+    """Starting notes by table size that the edition does not print, or that do not add up to
+    that size's starting cash."""
+    notes, cash = set(data["banknotes"]), data["start"]["cash"]
+    problems = []
     for n, split in (data["start"].get("notes") or {}).items():
         faces = {int(face) for face in split}
         if not faces <= notes:
@@ -199,11 +254,21 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         total = sum(int(face) * count for face, count in split.items())
         if n in cash and total != cash[n]:
             problems.append(f"start.notes[{n}] adds up to {total}, not the starting cash {cash[n]}")
-    for section in ("groups", "deeds", "fixed_payments"):
-        problems += _repeated(data[section], section)
-    problems += _repeated(data.get("squares", []), "squares")
+    return problems
+
+
+def _key_problems(data: Mapping[str, Any]) -> list[str]:
+    """A key repeated among the groups, the deeds, the fixed payments or the squares."""
+    problems = [p for section in ("groups", "deeds", "fixed_payments") for p in _repeated(data[section], section)]
+    return problems + _repeated(data.get("squares", []), "squares")
+
+
+def _deed_problems(data: Mapping[str, Any]) -> list[str]:
+    """Deed by deed: a lot penalty in a group that is no lot, a group the edition does not have,
+    and a street's rents that do not cover every building step."""
     kinds = {g["key"]: g["kind"] for g in data["groups"]}
     no_lot = {g["key"] for g in data["groups"] if not g.get("lot", True)}
+    problems = []
     for i, deed in enumerate(data["deeds"]):
         where = f"deeds[{i}]"
         if deed["group"] in no_lot and deed.get("lot_penalty") is not None:
@@ -211,16 +276,28 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         if deed["group"] not in kinds:
             problems.append(f"{where}.group {deed['group']!r} is not one of the edition's groups")
         elif kinds[deed["group"]] == "street":
-            needed = _rents_needed(data, deed)
-            if len(deed.get("rents", [])) != needed:
-                steps = (
-                    "the base rent"
-                    if needed == 1
-                    else "no building, each small building"
-                    + (", the big one" if needed == data["buildings"]["max_small"] + 2 else "")
-                )
-                problems.append(f"{where}.rents needs {needed} values ({steps})")
-    buildings = data["buildings"]
+            problems += _rent_problems(data, deed, where)
+    return problems
+
+
+def _rent_problems(data: Mapping[str, Any], deed: Mapping[str, Any], where: str) -> list[str]:
+    """A street whose rents are not one per building step (``_rents_needed``)."""
+    needed = _rents_needed(data, deed)
+    if len(deed.get("rents", [])) == needed:
+        return []
+    if needed == 1:
+        steps = "the base rent"
+    else:
+        steps = "no building, each small building" + (
+            ", the big one" if needed == data["buildings"]["max_small"] + 2 else ""
+        )
+    return [f"{where}.rents needs {needed} values ({steps})"]
+
+
+def _building_problems(buildings: Mapping[str, Any]) -> list[str]:
+    """Building numbers that contradict the policy: a big building needing more small ones than a
+    deed takes, or worth fewer; small ones where only big ones go up."""
+    problems = []
     if buildings["policy"] == "big_replaces_small":
         if buildings["small_per_big"] > buildings["max_small"]:
             problems.append("buildings.small_per_big must be at most buildings.max_small")
@@ -228,8 +305,6 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append("buildings.big_worth must be at least buildings.small_per_big")
     if buildings["policy"] == "big_only" and buildings["max_small"] != 0:
         problems.append("buildings.max_small must be 0 with the policy big_only")
-    problems += _turn_problems(data)
-    problems += _amount_problems(data)
     return problems
 
 
@@ -265,8 +340,7 @@ def _amount_problems(data: Mapping[str, Any]) -> list[str]:
 def _turn_problems(data: Mapping[str, Any]) -> list[str]:
     """What needs the bank to keep the turns, or fits the dice and the table: a jail left by
     turns, a square that makes a player sit out, trades bound to the player in turn, winning
-    dice totals the dice cannot roll, a seat limit with a playing banker outside the player
-    range."""
+    dice totals the dice cannot roll, then what must fit the table (``_table_problems``)."""
     problems = []
     counted = (data.get("turns") or {}).get("counted", False)
     if (data.get("turns") or {}).get("trades_with_active") and not counted:
@@ -281,6 +355,13 @@ def _turn_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append(f"squares[{i}] (sit_out) needs turns.counted")
         if any(total > top for total in square.get("totals", [])):
             problems.append(f"squares[{i}].totals must be at most dice.max_total ({top})")
+    return problems + _table_problems(data)
+
+
+def _table_problems(data: Mapping[str, Any]) -> list[str]:
+    """What must fit the table: a seat limit with a playing banker, or a house's table size,
+    outside the player range, and a train's salary where the salary goes by the dice."""
+    problems = []
     players = data["players"]
     with_banker = players.get("max_with_playing_banker")
     if with_banker is not None and not players["min"] <= with_banker <= players["max"]:

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .. import pending
+from ..editions.edition import Deed
 from ..errors import N_, BadInput, BancoError, Money, NotFound, RuleViolation
 from ..guards import require_player, require_running
 from ..ledger import BANK, Posting, move
 from ..money import parse_amount, percent_up
-from ..policies.bankruptcy import handover
+from ..policies.bankruptcy import Handover, handover
 from ..policies.mortgage import handed_over_lap, terms
-from ..state import FINISHED, PAYER, Change, GameState, Outcome, document_change
+from ..state import FINISHED, PAYER, Change, DeedState, GameState, Outcome, PlayerState, document_change
 from ..turns import mortgaged_this_turn, passed_on_leaving
 from .buildings import buildings_value
 from .common import bank_changes, deed_changes, group_of, has_buildings, player_changes, require_deed
@@ -154,22 +155,11 @@ def _debt(
     if not named:
         return None
     if deed is not None:
-        to, owed = rent_owed(state, debtor, require_deed(state, deed)[0].key, dice)
-        debt = Debt("rent", to, owed, str(deed))
+        debt = _rent_debt(state, debtor, deed, dice)
     elif request is not None:
-        asked = state.pending.get(request) if isinstance(request, str) else None
-        if asked is None or asked.payer != debtor or asked.needs != PAYER:
-            raise NotFound(
-                "unknown_request", N_("There is no such request waiting on %(name)s."), name=state.players[debtor].name
-            )
-        if now is not None and pending.is_expired(asked, now):
-            raise RuleViolation("request_lapsed", N_("This request has lapsed: nothing is owed on it."))
-        debt = Debt("request", asked.payee, asked.amount, asked.id)
+        debt = _request_debt(state, debtor, request, now)
     elif payment is not None:
-        fixed = state.edition.fixed_payment(payment) if isinstance(payment, str) else None
-        if fixed is None:
-            raise NotFound("unknown_payment", N_("This edition has no such payment."))
-        debt = Debt("payment", BANK, fixed.amount, fixed.key)
+        debt = _payment_debt(state, payment)
     else:
         if creditor is None:
             raise BadInput("creditor_required", N_("Say to whom the amount is owed: a player or the bank."))
@@ -182,6 +172,34 @@ def _debt(
             named=_account_name(state, str(creditor)),
         )
     return debt
+
+
+def _rent_debt(state: GameState, debtor: str, deed: object, dice: object) -> Debt:
+    """The rent ``debtor`` owes on ``deed``, by the rules. Refuses what ``rent_owed`` refuses."""
+    to, owed = rent_owed(state, debtor, require_deed(state, deed)[0].key, dice)
+    return Debt("rent", to, owed, str(deed))
+
+
+def _request_debt(state: GameState, debtor: str, request: object, now: datetime | None) -> Debt:
+    """The request for money ``request`` waiting on ``debtor``. Refuses one that is not (404
+    ``unknown_request``) and one that has lapsed."""
+    asked = state.pending.get(request) if isinstance(request, str) else None
+    if asked is None or asked.payer != debtor or asked.needs != PAYER:
+        raise NotFound(
+            "unknown_request", N_("There is no such request waiting on %(name)s."), name=state.players[debtor].name
+        )
+    if now is not None and pending.is_expired(asked, now):
+        raise RuleViolation("request_lapsed", N_("This request has lapsed: nothing is owed on it."))
+    return Debt("request", asked.payee, asked.amount, asked.id)
+
+
+def _payment_debt(state: GameState, payment: object) -> Debt:
+    """The edition's fixed payment ``payment`` (a tax, a fine), owed to the bank. Refuses one the
+    edition does not have."""
+    fixed = state.edition.fixed_payment(payment) if isinstance(payment, str) else None
+    if fixed is None:
+        raise NotFound("unknown_payment", N_("This edition has no such payment."))
+    return Debt("payment", BANK, fixed.amount, fixed.key)
 
 
 def _account_name(state: GameState, account: str) -> str:
@@ -239,13 +257,56 @@ def bankrupt(
     require_running(state)
     debtor = require_player(state, player_id)
     named = _debt(state, debtor.id, creditor, deed, dice, request, payment, amount, now)
-    creditor = named.creditor if named is not None else creditor
-    if not isinstance(creditor, str):
+    to = _creditor(state, debtor, named, creditor)
+    _require_cannot_pay(state, debtor, named)
+    estate = handover(state.edition, to, named.amount if named is not None else None)
+    heir = None if estate.heir == BANK else state.players[estate.heir]
+    owned = _owned(state, debtor.id)
+    undone = mortgaged_this_turn(state, debtor.id) if _turn_start_state(state, heir) else set()
+    changes = [c for _, ds in owned for c in _handed_deed(state, debtor, heir, ds, undone)]
+    changes += _buildings_back(state, owned)
+    changes += player_changes(debtor, bankrupt=True, jail_cards=0, out_order=_out_order(state))
+    if heir is None:
+        postings, cash = _cash_to_bank(debtor, to, estate), debtor.cash
+    else:
+        changes += player_changes(heir, jail_cards=heir.jail_cards + debtor.jail_cards)
+        postings, cash = _cash_to_heir(state, debtor, heir, owned, undone)
+    changes += _dropped_with(state, debtor.id)
+    deeds = [d.key for d, _ in owned]
+    to_auction = deeds if heir is None else []
+    params = _params(debtor, to, estate, cash, deeds, named)
+    result = {
+        "to_auction": to_auction,
+        "fees_due": _fees_due(state, heir, owned, undone),
+        "creditor_paid": estate.bank_pays,
+    }
+    left = [p for p in state.active_players() if p.id != debtor.id]
+    if len(left) > 1:
+        changes += _play_goes_on(state, debtor.id, to_auction)
+    if len(left) == 1:
+        changes += _game_won(state, changes)
+        params["winner"] = result["winner"] = left[0].id
+        result["to_auction"] = []
+    return Outcome("bankrupt", postings, tuple(changes), params=params, result=result)
+
+
+def _creditor(state: GameState, debtor: PlayerState, named: Debt | None, creditor: object) -> str:
+    """Whom ``debtor`` goes bankrupt to: the named debt's creditor, else ``creditor`` as sent.
+    Refuses no creditor, the debtor themselves, and an unknown or bankrupt player."""
+    to = named.creditor if named is not None else creditor
+    if not isinstance(to, str):
         raise BadInput("creditor_required", N_("Say to whom the amount is owed: a player or the bank."))
-    if creditor != BANK:
-        if creditor == debtor.id:
+    if to != BANK:
+        if to == debtor.id:
             raise BadInput("same_account", N_("A player cannot go bankrupt to themselves."))
-        require_player(state, creditor)
+        require_player(state, to)
+    return to
+
+
+def _require_cannot_pay(state: GameState, debtor: PlayerState, named: Debt | None) -> None:
+    """Refuses a bankruptcy the debtor could avoid: no debt named by a player who could still pay
+    something (400 ``debt_required``), or a debt no larger than all they could pay (409
+    ``can_still_pay``)."""
     means = liquidation_value(state, debtor.id)
     if named is None and means.payable:
         raise BadInput(
@@ -266,101 +327,144 @@ def bankrupt(
             amount=Money(means.payable),
             debt=Money(named.amount),
         )
-    debt = named.amount if named is not None else None
-    estate = handover(state.edition, creditor, debt)
-    to_bank = estate.heir == BANK
-    heir = None if to_bank else state.players[estate.heir]
-    fee_percent = state.edition.mortgage.transfer_fee_percent
-    owned = [
+
+
+def _owned(state: GameState, player_id: str) -> list[tuple[Deed, DeedState]]:
+    """The deeds ``player_id`` owns, in the edition's order."""
+    return [
         (d, state.deeds[d.key])
         for d in state.edition.deeds
-        if d.key in state.deeds and state.deeds[d.key].owner == debtor.id
+        if d.key in state.deeds and state.deeds[d.key].owner == player_id
     ]
-    changes, small, big, proceeds = [], 0, 0, 0
-    # A creditor player gets the deeds as they were when the turn began: one mortgaged in it
-    # passes unmortgaged, and its mortgage money goes back to the bank (FAQ 32).
-    undone = (
-        mortgaged_this_turn(state, debtor.id) if not to_bank and state.edition.bankruptcy.turn_start_state else set()
+
+
+def _turn_start_state(state: GameState, heir: PlayerState | None) -> bool:
+    """Whether the heir gets the deeds as they were when the turn began: a creditor player, where
+    the edition says so, has one mortgaged in the debtor's turn unmortgaged, and its mortgage
+    money goes back to the bank (FAQ 32). Never for the bank."""
+    return heir is not None and state.edition.bankruptcy.turn_start_state
+
+
+def _owes_fee(state: GameState, ds: DeedState) -> bool:
+    """Whether the heir of ``ds`` owes the transfer fee on it: still owed, or mortgaged where the
+    edition charges one."""
+    return ds.fee_due or (ds.mortgaged and state.edition.mortgage.transfer_fee_percent > 0)
+
+
+def _handed_deed(
+    state: GameState, debtor: PlayerState, heir: PlayerState | None, ds: DeedState, undone: set[str]
+) -> list[Change]:
+    """A bankrupt player's deed passing on, unbuilt: back to the bank unmortgaged (``heir``
+    ``None``), to a creditor player unmortgaged when it was mortgaged in the turn undone, else
+    as it is, with the transfer fee owed on a mortgaged one."""
+    if heir is None:
+        return deed_changes(ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False, mortgage_lap=None)
+    if ds.key in undone:
+        return deed_changes(ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False, mortgage_lap=None)
+    return deed_changes(
+        ds,
+        owner=heir.id,
+        houses=0,
+        hotel=False,
+        fee_due=_owes_fee(state, ds),
+        mortgage_lap=handed_over_lap(ds, debtor, heir),
     )
-    for deed, ds in owned:
-        proceeds += buildings_value(state, deed, ds)
-        small, big = small + ds.houses, big + int(ds.hotel)
-        if to_bank:
-            changes += deed_changes(
-                ds, owner=None, mortgaged=False, houses=0, hotel=False, fee_due=False, mortgage_lap=None
-            )
-        elif deed.key in undone:
-            assert heir is not None  # a creditor player (nothing is undone for the bank)
-            changes += deed_changes(
-                ds, owner=heir.id, houses=0, hotel=False, mortgaged=False, fee_due=False, mortgage_lap=None
-            )
-        else:
-            assert heir is not None  # a creditor player
-            changes += deed_changes(
-                ds,
-                owner=heir.id,
-                houses=0,
-                hotel=False,
-                fee_due=ds.fee_due or (ds.mortgaged and fee_percent > 0),
-                mortgage_lap=handed_over_lap(ds, debtor, heir),
-            )
-    changes += bank_changes(state, small=small, big=big)
-    out_order = 1 + sum(1 for p in state.players.values() if p.bankrupt)
-    changes += player_changes(debtor, bankrupt=True, jail_cards=0, out_order=out_order)
+
+
+def _buildings_back(state: GameState, owned: list[tuple[Deed, DeedState]]) -> list[Change]:
+    """The buildings on a bankrupt player's deeds going back to the bank's supply."""
+    return bank_changes(state, small=sum(ds.houses for _, ds in owned), big=sum(int(ds.hotel) for _, ds in owned))
+
+
+def _fees_due(
+    state: GameState, heir: PlayerState | None, owned: list[tuple[Deed, DeedState]], undone: set[str]
+) -> list[str]:
+    """The deeds whose transfer fee a creditor player owes on receiving them (none for the bank,
+    nor on a deed mortgaged in the turn undone, which passes unmortgaged)."""
+    if heir is None:
+        return []
+    return [d.key for d, ds in owned if d.key not in undone and _owes_fee(state, ds)]
+
+
+def _out_order(state: GameState) -> int:
+    """The place of the next player to go out: one after those already out."""
+    return 1 + sum(1 for p in state.players.values() if p.bankrupt)
+
+
+def _cash_to_bank(debtor: PlayerState, creditor: str, estate: Handover) -> tuple[Posting, ...]:
+    """The money of an estate going to the bank: the debtor's cash to the bank, then the bank
+    paying a creditor player its share of the debt."""
     postings: tuple[Posting, ...] = ()
-    if to_bank:
-        if debtor.cash:
-            postings = move(debtor.id, BANK, debtor.cash)
-        if estate.bank_pays:
-            postings += move(BANK, creditor, estate.bank_pays)
-    else:
-        assert heir is not None  # a creditor player
-        changes += player_changes(heir, jail_cards=heir.jail_cards + debtor.jail_cards)
-        if proceeds:
-            postings += move(BANK, debtor.id, proceeds)
-        taken_back = min(debtor.cash + proceeds, sum(d.mortgage for d, _ in owned if d.key in undone))
-        if taken_back:
-            postings += move(debtor.id, BANK, taken_back)
-        if debtor.cash + proceeds - taken_back:
-            postings += move(debtor.id, heir.id, debtor.cash + proceeds - taken_back)
-    changes += [
+    if debtor.cash:
+        postings = move(debtor.id, BANK, debtor.cash)
+    if estate.bank_pays:
+        postings += move(BANK, creditor, estate.bank_pays)
+    return postings
+
+
+def _cash_to_heir(
+    state: GameState, debtor: PlayerState, heir: PlayerState, owned: list[tuple[Deed, DeedState]], undone: set[str]
+) -> tuple[tuple[Posting, ...], int]:
+    """The money of an estate going to a creditor player, and how much reaches them: the
+    buildings sold to the bank at the edition's share, the mortgage money of the deeds mortgaged
+    in the turn undone back to the bank (as far as the money goes), the rest to the heir."""
+    proceeds = sum(buildings_value(state, d, ds) for d, ds in owned)
+    postings: tuple[Posting, ...] = ()
+    if proceeds:
+        postings += move(BANK, debtor.id, proceeds)
+    taken_back = min(debtor.cash + proceeds, sum(d.mortgage for d, _ in owned if d.key in undone))
+    if taken_back:
+        postings += move(debtor.id, BANK, taken_back)
+    handed = debtor.cash + proceeds - taken_back
+    if handed:
+        postings += move(debtor.id, heir.id, handed)
+    return postings, handed
+
+
+def _dropped_with(state: GameState, player_id: str) -> list[Change]:
+    """What goes with a player leaving: their pending trades, their requests for money (rent
+    requests among them) and their part in an expropriation."""
+    changes = [
         Change("trade", t.id, "state", t.to_dict(), None)
         for t in state.trades.values()
-        if debtor.id in (t.proposer, t.recipient)
+        if player_id in (t.proposer, t.recipient)
     ]
-    changes += pending.drop_for(state, debtor.id)
-    changes += dropped_for(state, debtor.id)
-    deeds = [d.key for d, _ in owned]
-    handed = debtor.cash if to_bank else debtor.cash + proceeds - taken_back
-    fees_due = [
-        d.key
-        for d, ds in owned
-        if not to_bank and d.key not in undone and (ds.fee_due or (ds.mortgaged and fee_percent > 0))
-    ]
-    params = {
+    return changes + pending.drop_for(state, player_id) + dropped_for(state, player_id)
+
+
+def _params(
+    debtor: PlayerState, creditor: str, estate: Handover, cash: int, deeds: list[str], named: Debt | None
+) -> dict[str, object]:
+    """How the feed tells a bankruptcy: who, to whom, who received what, and the debt named."""
+    params: dict[str, object] = {
         "player": debtor.id,
         "creditor": creditor,
         "heir": estate.heir,
-        "cash": handed,
+        "cash": cash,
         "deeds": deeds,
         "deed_count": len(deeds),
     }
     if named is not None:
         params.update(debt=named.amount, debt_kind=named.kind, debt_ref=named.ref, creditor_paid=estate.bank_pays)
-    result = {"to_auction": deeds if to_bank else [], "fees_due": fees_due, "creditor_paid": estate.bank_pays}
-    left = [p for p in state.active_players() if p.id != debtor.id]
-    if len(left) > 1:
-        changes += passed_on_leaving(state, debtor.id)
-        if to_bank and deeds:
-            # Auctioned one after another, each as soon as no other auction is open.
-            changes.append(
-                Change("game", None, "auction_queue", state.auction_queue, list(state.auction_queue) + deeds)
-            )
-    if len(left) == 1:
-        # The last player standing has won: the game ends by itself, with nothing left to auction.
-        dropped = {c.ref for c in changes if c.target == "pending"}
-        changes += [Change("game", None, "status", state.status, FINISHED)]
-        changes += [document_change("pending", p.id, p, None) for p in state.pending.values() if p.id not in dropped]
-        params["winner"] = result["winner"] = left[0].id
-        result["to_auction"] = []
-    return Outcome("bankrupt", postings, tuple(changes), params=params, result=result)
+    return params
+
+
+def _play_goes_on(state: GameState, player_id: str, to_auction: list[str]) -> list[Change]:
+    """The game going on without ``player_id``: the turn passed on if it was theirs, and the
+    deeds the bank received queued for auction."""
+    changes = passed_on_leaving(state, player_id)
+    if to_auction:
+        # Auctioned one after another, each as soon as no other auction is open.
+        changes.append(
+            Change("game", None, "auction_queue", state.auction_queue, list(state.auction_queue) + to_auction)
+        )
+    return changes
+
+
+def _game_won(state: GameState, changes: list[Change]) -> list[Change]:
+    """The last player standing has won: the game ends by itself, with nothing left to auction
+    and every request for money not already dropped by ``changes`` dropped."""
+    dropped = {c.ref for c in changes if c.target == "pending"}
+    return [Change("game", None, "status", state.status, FINISHED)] + [
+        document_change("pending", p.id, p, None) for p in state.pending.values() if p.id not in dropped
+    ]

@@ -48,11 +48,35 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
     """
     require_owner(player, deed, ds)
     require_free(state, player, "builds")
+    group = _whole_group(state, player, deed)
+    members = _built_evenly_with(state, deed, ds, group)
+    if ds.hotel:
+        raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
+    if level(state, ds) > min(level(state, m) for m in members):
+        raise RuleViolation(
+            "uneven_building", N_("Build evenly: first build on the deeds of the group with fewer buildings.")
+        )
+    options = _with_big(state, deed, ds, group, [SMALL] if ds.houses < state.edition.buildings.max_small else [])
+    if not options:
+        raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
+    return tuple(options)
+
+
+def _whole_group(state: GameState, player: PlayerState, deed: Deed) -> list[DeedState]:
+    """The deeds of ``deed``'s group that take buildings. Refuses a deed that takes none and a
+    group the player does not wholly own."""
     if group_of(state, deed).kind != "street" or not deed.buildable or deed.building_cost is None:
         raise RuleViolation("not_buildable", N_("Nothing can be built on %(deed)s."), deed=deed.name)
-    group = members = [m for _, m in building_members(state, deed.group)]
-    if any(m.owner != player.id for m in members):
+    group = [m for _, m in building_members(state, deed.group)]
+    if any(m.owner != player.id for m in group):
         raise RuleViolation("group_incomplete", N_("Building on %(deed)s needs its whole group."), deed=deed.name)
+    return group
+
+
+def _built_evenly_with(state: GameState, deed: Deed, ds: DeedState, group: list[DeedState]) -> list[DeedState]:
+    """The deeds ``ds`` is built evenly with: its whole group, or, where the edition's mortgage
+    reaches the deed alone, the group's deeds not mortgaged. Refuses a group with a mortgaged
+    deed, or there a mortgaged deed itself."""
     if state.edition.mortgage.reach == "deed":
         if ds.mortgaged:
             raise RuleViolation(
@@ -60,34 +84,32 @@ def next_buildings(state: GameState, player: PlayerState, deed: Deed, ds: DeedSt
                 N_("%(deed)s is mortgaged: lift it before building on it."),
                 deed=deed.name,
             )
-        members = [m for _, m in even_members(state, deed.group)]
-    elif any(m.mortgaged for m in members):
+        return [m for _, m in even_members(state, deed.group)]
+    if any(m.mortgaged for m in group):
         raise RuleViolation(
             "group_mortgaged", N_("A deed of %(deed)s's group is mortgaged: lift it before building."), deed=deed.name
         )
-    if ds.hotel:
-        raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
-    if level(state, ds) > min(level(state, m) for m in members):
-        raise RuleViolation(
-            "uneven_building", N_("Build evenly: first build on the deeds of the group with fewer buildings.")
-        )
-    options = [SMALL] if ds.houses < state.edition.buildings.max_small else []
+    return group
+
+
+def _with_big(state: GameState, deed: Deed, ds: DeedState, group: list[DeedState], options: list[str]) -> list[str]:
+    """``options`` with the big building where it may go up on ``ds`` now. Refuses a deed that
+    holds more small ones than the big building takes back, when nothing else may go up."""
     big = big_building(state.edition)
     # The big building needs its small ones on every deed of the group, a mortgaged one too
     # (Motopolis line 66: "per ognuno dei territori ... dello stesso colore").
-    if big is not None and all(m.hotel or m.houses >= big.needs_small for m in group):
-        if ds.houses == big.needs_small:
-            options.append(BIG)
-        elif not options:
-            raise RuleViolation(
-                "too_many_small",
-                N_("The big building takes back %(n)s small ones: sell the others on %(deed)s first."),
-                n=big.needs_small,
-                deed=deed.name,
-            )
+    if big is None or not all(m.hotel or m.houses >= big.needs_small for m in group):
+        return options
+    if ds.houses == big.needs_small:
+        return options + [BIG]
     if not options:
-        raise RuleViolation("fully_built", N_("%(deed)s is already fully built."), deed=deed.name)
-    return tuple(options)
+        raise RuleViolation(
+            "too_many_small",
+            N_("The big building takes back %(n)s small ones: sell the others on %(deed)s first."),
+            n=big.needs_small,
+            deed=deed.name,
+        )
+    return options
 
 
 def next_building(state: GameState, player: PlayerState, deed: Deed, ds: DeedState, building: str | None = None) -> str:
@@ -189,34 +211,10 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
         raise RuleViolation("no_buildings", N_("%(deed)s has no buildings."), deed=deed.name)
     if break_hotel and not ds.hotel:
         raise RuleViolation("no_big_building", N_("%(deed)s has no big building to break."), deed=deed.name)
-    unit = sale_value(state, deed)
-    members = building_members(state, deed.group)
     params = {"player": player.id, "deed": deed.key}
     if ds.hotel and break_hotel:
-        big = big_building(state.edition)
-        assert big is not None  # a deed holds a big building only where the edition has one
-        if big.needs_small == 0:
-            raise RuleViolation(
-                "nothing_to_break", N_("This edition has no small buildings: a big building is sold whole, not broken.")
-            )
-        if state.auction is not None and state.auction.lot == SMALL:
-            raise RuleViolation(
-                "building_auction_open", N_("The bank's last buildings of this kind are being auctioned.")
-            )
-        given = big.needs_small
-        if state.bank_small is not None and state.bank_small < big.needs_small:
-            if state.edition.buildings.short_break != "missing_at_half":
-                raise RuleViolation(
-                    "bank_short_of_small",
-                    N_("The bank has %(left)s small buildings: breaking a big one needs %(needed)s."),
-                    left=state.bank_small,
-                    needed=big.needs_small,
-                )
-            given = state.bank_small  # FAQ 29: the ones the bank has, half price for the others
-        changes = deed_changes(ds, hotel=False, houses=given) + bank_changes(state, small=-given, big=1)
-        paid = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - given)
-        extra = {"short": big.needs_small - given} if given < big.needs_small else {}
-        return _sold(player, paid, changes, dict(params, building="big", broken=True, **extra))
+        return _break_big(state, player, deed, ds, params)
+    members = building_members(state, deed.group)
     if ds.hotel:
         sold = sold_with(state.edition, deed, ds, members)
         changes = [c for _, m in sold for c in deed_changes(m, hotel=False)]
@@ -230,7 +228,38 @@ def sell_building(state: GameState, player_id: str, deed_key: str, break_hotel: 
             "uneven_selling", N_("Sell evenly: first sell from the deeds of the group with more buildings.")
         )
     changes = deed_changes(ds, houses=ds.houses - 1) + bank_changes(state, small=1)
-    return _sold(player, unit, changes, dict(params, building="small"))
+    return _sold(player, sale_value(state, deed), changes, dict(params, building="small"))
+
+
+def _break_big(state: GameState, player: PlayerState, deed: Deed, ds: DeedState, params: dict[str, Any]) -> Outcome:
+    """A big building broken into the small ones it replaced, the bank paying for the rest of
+    its worth; where the bank lacks them and the edition's ``short_break`` allows it (FAQ 29),
+    the ones the bank has and half the price of each missing one. Refuses an edition without
+    small buildings, a shortage auction of small buildings open, and a bank short of them
+    where ``short_break`` refuses."""
+    big = big_building(state.edition)
+    assert big is not None  # a deed holds a big building only where the edition has one
+    if big.needs_small == 0:
+        raise RuleViolation(
+            "nothing_to_break", N_("This edition has no small buildings: a big building is sold whole, not broken.")
+        )
+    if state.auction is not None and state.auction.lot == SMALL:
+        raise RuleViolation("building_auction_open", N_("The bank's last buildings of this kind are being auctioned."))
+    given = big.needs_small
+    if state.bank_small is not None and state.bank_small < big.needs_small:
+        if state.edition.buildings.short_break != "missing_at_half":
+            raise RuleViolation(
+                "bank_short_of_small",
+                N_("The bank has %(left)s small buildings: breaking a big one needs %(needed)s."),
+                left=state.bank_small,
+                needed=big.needs_small,
+            )
+        given = state.bank_small  # FAQ 29: the ones the bank has, half price for the others
+    unit = sale_value(state, deed)
+    changes = deed_changes(ds, hotel=False, houses=given) + bank_changes(state, small=-given, big=1)
+    paid = unit * (big.worth_small - big.needs_small) + unit * (big.needs_small - given)
+    extra = {"short": big.needs_small - given} if given < big.needs_small else {}
+    return _sold(player, paid, changes, dict(params, building="big", broken=True, **extra))
 
 
 def break_shared(state: GameState, deed_keys: object) -> Outcome:

@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dice import special_faces
-from ..editions.edition import Expropriation
+from ..editions.edition import Deed, Expropriation
 from ..errors import N_, BadInput, Forbidden, RuleViolation
 from ..guards import require_cash, require_player, require_running
 from ..ledger import move
 from ..money import percent_up
-from ..state import Change, ExpropriationState, GameState, Outcome, document_change
+from ..state import Change, DeedState, ExpropriationState, GameState, Outcome, PlayerState, document_change
 from ..turns import counted, require_turn
 from .common import acquired, clean_id, group_members, group_of, has_buildings, require_deed
 
@@ -57,39 +57,14 @@ def expropriation_start(
     require_running(state)
     buyer = require_player(state, buyer_id)
     require_turn(state, buyer.id)
-    if state.expropriation is not None:
-        raise RuleViolation("expropriation_open", N_("An expropriation is already under way."))
-    if counted(state) and buyer.expropriation_turn == state.turn_seq:
-        raise RuleViolation(
-            "expropriation_once_per_turn", N_("%(name)s already tried an expropriation this turn."), name=buyer.name
-        )
+    _require_may_try(state, buyer)
     deed, ds = require_deed(state, deed_key)
     if ds.owner is None:
         raise RuleViolation("deed_not_owned", N_("Nobody owns %(deed)s: buy it instead."), deed=deed.name)
     if ds.owner == buyer.id:
         raise RuleViolation("own_deed", N_("%(deed)s is %(name)s's own deed."), deed=deed.name, name=buyer.name)
-    if via == RENT:
-        paid = state.last_rent or {}
-        if (paid.get("payer"), paid.get("deed"), paid.get("turn")) != (buyer.id, deed.key, state.turn_seq):
-            raise RuleViolation(
-                "rent_first", N_("Pay the rent on %(deed)s first: an expropriation follows the rent."), deed=deed.name
-            )
-    else:
-        square = state.edition.square(via) if isinstance(via, str) else None
-        if square is None or not square.expropriation:
-            raise BadInput("invalid_via", N_("An expropriation follows the rent, or a square that allows one."))
-    members = group_members(state, deed.group)
-    # Restaurants are no lot (seed 000 lines 33-35, 182-183): an attempt on one covers it alone.
-    whole = group_of(state, deed).lot and all(m.owner == ds.owner for _, m in members)
-    taken = [(d, m) for d, m in members] if whole else [(deed, ds)]
-    if any(has_buildings(m) for _, m in taken):
-        raise RuleViolation(
-            "expropriation_built",
-            N_("Only unbuilt land can be expropriated: %(deed)s's lot has buildings.")
-            if whole
-            else N_("Only unbuilt land can be expropriated: %(deed)s has buildings."),
-            deed=deed.name,
-        )
+    _require_via(state, buyer, deed, via)
+    whole, taken = _taken(state, deed, ds)
     value = sum(d.price for d, _ in taken)
     penalty = (deed.lot_penalty if whole else deed.penalty) or 0
     doc = ExpropriationState(
@@ -120,6 +95,50 @@ def expropriation_start(
             "penalty": penalty,
         },
     )
+
+
+def _require_may_try(state: GameState, buyer: PlayerState) -> None:
+    """Refuses an attempt while another is under way, and a second one in the buyer's turn
+    (where the bank counts turns)."""
+    if state.expropriation is not None:
+        raise RuleViolation("expropriation_open", N_("An expropriation is already under way."))
+    if counted(state) and buyer.expropriation_turn == state.turn_seq:
+        raise RuleViolation(
+            "expropriation_once_per_turn", N_("%(name)s already tried an expropriation this turn."), name=buyer.name
+        )
+
+
+def _require_via(state: GameState, buyer: PlayerState, deed: Deed, via: str) -> None:
+    """Refuses an attempt via rent when the buyer has not just paid this deed's rent this turn,
+    and one via a square that is not the edition's or allows no attempt."""
+    if via == RENT:
+        paid = state.last_rent or {}
+        if (paid.get("payer"), paid.get("deed"), paid.get("turn")) != (buyer.id, deed.key, state.turn_seq):
+            raise RuleViolation(
+                "rent_first", N_("Pay the rent on %(deed)s first: an expropriation follows the rent."), deed=deed.name
+            )
+        return
+    square = state.edition.square(via) if isinstance(via, str) else None
+    if square is None or not square.expropriation:
+        raise BadInput("invalid_via", N_("An expropriation follows the rent, or a square that allows one."))
+
+
+def _taken(state: GameState, deed: Deed, ds: DeedState) -> tuple[bool, list[tuple[Deed, DeedState]]]:
+    """Whether the attempt is on the deed's whole lot (its owner holds the lot, and its group is
+    a lot), and the deeds it would take. Refuses any of them with buildings."""
+    members = group_members(state, deed.group)
+    # Restaurants are no lot (seed 000 lines 33-35, 182-183): an attempt on one covers it alone.
+    whole = group_of(state, deed).lot and all(m.owner == ds.owner for _, m in members)
+    taken = [(d, m) for d, m in members] if whole else [(deed, ds)]
+    if any(has_buildings(m) for _, m in taken):
+        raise RuleViolation(
+            "expropriation_built",
+            N_("Only unbuilt land can be expropriated: %(deed)s's lot has buildings.")
+            if whole
+            else N_("Only unbuilt land can be expropriated: %(deed)s has buildings."),
+            deed=deed.name,
+        )
+    return whole, taken
 
 
 def _require_open(state: GameState) -> ExpropriationState:
