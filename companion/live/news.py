@@ -174,62 +174,83 @@ def told(versions: Sequence[News | None], reader: Reader, now: float | None = No
     has no news for this reader, when one of them draws a countdown more than
     ``TICKING_FRESH_SECONDS`` before ``now`` (``time.monotonic``), when one of them is not made
     in the reader's language (nobody read the game in it when it was made), or there are none."""
-    if not versions or any(
-        news is None or reader.player in news.unsaid_to or reader.lang not in news.feed for news in versions
-    ):
+    if not _all_said(versions, reader, time.monotonic() if now is None else now):
         return None
-    now = time.monotonic() if now is None else now
-    if any(
-        news is not None and news.ticking_since is not None and now - news.ticking_since > TICKING_FRESH_SECONDS
-        for news in versions
-    ):
-        return None
-    cash: dict[str, dict] = {}
-    feed: list[str] = []
-    notices: list[str] = []
-    roll: Roll | None = None
-    turn: Turn | None = None
-    clock: Mapping[str, str] | None = None
-    auction: Mapping[str, str] | None = None
-    screen_auction: Mapping[str, str] | None = None
-    raises: Mapping[tuple[str, str], str] | None = None
-    for news in reversed(versions):  # the newest first: its amount and its lines lead
-        assert news is not None
-        roll = roll or news.roll
-        turn = turn or news.turn
-        clock = clock or news.clock
-        auction = auction or news.auction
-        screen_auction = screen_auction or news.screen_auction
-        raises = raises or news.raises
-        for moved in news.cash:
-            if moved.account not in cash and (moved.public or reader.sees_all_cash or moved.account == reader.player):
-                cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
-        feed.extend(news.feed.get(reader.lang, ()))
-        if reader.player is not None:
-            notices.extend(news.notices.get((reader.player, reader.lang), ()))
-    newest = versions[-1]
-    assert newest is not None
-    said: dict = {"cash": cash, "feed": feed[:FEED_LINES], "notices": notices[:NOTICES]}
+    known = [news for news in versions if news is not None]
+    newest_first = known[::-1]  # the newest amount, lines, roll, turn, clock, auction lead
+    said: dict = {
+        "cash": _cash(newest_first, reader),
+        "feed": [line for news in newest_first for line in news.feed.get(reader.lang, ())][:FEED_LINES],
+        "notices": _notices(newest_first, reader)[:NOTICES],
+    }
     if reader.banker:
-        said["undo"] = newest.undo.get(reader.lang)
-    if roll is not None:
-        said["roll"] = {
-            "drawn": roll.drawn.get(reader.lang, ""),
-            "note": roll.note.get(reader.lang, ""),
-            "next": roll.next_roller,
-        }
-    if turn is not None:
-        said["turn"] = {
-            "drawn": turn.drawn.get(reader.lang, ""),
-            "player": turn.player,
-            "number": turn.number,
-            "concerns_you": reader.banker or reader.player in turn.concerns,
-        }
-    if clock is not None:
-        said["clock"] = clock.get(reader.lang, "")
-    drawn_auction = screen_auction if reader.screen else auction
-    if drawn_auction is not None:
-        said["auction"] = drawn_auction.get(reader.lang, "")
-    if raises is not None and reader.player is not None and (reader.player, reader.lang) in raises:
-        said["raises"] = raises[(reader.player, reader.lang)]
+        said["undo"] = known[-1].undo.get(reader.lang)
+    for key, drawn in _pieces(newest_first, reader).items():
+        if drawn is not None:
+            said[key] = drawn
     return said
+
+
+def _all_said(versions: Sequence[News | None], reader: Reader, now: float) -> bool:
+    """Whether every one of ``versions`` has news for ``reader``, made in its language, and
+    none draws a countdown older than ``TICKING_FRESH_SECONDS``."""
+    if not versions:
+        return False
+    for news in versions:
+        if news is None or reader.player in news.unsaid_to or reader.lang not in news.feed:
+            return False
+        if news.ticking_since is not None and now - news.ticking_since > TICKING_FRESH_SECONDS:
+            return False
+    return True
+
+
+def _cash(newest_first: list[News], reader: Reader) -> dict[str, dict]:
+    """The newest amount of each account ``reader`` may see."""
+    cash: dict[str, dict] = {}
+    for news in newest_first:
+        for moved in news.cash:
+            seen = moved.public or reader.sees_all_cash or moved.account == reader.player
+            if seen and moved.account not in cash:
+                cash[moved.account] = {"amount": moved.amount, "text": moved.text.get(reader.lang, "")}
+    return cash
+
+
+def _notices(newest_first: list[News], reader: Reader) -> list[str]:
+    if reader.player is None:
+        return []
+    return [line for news in newest_first for line in news.notices.get((reader.player, reader.lang), ())]
+
+
+def _pieces(newest_first: list[News], reader: Reader) -> dict[str, object]:
+    """The newest roll, turn, clock, auction and the reader's own raises, as ``told`` says them
+    (``None`` for each the versions did not draw)."""
+    lang = reader.lang
+    roll = next((news.roll for news in newest_first if news.roll is not None), None)
+    turn = next((news.turn for news in newest_first if news.turn is not None), None)
+    clock = next((news.clock for news in newest_first if news.clock is not None), None)
+    auction = next((news.auction for news in newest_first if news.auction is not None), None)
+    screen = next((news.screen_auction for news in newest_first if news.screen_auction is not None), None)
+    raises = next((news.raises for news in newest_first if news.raises is not None), None)
+    drawn_auction = screen if reader.screen else auction
+    return {
+        "roll": _roll(roll, lang) if roll is not None else None,
+        "turn": _turn(turn, reader) if turn is not None else None,
+        "clock": clock.get(lang, "") if clock is not None else None,
+        "auction": drawn_auction.get(lang, "") if drawn_auction is not None else None,
+        "raises": raises.get((reader.player, lang)) if raises is not None and reader.player is not None else None,
+    }
+
+
+def _roll(roll: Roll, lang: str) -> dict:
+    return {"drawn": roll.drawn.get(lang, ""), "note": roll.note.get(lang, ""), "next": roll.next_roller}
+
+
+def _turn(turn: Turn, reader: Reader) -> dict:
+    """A turn passed on, as ``reader`` is told it: it concerns the two players it passes
+    between and the banker, whose turn cards have forms that name the player in turn."""
+    return {
+        "drawn": turn.drawn.get(reader.lang, ""),
+        "player": turn.player,
+        "number": turn.number,
+        "concerns_you": reader.banker or reader.player in turn.concerns,
+    }
