@@ -1,4 +1,6 @@
-"""The JSON API of ../shared/API.md, version 1: a thin layer over the services."""
+"""The JSON API of ../shared/API.md, version 1: a thin layer over the services. Each route is
+declared beside it (``declared``): its words, the body it reads (through ``declared.body``,
+strictly) and its answers, which the OpenAPI document prints (``openapi``)."""
 
 from __future__ import annotations
 
@@ -566,7 +568,10 @@ _FINALS = closed(
 @declare(
     Operation(
         "Open a tournament: an edition with tournament points, its players, the table size and each round's minutes",
-        {"201": reply("Created: the id, the director's token, the players' ids"), **refusals(400, 429)},
+        {
+            "201": reply("Created: the id, the director's token, the players' ids", ref("TournamentCreated")),
+            **refusals(400, 429),
+        },
         "One address opens at most BANCO_CREATIONS_PER_ADDRESS tournaments in 10 minutes (429 "
         "too_many_created, with Retry-After); the rounds' games are not counted.",
         body=Body(
@@ -623,7 +628,7 @@ def create_tournament():
 @declare(
     Operation(
         "The rounds, each table's game and status, and the general standings",
-        {"200": reply("OK"), **refusals(404)},
+        {"200": reply("OK", ref("Tournament")), **refusals(404)},
         "Points are the sum of each finished preliminary game's tournament points; equal points are "
         "ranked by tables won, then by the sum of the final counts (the rulebook gives no tiebreak). "
         "Each round has its `stage` (`round`, `semi_final`, `final`) and each finished table its "
@@ -641,7 +646,7 @@ def show_tournament(tournament_id):
 @declare(
     Operation(
         "Draw the next round (director): one game per table, created and ready to start",
-        {"201": reply("The round and its tables"), **refusals(400, 401, 403, 404, 409)},
+        {"201": reply("The round and its tables", ref("DrawnRound")), **refusals(400, 401, 403, 404, 409)},
         "A preliminary `round` (the default) is refused (409) while tables of the previous round still "
         'play, naming them, unless the body says {"force": true}. `semi_final` seeds the best of the '
         "standings to the semi-final tables (two tables: 1-4-5-8 and 2-3-6-7); `final` fills the final "
@@ -689,7 +694,7 @@ def referee_token(tournament_id):
 @declare(
     Operation(
         "Every table in play (director or referee): clock, players, status, what it waits on",
-        {"200": reply("The rounds in play and their tables"), **refusals(401, 403, 404)},
+        {"200": reply("The rounds in play and their tables", ref("TournamentTables")), **refusals(401, 403, 404)},
         "`waiting_on` lists `{kind, who, name, deed}`: kind `auction` (its bidders, who null), "
         "`auction_over` and `auction_queue` (the banker), `expropriation`, `trade` and `request` (the "
         'player who must answer, or "banker").',
@@ -705,7 +710,7 @@ def referee_tables(tournament_id):
 @declare(
     Operation(
         "Register a late arrival (director), drawn from the next round on",
-        {"201": reply("The player"), **refusals(400, 401, 403, 404)},
+        {"201": reply("The player", ref("TournamentPlayer")), **refusals(400, 401, 403, 404)},
         body=Body(closed({"name": {"type": "string", "maxLength": 40}}, required=("name",)), {"name": "Elena"}),
         security=BEARER,
     )
@@ -718,7 +723,7 @@ def register_player(tournament_id):
 @declare(
     Operation(
         "A player withdraws (director): no later table; their points stay",
-        {"200": reply("The player"), **refusals(400, 401, 403, 404, 409)},
+        {"200": reply("The player", ref("TournamentPlayer")), **refusals(400, 401, 403, 404, 409)},
         body=Body(closed({}), {}, required=False),
         security=BEARER,
     )

@@ -527,3 +527,168 @@ COMPONENTS = {
         },
     },
 }
+
+# A tournament's players, as registered: their ids are not those of the games they sit at.
+_TOURNAMENT_PLAYER = {
+    "type": "object",
+    "required": ["id", "name"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "withdrawn": {"type": "boolean", "description": "Drawn at no later table; their points stay."},
+    },
+}
+_STAGE = {"enum": ["round", "semi_final", "final"]}
+
+COMPONENTS.update(
+    {
+        "TournamentPlayer": _TOURNAMENT_PLAYER,
+        "TournamentCreated": {
+            "type": "object",
+            "required": ["id", "director_token", "players"],
+            "properties": {
+                "id": {"type": "string"},
+                "director_token": {"type": "string"},
+                "players": {"type": "array", "items": ref("TournamentPlayer")},
+            },
+        },
+        "DrawnRound": {
+            "type": "object",
+            "required": ["round", "stage", "tables"],
+            "properties": {
+                "round": {"type": "integer"},
+                "stage": _STAGE,
+                "tables": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "number": {"type": "integer"},
+                            "game": {**CREATED, "description": "The table's game, created and ready to start."},
+                            "players": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "description": "The tournament's ids of the players at the table.",
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "Tournament": {
+            "type": "object",
+            "required": ["id", "name", "rounds", "standings"],
+            "properties": {
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "edition": {"type": "string"},
+                "table_size": {"type": "integer"},
+                "round_minutes": {"type": ["integer", "null"]},
+                "last_minutes": {"type": "integer"},
+                "preliminary_rounds": {"type": "integer"},
+                "finals": {
+                    "type": "object",
+                    "properties": {
+                        "semi_finalists": {"type": "integer"},
+                        "semi_final_tables": {"type": "integer"},
+                        "final_players": {"type": "integer"},
+                        "finalists_by": {"enum": ["places", "points"]},
+                        "champion": {"type": ["string", "null"]},
+                    },
+                },
+                "players": {"type": "array", "items": ref("TournamentPlayer")},
+                "rounds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "round": {"type": "integer"},
+                            "stage": _STAGE,
+                            "tables": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "number": {"type": "integer"},
+                                        "game": {"type": "string"},
+                                        "status": {"enum": ["setup", "running", "finished"]},
+                                        "players": {"type": "array", "items": {"type": "string"}},
+                                        "results": {
+                                            "type": "array",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {
+                                                    "player": {"type": "string"},
+                                                    "place": {"type": ["integer", "null"]},
+                                                    "points": {"type": "integer"},
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+                "standings": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "player": {"type": "string"},
+                            "name": {"type": "string"},
+                            "points": {"type": "integer"},
+                            "played": {"type": "integer"},
+                            "wins": {"type": "integer"},
+                            "worth": {"type": "integer"},
+                            "rank": {"type": "integer"},
+                        },
+                    },
+                },
+            },
+        },
+        "TournamentTables": {
+            "type": "object",
+            "required": ["id", "name", "rounds"],
+            "properties": {
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "rounds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "round": {"type": "integer"},
+                            "stage": _STAGE,
+                            "tables": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "number": {"type": "integer"},
+                                        "game": {"type": "string"},
+                                        "status": {"enum": ["setup", "running", "finished"]},
+                                        "clock": {"type": ["object", "null"]},
+                                        "players": {"type": "array", "items": ref("TournamentPlayer")},
+                                        "waiting_on": {
+                                            "type": "array",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {
+                                                    "kind": {"type": "string"},
+                                                    "who": {"type": ["string", "null"]},
+                                                    "name": {"type": ["string", "null"]},
+                                                    "deed": {"type": ["string", "null"]},
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    }
+)

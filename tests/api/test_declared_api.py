@@ -13,6 +13,7 @@ import jsonschema
 from companion.store import db
 from companion.store.models import Game
 from companion.web.declared import Body, declared_of, resolved
+from tests.api.test_tournament_api import play_table
 
 VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
@@ -188,3 +189,36 @@ def test_a_body_that_takes_no_fields_may_be_left_out_or_empty(api):
     assert api.post(path, {}, table.tournament["director_token"])[0] == 201
     status, answer = api.post(path, {"name": "Zoe"}, table.tournament["director_token"])
     assert status == 400 and answer["error"]["code"] == "unknown_field"
+
+
+def answers_as_printed(doc, path: str, method: str, status: int, answer) -> None:
+    """``answer`` fits the schema the document prints for it (its references among the components)."""
+    printed = doc["paths"][path][method]["responses"][str(status)]["content"]["application/json"]["schema"]
+    jsonschema.validate(answer, {**printed, "components": doc["components"]}, cls=jsonschema.Draft202012Validator)
+
+
+def test_a_tournament_answers_as_the_document_says(api):
+    """Through a round played to its end: what the fuzzing seldom reaches (finished tables, results)."""
+    _, doc = api.get("/api/openapi.json")
+    names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
+    status, made = api.post("/api/v1/tournaments", {"name": "Club", "edition": "campionato-2015", "players": names})
+    answers_as_printed(doc, "/api/v1/tournaments", "post", status, made)
+    tid, director = made["id"], made["director_token"]
+    base = "/api/v1/tournaments/{tournament_id}"
+    status, joined = api.post(f"/api/v1/tournaments/{tid}/players", {"name": "Zoe"}, director)
+    answers_as_printed(doc, f"{base}/players", "post", status, joined)
+    status, drawn = api.post(f"/api/v1/tournaments/{tid}/rounds", {}, director)
+    answers_as_printed(doc, f"{base}/rounds", "post", status, drawn)
+    status, referee = api.post(f"/api/v1/tournaments/{tid}/referee", None, director, raw=b"")
+    answers_as_printed(doc, f"{base}/referee", "post", status, referee)
+    play_table(api, drawn["tables"][0])
+    status, seen = api.get(f"/api/v1/tournaments/{tid}/tables", referee["referee_token"])
+    answers_as_printed(doc, f"{base}/tables", "get", status, seen)
+    for table in drawn["tables"][1:]:
+        play_table(api, table)
+    status, view = api.get(f"/api/v1/tournaments/{tid}")
+    answers_as_printed(doc, base, "get", status, view)
+    assert all(t["results"] for r in view["rounds"] for t in r["tables"])  # the finished tables' places
+    status, gone = api.post(f"/api/v1/tournaments/{tid}/players/{joined['id']}/withdraw", {}, director)
+    answers_as_printed(doc, f"{base}/players/{{player_id}}/withdraw", "post", status, gone)
+    assert (status, gone["withdrawn"]) == (200, True)
