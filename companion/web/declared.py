@@ -42,7 +42,9 @@ def resolved(part: Any) -> Any:
 @dataclass(frozen=True)
 class Body:
     """A request's JSON body: its ``schema`` (closed objects refuse a field they do not name),
-    an ``example`` the endpoint takes, and whether it may be left out. A body that is a file
+    an ``example`` the endpoint takes (the tests send it with a field too many, or a key twice;
+    the document leaves it out, as the fuzzing would mix it into its cases), and whether it may
+    be left out. A body that is a file
     with a reader of its own (an edition, a game file) is refused by that reader, with the
     codes ``unknown_code`` (a field too many) and ``twice_code`` (a key given twice)."""
 
