@@ -91,7 +91,8 @@ def refuse_unknown(data: dict, schema: Mapping[str, Any], where: str = "") -> No
         inner = properties.get(name)
         if inner is None:
             if schema.get("additionalProperties", True) is False:
-                raise BadInput("unknown_field", N_("This request has no field %(field)s."), field=where + name)
+                # A name of any length is told by its start, as an unknown setting is.
+                raise BadInput("unknown_field", N_("This request has no field %(field)s."), field=where + name[:40])
             continue
         if isinstance(value, dict) and "properties" in inner:
             refuse_unknown(value, inner, f"{where}{name}.")

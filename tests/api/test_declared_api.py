@@ -175,6 +175,8 @@ def test_the_refusal_names_the_field_in_the_readers_language_and_changes_nothing
     status, answer = api.post("/api/v1/games", sent)
     assert (status, answer["error"]) == (400, {"code": "unknown_field", "message": "This request has no field bogus."})
     assert games_stored(app) == 1  # the table's game alone
+    status, answer = api.post("/api/v1/games", {"edition": "classic-it", "players": ["Anna", "Bruno"], "x" * 5000: 1})
+    assert (status, answer["error"]["message"]) == (400, f"This request has no field {'x' * 40}.")
     rule = next(r for r, _ in declared_bodies(app) if r.rule == "/api/v1/games/<game_id>/join")
     raw = json.dumps({"join_code": table.game.join_code, "name": "Elena", "colour": "red"}).encode()
     status, answer = _send(api, table, rule, raw, lang="it")
