@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from itertools import accumulate
+from typing import Any
 
 from ..core.errors import N_, BadInput
 
@@ -76,4 +78,30 @@ def parse_json(raw: bytes) -> dict:
         raise BadInput("invalid_json", _OUT_OF_JSON) from None
     if not isinstance(data, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
+    return data
+
+
+def refuse_unknown(data: dict, schema: Mapping[str, Any], where: str = "") -> None:
+    """Refuses (400 ``unknown_field``, naming it, with the path to it: ``finals.semis``) a field
+    ``data`` holds that ``schema``, a JSON Schema of an object, does not name where it is closed
+    (``"additionalProperties": false``), at any depth its properties are written out inline.
+    A part the schema leaves open, or refers to (``$ref``), is its own reader's to refuse."""
+    properties = schema.get("properties", {})
+    for name, value in data.items():
+        inner = properties.get(name)
+        if inner is None:
+            if schema.get("additionalProperties", True) is False:
+                # A name of any length is told by its start, as an unknown setting is.
+                raise BadInput("unknown_field", N_("This request has no field %(field)s."), field=where + name[:40])
+            continue
+        if isinstance(value, dict) and "properties" in inner:
+            refuse_unknown(value, inner, f"{where}{name}.")
+
+
+def read_declared(raw: bytes, schema: Mapping[str, Any]) -> dict:
+    """The JSON object in ``raw`` as ``schema`` declares it: refuses what ``parse_json`` refuses,
+    and a field the schema does not know (``refuse_unknown``). Only the fields are read here:
+    their values are the endpoint's to check, with its own words."""
+    data = parse_json(raw)
+    refuse_unknown(data, schema)
     return data

@@ -19,6 +19,7 @@ from ..services import door
 from ..services import serials as serial_service
 from . import seats
 from .api import _caller as api_caller
+from .declared import BEARER, Operation, declare, refusals
 from .errors import translate
 from .printing import PREVIEW_WIDTH, _paper, _pdf, _players, _png, _sheet_lang
 from .templating import lang as page_lang
@@ -40,6 +41,26 @@ def _money_pdf(game_id: str, paper: str, lang: str, ink_saver: bool = True) -> t
 
 
 @bp.get("/api/v1/games/<game_id>/print/money.pdf")
+@declare(
+    Operation(
+        "The game's printed notes and Imprevisti cards (Niente è come sembra), banker only",
+        {
+            "200": {
+                "description": "A vector PDF",
+                "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+            },
+            **refusals(400, 401, 403, 404),
+        },
+        "Each note and card carries a QR code of `<public URL>/s/<serial>` and its serial; some are fake, "
+        "and nothing on the paper or in the code tells which: `scan` answers. 404 for an edition without "
+        "counterfeits.",
+        query=(
+            {"name": "paper", "in": "query", "schema": {"enum": ["a4", "letter"]}},
+            {"name": "lang", "in": "query", "schema": {"enum": ["it", "en"]}},
+        ),
+        security=BEARER,
+    )
+)
 def api_money_pdf(game_id):
     """The game's notes and Imprevisti cards with their serials: the banker's token only."""
     caller = api_caller(game_id)
