@@ -41,7 +41,7 @@ MAX_KEY = 100
 
 # The actions a rule runs, as declared beside their rules (the others name the services' step
 # that carries them out: the journal's undo and take back, the clock's pause: ``steps``).
-ACTIONS: dict[str, Action] = {name: action for name, action in DECLARED.items() if action.run is not None}
+ACTIONS: dict[str, Action] = {name: action for name, action in DECLARED.items() if action.handler is not None}
 
 
 def _asked(action: Action, caller: Caller, payload: dict[str, Any], game: Game) -> Asked:
@@ -254,7 +254,6 @@ def _run(work: _Action, game: Game) -> dict:
     game's clock following as it declares, and its answer kept under its key."""
     caller = _seated(work, game)
     action = DECLARED[work.kind]
-    action.allows(caller)
     done = _by_rule(action, work, game, caller) if action.step is None else _by_step(action, work, game, caller)
     steps.clock_after(action, game, done.entry)
     response = _answered(game, caller, done)
@@ -315,9 +314,8 @@ def _by_rule(action: Action, work: _Action, game: Game, caller: Caller) -> _Done
 
 
 def _ruled(action: Action, caller: Caller, payload: dict, game: Game, state: GameState) -> Outcome:
-    """What the action's rule makes of ``state``; refuses what the rule refuses, its amounts
-    in the game's currency."""
-    assert action.run is not None  # only an action that names no step gets here
+    """What the action's rule makes of ``state``; refuses whom the action does not allow and
+    what the rule refuses, its amounts in the game's currency."""
     with priced(state.edition):
         return action.run(state, _asked(action, caller, payload, game))
 
@@ -396,9 +394,7 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
     kind = payload.get("type")
     if kind not in ACTIONS:
         raise BadInput("unknown_action", N_("Unknown action."))
-    action = ACTIONS[kind]
-    action.allows(caller)
-    return _ruled(action, caller, payload, game, state or journal.state_of(game))
+    return _ruled(ACTIONS[kind], caller, payload, game, state or journal.state_of(game))
 
 
 @contextmanager

@@ -95,7 +95,9 @@ CLOCK: dict[Step, Callable[[Game, Written], None]] = {
 
 
 def carry_out(action: Action, game: Game, caller: Caller, fields: Mapping[str, Any]) -> Written:
-    """The action no rule runs, by the step it names."""
+    """The action no rule runs, by the step it names. Refuses whom the action does not allow,
+    then whatever the step refuses."""
+    action.allows(caller)
     assert action.step is not None  # only an action no rule runs names a step
     return STEPS[action.step](game, caller, fields)
 

@@ -209,11 +209,11 @@ PLAYER = Field("player", TEXT, "The banker acting for this player.", refusal=UNK
 class Action:
     """One action type, declared once.
 
-    ``run`` calls the rule; ``step``, for an action no rule runs (``run`` is ``None``), the
-    services' work that carries it out (the journal's undo, the clock's pause);
-    ``banker_only`` when nobody but the banker may ask it (refused 403 ``banker_only`` before
-    anything runs); ``clock`` what the game's clock does once its entry is written, and
-    ``clock_undone`` once that entry is undone;
+    ``handler`` calls the rule (``run`` runs it, checking who asks first); ``step``, for an
+    action no rule runs (``handler`` is ``None``), the services' work that carries it out (the
+    journal's undo, the clock's pause); ``banker_only`` when nobody but the banker may ask it
+    (refused 403 ``banker_only`` before the rule or the step); ``clock`` what the game's clock
+    does once its entry is written, and ``clock_undone`` once that entry is undone;
     ``fields`` the payload it reads besides ``type`` and ``key``; ``reads_deeds`` whether the
     rule reads the board (an action that does not is given a state whose deeds are
     ``NotLoaded``, so a rule reading them anyway fails loudly); ``asks_bank`` money the acting
@@ -226,7 +226,7 @@ class Action:
     ``about`` the OpenAPI document's words for it."""
 
     name: str
-    run: Handler | None
+    handler: Handler | None
     fields: tuple[Field, ...] = ()
     step: Step | None = None
     banker_only: bool = False
@@ -245,6 +245,16 @@ class Action:
         """Refuses anyone but the banker (403) where the action is the banker's alone."""
         if self.banker_only and not by.is_banker:
             raise Forbidden("banker_only", N_("Only the banker can do this."))
+
+    def run(self, state: GameState, asked: Asked) -> Outcome:
+        """What the action's rule makes of ``state``, as ``asked``: whoever runs an action by
+        its declaration (the table, its previews, a game file played again) checks who may
+        ask it. Refuses whom ``allows`` refuses, then whatever the rule refuses; an action no
+        rule runs is the services' step (``LookupError``, a programming error)."""
+        self.allows(asked.by)
+        if self.handler is None:
+            raise LookupError(f"{self.name} is carried out by a step of the services, not by a rule")
+        return self.handler(state, asked)
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
