@@ -6,6 +6,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``games``: opening a table, joining it
 - ``seats``: tokens, claiming a seat, rejoin codes, who is calling
 - ``actions``: the action types, ``prepare``, ``run_batch`` and ``preview``
+- ``steps``: the work an action names that no rule does (undo, take back, the clock)
 - ``door``: the one door of the actions (the API's and the pages'), through the one ``writer``
 - ``faults``: a database that cannot save (a full disk, a read-only file), refused in words (503)
 - ``journal``: entries, persistence through the core's interpreter, undo, verification
@@ -18,7 +19,7 @@ transaction. Pages and the API call these functions and nothing else commits.
 - ``health``: whether the server can serve: its database answers, its tables are current
 """
 
-from .actions import ACTIONS, CLOCK_ACTIONS, JOURNAL_ACTIONS, prepare, preview, run_batch
+from .actions import ACTIONS, prepare, preview, run_batch
 from .board import Space, board_is_placed
 from .board import space as board_space
 from .board import spaces as board_spaces
@@ -116,12 +117,10 @@ from .tx import WRITE_INTENT, find_game, get_game, keep_games, reading, rollback
 __all__ = [
     "ACTIONS",
     "BANKER",
-    "CLOCK_ACTIONS",
     "DICE_KINDS",
     "EDITION_CLOCK",
     "HANDOFF_MINUTES",
     "ID_ALPHABET",
-    "JOURNAL_ACTIONS",
     "REJOIN_MINUTES",
     "WRITE_INTENT",
     "Caller",

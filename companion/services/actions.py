@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select
@@ -18,16 +19,16 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import endings, pending, rules
 from ..core.actions import ACTIONS as DECLARED
-from ..core.actions import Action, Asked, acting_player
+from ..core.actions import Action, Asked
 from ..core.counterfeits import notes
 from ..core.editions.edition import Edition
 from ..core.errors import N_, BadInput, BancoError, Forbidden, RuleViolation, Unauthorized
 from ..core.ledger import BANK
 from ..core.rules.common import is_past
-from ..core.state import FINISHED, RUNNING, GameState, Outcome
-from ..store import Entry, Game, Request, db, now_utc
+from ..core.state import RUNNING, GameState, Outcome
+from ..store import Game, Request, db, now_utc
 from ..store.statements import Prepared
-from . import clock, journal
+from . import clock, journal, steps
 from .faults import is_storage_fault
 from .games import random_id
 from .seats import Caller, identify
@@ -38,17 +39,9 @@ from .writer import Waiting
 MAX_KEY = 100
 
 
-# The actions a rule runs, as declared beside their rules; the journal's and the clock's run here.
-ACTIONS: dict[str, Action] = {name: action for name, action in DECLARED.items() if action.run is not None}
-CLOCK_ACTIONS = ("clock_pause", "clock_resume")
-# Actions on the journal itself rather than on the state: the banker's undo, and a player
-# taking back their own one-tap GO or tax (``core.take_back``).
-JOURNAL_ACTIONS = ("undo", "take_back")
-
-
-def _banker_only(caller: Caller) -> None:
-    if not caller.is_banker:
-        raise Forbidden("banker_only", N_("Only the banker can do this."))
+# The actions a rule runs, as declared beside their rules (the others name the services' step
+# that carries them out: the journal's undo and take back, the clock's pause: ``steps``).
+ACTIONS: dict[str, Action] = {name: action for name, action in DECLARED.items() if action.handler is not None}
 
 
 def _asked(action: Action, caller: Caller, payload: dict[str, Any], game: Game) -> Asked:
@@ -256,10 +249,26 @@ _REMEMBER = Prepared(insert(_REQUEST))
 
 
 def _run(work: _Action, game: Game) -> dict:
-    """One action inside the batch's transaction, on its game's row, locked."""
-    caller, payload, kind = work.caller, work.payload, work.kind
+    """One action inside the batch's transaction, on its game's row, locked: refused unless
+    its caller may ask it, carried out by its rule or by the services' step it names, the
+    game's clock following as it declares, and its answer kept under its key."""
+    caller = _seated(work, game)
+    action = DECLARED[work.kind]
+    done = _by_rule(action, work, game, caller) if action.step is None else _by_step(action, work, game, caller)
+    steps.clock_after(action, game, done.entry)
+    response = _answered(game, caller, done)
+    if work.key is not None:
+        _remember(work, game, caller, response)
+    return response
+
+
+def _seated(work: _Action, game: Game) -> Caller:
+    """Who asks, once the game is known: the seat a page or the door found, or the token's.
+    Refuses an action sent with neither (401), a token of another game (401) and a player out
+    of the game, who only watches (403)."""
+    caller = work.caller
     if caller is None:
-        if kind is None:
+        if work.kind is None:
             raise Unauthorized("missing_token", N_("Send your token as 'Authorization: Bearer <token>'."))
         caller = identify(game, work.token)
         work.actor = caller.actor
@@ -269,78 +278,104 @@ def _run(work: _Action, game: Game) -> dict:
         me = next(p for p in game.players if p.id == caller.player_id)
         if me.bankrupt:
             raise Forbidden("spectator", N_("You are out of the game and can only watch."))
-    held = False
-    entry: Entry | journal.Recorded
-    if kind == "undo":
-        _banker_only(caller)
-        entry = journal.undo(game)
-        if entry.params.get("undone") == "play_off":
-            undone = journal.entry_at(game, entry.params["undone_version"])
-            clock.play_off_undone(game, undone.params.get("clock_limit"))
-    elif kind == "take_back":
-        entry = journal.take_back(game, acting_player(caller, DECLARED[kind].read(payload)), caller.actor, now_utc())
-    elif kind in CLOCK_ACTIONS:
-        _banker_only(caller)
-        entry = clock.pause_or_resume(game, kind)
-    else:
-        action = ACTIONS[kind]
-        state = journal.state_of(game, deeds=action.reads_deeds)
-        assert action.run is not None  # ACTIONS holds the actions a rule runs
-        if work.overdue:
-            require_overdue(game, state, now_utc())
-        with priced(state.edition):
-            outcome = action.run(state, _asked(action, caller, payload, game))
-        if work.overdue:
-            table_may_close(state, outcome)
-        if (
-            action.asks_bank
-            and not caller.is_banker
-            and state.setting("strict_bank")
-            and any(p.account == BANK and p.amount < 0 for p in outcome.postings)
-        ):
-            outcome = pending.hold(state, outcome, random_id(), caller.player_id, now_utc())
-            held = True
-        if action.reads_deeds:
-            # The action that leaves every deed owned ends the game where the edition says so.
-            outcome = endings.with_end(state, outcome)
-        # Where the edition has fake money: the notes that move, and a payment open to a check.
-        outcome = notes.follow(state, outcome, random_id(), now_utc())
-        entry = journal.record(game, state, outcome, caller.actor)
-        state = entry.state
-        # Lapsed requests are cleared after an action lands, so one that names a lapsed
-        # request is refused as lapsed rather than as unknown.
-        lapsed = pending.expire_due(state, now_utc())
-        if lapsed is not None:
-            state = journal.record(game, state, lapsed, journal.BANKER).state
-        if state.auction_queue and state.auction is None:
-            _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
-        if kind == "start":
-            clock.reset(game)
-        elif kind == "play_off":
-            clock.play_off(game, outcome.params["minutes"])
-        elif game.status == FINISHED:  # ended by the banker, or by the last player standing
-            clock.stop(game)
-    response: dict[str, Any] = {"version": game.version, "result": _result(game, caller, entry)}
+    return caller
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """An action carried out: its entry, and whether it is money held for the banker (a
+    strict bank's) rather than paid."""
+
+    entry: steps.Written
+    held: bool = False
+
+
+def _by_step(action: Action, work: _Action, game: Game, caller: Caller) -> _Done:
+    """An action no rule runs, carried out by the services' step it names (``services.steps``)."""
+    return _Done(steps.carry_out(action, game, caller, action.read(work.payload)))
+
+
+def _by_rule(action: Action, work: _Action, game: Game, caller: Caller) -> _Done:
+    """An action its rule runs: the outcome, held for the banker where the game plays with a
+    strict bank, with the end of the game and the fake notes that follow from it, written as
+    its entry; then what the table does by itself once it lands."""
+    state = journal.state_of(game, deeds=action.reads_deeds)
+    if work.overdue:
+        require_overdue(game, state, now_utc())
+    outcome = _ruled(action, caller, work.payload, game, state)
+    if work.overdue:
+        table_may_close(state, outcome)
+    held = _held_for_the_banker(action, caller, state, outcome)
     if held:
+        outcome = pending.hold(state, outcome, random_id(), caller.actor, now_utc())  # held for a player only
+    entry = journal.record(game, state, _followed(action, state, outcome), caller.actor)
+    _table_follows(action, game, entry.state)
+    return _Done(entry, held)
+
+
+def _ruled(action: Action, caller: Caller, payload: dict, game: Game, state: GameState) -> Outcome:
+    """What the action's rule makes of ``state``; refuses whom the action does not allow and
+    what the rule refuses, its amounts in the game's currency."""
+    with priced(state.edition):
+        return action.run(state, _asked(action, caller, payload, game))
+
+
+def _held_for_the_banker(action: Action, caller: Caller, state: GameState, outcome: Outcome) -> bool:
+    """Whether ``outcome`` is money a player asks of the bank that waits for the banker: the
+    game plays with a strict bank, and the bank would pay."""
+    if not action.asks_bank or caller.is_banker or not state.setting("strict_bank"):
+        return False
+    return any(p.account == BANK and p.amount < 0 for p in outcome.postings)
+
+
+def _followed(action: Action, state: GameState, outcome: Outcome) -> Outcome:
+    """``outcome`` with what follows from it by itself: the end of the game where it leaves
+    every deed owned and the edition says so (an action that reads the board), and, where the
+    edition has fake money, the notes that move and a payment open to a check."""
+    if action.reads_deeds:
+        outcome = endings.with_end(state, outcome)
+    return notes.follow(state, outcome, random_id(), now_utc())
+
+
+def _table_follows(action: Action, game: Game, state: GameState) -> None:
+    """What the table does by itself once an entry leaves ``state``, each its own entry: the
+    requests that lapsed are cleared, and the next auction of a bankrupt player's deeds opens
+    once no other is open."""
+    # Lapsed requests are cleared after an action lands, so one that names a lapsed
+    # request is refused as lapsed rather than as unknown.
+    lapsed = pending.expire_due(state, now_utc())
+    if lapsed is not None:
+        state = journal.record(game, state, lapsed, journal.BANKER).state
+    if state.auction_queue and state.auction is None:
+        _next_queued_auction(game, state if action.reads_deeds else journal.state_of(game))
+
+
+def _answered(game: Game, caller: Caller, done: _Done) -> dict:
+    """The answer: the game's version now, and the entry's result (``held`` for money waiting
+    for the banker)."""
+    response: dict[str, Any] = {"version": game.version, "result": _result(game, caller, done.entry)}
+    if done.held:
         response["result"]["held"] = True
-    if work.key is not None:
-        # Stored without a read before: a key already there is a repeat (the unique key refuses
-        # it, and the savepoint takes this action back).
-        try:
-            _REMEMBER.execute(
-                db.session.connection(),
-                {
-                    "game_id": game.id,
-                    "actor": caller.actor,
-                    "key": work.key,
-                    "fingerprint": work.digest,
-                    "response": response,
-                    "at": now_utc(),
-                },
-            )
-        except IntegrityError:
-            raise _Repeated() from None
     return response
+
+
+def _remember(work: _Action, game: Game, caller: Caller, response: dict) -> None:
+    """Keeps the answer under the action's key. Stored without a read before: a key already
+    there is a repeat (the unique key refuses it, and the savepoint takes this action back)."""
+    try:
+        _REMEMBER.execute(
+            db.session.connection(),
+            {
+                "game_id": game.id,
+                "actor": caller.actor,
+                "key": work.key,
+                "fingerprint": work.digest,
+                "response": response,
+                "at": now_utc(),
+            },
+        )
+    except IntegrityError:
+        raise _Repeated() from None
 
 
 def _next_queued_auction(game: Game, state: GameState) -> None:
@@ -359,11 +394,7 @@ def preview(game: Game, caller: Caller, payload: dict, state: GameState | None =
     kind = payload.get("type")
     if kind not in ACTIONS:
         raise BadInput("unknown_action", N_("Unknown action."))
-    action = ACTIONS[kind]
-    assert action.run is not None  # ACTIONS holds the actions a rule runs
-    state = state or journal.state_of(game)
-    with priced(state.edition):
-        return action.run(state, _asked(action, caller, payload, game))
+    return _ruled(ACTIONS[kind], caller, payload, game, state or journal.state_of(game))
 
 
 @contextmanager
@@ -378,7 +409,7 @@ def priced(edition: Edition) -> Iterator[None]:
         raise
 
 
-def _result(game: Game, caller: Caller, entry: Entry | journal.Recorded) -> dict:
+def _result(game: Game, caller: Caller, entry: steps.Written) -> dict:
     result = {"entry": entry.version, "type": entry.kind}
     result.update(entry.params.get("result", {}))
     if caller.player_id:

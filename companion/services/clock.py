@@ -38,22 +38,30 @@ def play_off_undone(game: Game, limit_before: int | None) -> None:
     game.time_limit_seconds = limit_before
 
 
-def pause_or_resume(game: Game, kind: str) -> Entry:
-    """``clock_pause`` or ``clock_resume``. Refuses a game without a time limit, a game that is
-    not running, and pausing a paused clock or resuming a running one."""
+def pause(game: Game) -> Entry:
+    """``clock_pause``. Refuses what ``_running_game`` refuses, and a paused clock."""
+    _running_game(game)
+    if game.clock_running_since is None:
+        raise RuleViolation("clock_paused", N_("The clock is already paused."))
+    stop(game)
+    return new_entry(game, Outcome("clock_pause", undoable=False), BANKER)
+
+
+def resume(game: Game) -> Entry:
+    """``clock_resume``. Refuses what ``_running_game`` refuses, and a running clock."""
+    _running_game(game)
+    if game.clock_running_since is not None:
+        raise RuleViolation("clock_running", N_("The clock is already running."))
+    game.clock_running_since = now_utc()
+    return new_entry(game, Outcome("clock_resume", undoable=False), BANKER)
+
+
+def _running_game(game: Game) -> None:
+    """Refuses a game without a time limit, and a game that is not running."""
     if not game.time_limit_seconds:
         raise RuleViolation("no_clock", N_("This game has no time limit."))
     if game.status != RUNNING:
         raise RuleViolation("game_not_running", N_("The clock runs only while the game is on."))
-    if kind == "clock_pause":
-        if game.clock_running_since is None:
-            raise RuleViolation("clock_paused", N_("The clock is already paused."))
-        stop(game)
-    else:
-        if game.clock_running_since is not None:
-            raise RuleViolation("clock_running", N_("The clock is already running."))
-        game.clock_running_since = now_utc()
-    return new_entry(game, Outcome(kind, undoable=False), BANKER)
 
 
 def elapsed(game: GameRecord) -> float:

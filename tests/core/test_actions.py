@@ -15,17 +15,29 @@ from companion.core import parts
 from companion.core.actions import ACTIONS, LINES, TOLD, Asked, acting_player
 from companion.core.actions.lines import BIDDER, OUTBID, WORDINGS
 from companion.core.errors import BadInput, Forbidden, NotFound
+from companion.services import steps
 
 COMPANION = Path(__file__).resolve().parents[2] / "companion"
 PLACEHOLDER = re.compile(r"%\((\w+)\)")
 # Run by the services on the journal or the clock, not by a rule.
 SERVICES_RUN = {"undo", "take_back", "clock_pause", "clock_resume"}
+# The banker's alone, refused to anyone else before anything runs.
+BANKER_ONLY = {
+    "undo",
+    "clock_pause",
+    "clock_resume",
+    "start",
+    "end",
+    "play_off",
+    "building_auction_start",
+    "break_shared",
+}
 
 
 def _read_by(action) -> set[str]:
     """The fields a handler reads: ``asked.get("name")``, ``"name" in asked.fields``, and the
     field ``player`` for one that acts for the acting player (or asks who approves)."""
-    source = inspect.getsource(action.run)
+    source = inspect.getsource(action.handler)
     read = set(re.findall(r'asked\.get\(\s*"(\w+)"', source)) | set(re.findall(r'"(\w+)" in asked\.fields', source))
     if re.search(r"asked\.(player|approver)\(\)", source):
         read.add("player")
@@ -37,7 +49,9 @@ def test_every_action_is_declared_whole(name):
     action = ACTIONS[name]
     assert action.name == name
     assert action.about, f"{name} says nothing of itself in the OpenAPI document"
-    assert (action.run is None) == (name in SERVICES_RUN), f"{name} has no handler"
+    assert (action.handler is None) == (name in SERVICES_RUN), f"{name} has no handler"
+    assert (action.step is None) == (action.handler is not None), f"{name} is run by a rule or by a step, one of them"
+    assert action.banker_only == (name in BANKER_ONLY)
     assert action.parts <= parts.ALL
     assert parts.KINDS[name] == action.parts
     names = [field.name for field in action.fields]
@@ -54,8 +68,36 @@ def test_a_handler_reads_only_the_fields_its_action_declares(name):
     assert read <= {field.name for field in action.fields}, f"{name} reads undeclared fields"
 
 
+def test_every_step_a_declaration_names_is_carried_out_by_the_services():
+    named = {action.step for action in ACTIONS.values()} - {None}
+    assert named == set(steps.STEPS)
+    clock = {action.clock for action in ACTIONS.values()} | {action.clock_undone for action in ACTIONS.values()}
+    assert clock - {None} == set(steps.CLOCK)
+
+
+def test_only_the_banker_may_ask_an_action_declared_the_banker_s():
+    anna = Asked(_Caller(False, "anna"), {}, datetime(2026, 1, 1, tzinfo=UTC), lambda: "id1")
+    for name, action in ACTIONS.items():
+        action.allows(_Caller(True, None))
+        if action.banker_only:
+            with pytest.raises(Forbidden) as refused:
+                action.allows(anna.by)
+            assert refused.value.code == "banker_only", name
+            if action.handler is not None:  # refused before the rule reads the state
+                with pytest.raises(Forbidden):
+                    action.run(None, anna)
+        else:
+            action.allows(anna.by)
+
+
+def test_an_action_no_rule_runs_is_not_run_as_one():
+    banker = Asked(_Caller(True, None), {}, datetime(2026, 1, 1, tzinfo=UTC), lambda: "id1")
+    with pytest.raises(LookupError):
+        ACTIONS["undo"].run(None, banker)
+
+
 def test_the_search_finds_what_handlers_read():
-    assert sum(len(_read_by(a)) for a in ACTIONS.values() if a.run is not None) > 60
+    assert sum(len(_read_by(a)) for a in ACTIONS.values() if a.handler is not None) > 60
 
 
 def test_a_field_the_action_does_not_know_is_refused_naming_it():

@@ -24,6 +24,28 @@ from .lines import Line, Say, Tell
 # declarations, so they name its parts by their words).
 CLOCK_PART = "clock"
 
+
+@dataclass(frozen=True)
+class Step:
+    """Work that no rule of the core does, on what the core never sees (the journal's own
+    entries, the game's clock): named by the declarations that need it, carried out by the
+    services' function of that name (``services.steps``)."""
+
+    name: str
+
+
+# How the actions that no rule runs are carried out (an action's ``step``).
+UNDO = Step("undo")  # the newest entry not yet reversed, reversed by a new one
+TAKE_BACK = Step("take_back")  # the acting player's own one-tap GO or tax, while it is the newest entry
+PAUSE_CLOCK = Step("pause_clock")
+RESUME_CLOCK = Step("resume_clock")
+# What the game's clock does once an action's entry is written (its ``clock``) or undone (its
+# ``clock_undone``); after any other action, a game that is over has its clock stopped.
+CLOCK_FROM_ZERO = Step("clock_from_zero")  # from zero, running where the game has a time limit
+PLAY_OFF_CLOCK = Step("play_off_clock")  # the play-off's minutes more, from where it stopped
+CLOCK_AT_THE_END = Step("clock_at_the_end")  # back to the game's end: stopped, with the limit it had
+CLOCK_OF_THE_UNDONE = Step("clock_of_the_undone")  # what the undone entry's action says of its undo
+
 # The fields every action takes: its type, and the client's idempotency key (checked by the
 # door before the action is read).
 COMMON = ("type", "key")
@@ -151,11 +173,6 @@ class Asked:
         """The acting player (``acting_player``)."""
         return acting_player(self.by, self.fields)
 
-    def banker_only(self) -> None:
-        """Refuses anyone but the banker (403)."""
-        if not self.by.is_banker:
-            raise Forbidden("banker_only", N_("Only the banker can do this."))
-
     def approver(self) -> str:
         """Who says yes or no to money waiting: the banker as the bank (unless acting for a
         named player), else the acting player."""
@@ -192,7 +209,11 @@ PLAYER = Field("player", TEXT, "The banker acting for this player.", refusal=UNK
 class Action:
     """One action type, declared once.
 
-    ``run`` calls the rule (``None``: the journal or the clock runs it, in the services);
+    ``handler`` calls the rule (``run`` runs it, checking who asks first); ``step``, for an
+    action no rule runs (``handler`` is ``None``), the services' work that carries it out (the
+    journal's undo, the clock's pause); ``banker_only`` when nobody but the banker may ask it
+    (refused 403 ``banker_only`` before the rule or the step); ``clock`` what the game's clock
+    does once its entry is written, and ``clock_undone`` once that entry is undone;
     ``fields`` the payload it reads besides ``type`` and ``key``; ``reads_deeds`` whether the
     rule reads the board (an action that does not is given a state whose deeds are
     ``NotLoaded``, so a rule reading them anyway fails loudly); ``asks_bank`` money the acting
@@ -205,8 +226,12 @@ class Action:
     ``about`` the OpenAPI document's words for it."""
 
     name: str
-    run: Handler | None
+    handler: Handler | None
     fields: tuple[Field, ...] = ()
+    step: Step | None = None
+    banker_only: bool = False
+    clock: Step | None = None
+    clock_undone: Step | None = None
     reads_deeds: bool = True
     asks_bank: bool = False
     parts: frozenset[str] = frozenset()
@@ -215,6 +240,21 @@ class Action:
     received: Say | None = None
     quiet: bool = False
     about: str = ""
+
+    def allows(self, by: Who) -> None:
+        """Refuses anyone but the banker (403) where the action is the banker's alone."""
+        if self.banker_only and not by.is_banker:
+            raise Forbidden("banker_only", N_("Only the banker can do this."))
+
+    def run(self, state: GameState, asked: Asked) -> Outcome:
+        """What the action's rule makes of ``state``, as ``asked``: whoever runs an action by
+        its declaration (the table, its previews, a game file played again) checks who may
+        ask it. Refuses whom ``allows`` refuses, then whatever the rule refuses; an action no
+        rule runs is the services' step (``LookupError``, a programming error)."""
+        self.allows(asked.by)
+        if self.handler is None:
+            raise LookupError(f"{self.name} is carried out by a step of the services, not by a rule")
+        return self.handler(state, asked)
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)

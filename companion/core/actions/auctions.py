@@ -33,14 +33,12 @@ def _auction_start(state: GameState, asked: Asked) -> Outcome:
 
 
 def _building_auction_start(state: GameState, asked: Asked) -> Outcome:
-    asked.banker_only()
     return rules.building_auction_start(
         state, asked.get("building"), asked.get("deeds"), asked.now, state.setting("auction_seconds")
     )
 
 
 def _break_shared(state: GameState, asked: Asked) -> Outcome:
-    asked.banker_only()
     return rules.break_shared(state, asked.get("deeds"))
 
 
@@ -124,6 +122,7 @@ ACTIONS = (
             ),
             Field("deeds", TEXTS, "The deeds that want the building.", refusal=INVALID_DEEDS),
         ),
+        banker_only=True,
         line=_OPENING_LINE,
         about="Banker: auctions the bank's last building among the deeds that want it.",
     ),
@@ -131,6 +130,7 @@ ACTIONS = (
         "break_shared",
         _break_shared,
         (Field("deeds", TEXTS, "The deeds whose big buildings break at the same moment.", refusal=INVALID_DEEDS),),
+        banker_only=True,
         line=line(
             N_(
                 "Big buildings broken at once on %(deeds)s: %(each)s small ones each from the bank, and half "

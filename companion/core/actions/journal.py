@@ -1,11 +1,21 @@
 """The actions on the journal and the clock rather than on the state: the banker's undo, a
 player taking back their own one-tap GO or tax (``core.take_back``), and the clock's pause.
-The services run them (``run`` is ``None``): they read and write the journal itself."""
+No rule runs them (``run`` is ``None``): each names the services' ``step`` that carries it
+out, on the journal itself or the game's clock."""
 
 from __future__ import annotations
 
 from ..errors import N_
-from .action import CLOCK_PART, PLAYER, Action
+from .action import (
+    CLOCK_OF_THE_UNDONE,
+    CLOCK_PART,
+    PAUSE_CLOCK,
+    PLAYER,
+    RESUME_CLOCK,
+    TAKE_BACK,
+    UNDO,
+    Action,
+)
 from .lines import Line, Say, line
 
 CLOCK = frozenset({CLOCK_PART})
@@ -15,6 +25,9 @@ ACTIONS = (
     Action(
         "undo",
         None,
+        step=UNDO,
+        banker_only=True,
+        clock=CLOCK_OF_THE_UNDONE,
         parts=CLOCK,
         line=Line(
             (
@@ -33,6 +46,7 @@ ACTIONS = (
         "take_back",
         None,
         (PLAYER,),
+        step=TAKE_BACK,
         line=line(
             N_("%(name)s took back: %(what)s %(amount)s."),
             name="who player",
@@ -45,6 +59,8 @@ ACTIONS = (
     Action(
         "clock_pause",
         None,
+        step=PAUSE_CLOCK,
+        banker_only=True,
         parts=CLOCK,
         line=line(N_("The clock is paused.")),
         about="Banker: pauses the game's clock.",
@@ -52,6 +68,8 @@ ACTIONS = (
     Action(
         "clock_resume",
         None,
+        step=RESUME_CLOCK,
+        banker_only=True,
         parts=CLOCK,
         line=line(N_("The clock is running again.")),
         about="Banker: runs the game's clock again.",

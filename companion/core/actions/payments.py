@@ -10,7 +10,21 @@ from ..errors import N_, BadInput, Forbidden, NotFound, Np_
 from ..ledger import BANK
 from ..settings import FREE_PARKING
 from ..state import GameState, Outcome
-from .action import AMOUNT, CLOCK_PART, DICE_TOTAL, PLAYER, REASON_TEXT, TEXT, UNKNOWN_PLAYER, Action, Asked, Field
+from .action import (
+    AMOUNT,
+    CLOCK_AT_THE_END,
+    CLOCK_FROM_ZERO,
+    CLOCK_PART,
+    DICE_TOTAL,
+    PLAY_OFF_CLOCK,
+    PLAYER,
+    REASON_TEXT,
+    TEXT,
+    UNKNOWN_PLAYER,
+    Action,
+    Asked,
+    Field,
+)
 from .lines import Line, Say, Tell, equals, has, line
 
 AMOUNT_FIELD = Field("amount", AMOUNT, "Whole units of the edition's currency.")
@@ -18,7 +32,6 @@ REASON = Field("reason", REASON_TEXT, "What the money is for.", refusal=(BadInpu
 
 
 def _start(state: GameState, asked: Asked) -> Outcome:
-    asked.banker_only()
     return commands.start(state)
 
 
@@ -58,14 +71,12 @@ def _pass_go(state: GameState, asked: Asked) -> Outcome:
 
 
 def _end(state: GameState, asked: Asked) -> Outcome:
-    asked.banker_only()
     return commands.end(state)
 
 
 def _play_off(state: GameState, asked: Asked) -> Outcome:
     """The banker starts the play-off of a tie for first place; the entry keeps the clock's
     limit of before, which undo gives back."""
-    asked.banker_only()
     outcome = play_off.play_off_start(state)
     return replace(outcome, params={**outcome.params, "clock_limit": asked.clock_limit})
 
@@ -106,6 +117,8 @@ ACTIONS = (
     Action(
         "start",
         _start,
+        banker_only=True,
+        clock=CLOCK_FROM_ZERO,
         parts=frozenset({CLOCK_PART}),
         line=Line(
             (Say(N_("The game started: %(cash)s to each player."), {"cash": "money cash"}),),
@@ -215,6 +228,7 @@ ACTIONS = (
     Action(
         "end",
         _end,
+        banker_only=True,
         reads_deeds=False,
         parts=frozenset({CLOCK_PART}),
         line=line(N_("The banker ended the game.")),
@@ -224,6 +238,9 @@ ACTIONS = (
     Action(
         "play_off",
         _play_off,
+        banker_only=True,
+        clock=PLAY_OFF_CLOCK,
+        clock_undone=CLOCK_AT_THE_END,
         parts=frozenset({CLOCK_PART}),
         line=line(
             N_("A tie for first place: %(names)s play %(minutes)s more minutes among themselves."),
