@@ -252,11 +252,12 @@ def _check_group_held(
 ) -> None:
     """Refuses buildings on a deed whose group has a buildable deed of another owner, or a
     mortgaged one where a mortgage reaches the whole group."""
-    # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or is lost to the
-    # bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
-    # lifted in time), a colour is split after its buildings went up: only a built groupmate of
-    # another owner is a position no play reaches.
-    split = edition.trades.unbuilt == "deed" or edition.mortgage.reach == "deed"
+    # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or goes back to
+    # the bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
+    # lifted in time; a deed sold back to the bank once its own hotel is sold, Niente è come
+    # sembra), a colour is split after its buildings went up: only a built groupmate of another
+    # owner is a position no play reaches.
+    split = edition.trades.unbuilt == "deed" or edition.mortgage.reach == "deed" or edition.deed_sale is not None
     for other in edition.deeds_in_group(deed.group):
         if not other.buildable:
             continue

@@ -415,3 +415,25 @@ def test_petropolis_groups_stay_even_so_a_bare_title_beside_towers_is_refused():
     assert problems(PETROPOLIS, TWO, [D(green[0], 0), D(green[1], 0, 3), D(green[2], 0, 3)]) == [
         ("uneven_buildings", green[1])
     ]
+
+
+def test_a_deed_sold_back_to_the_bank_beside_a_hotel_splits_its_group_in_niente():
+    """Seed 004: no mortgages, but a deed sold back to the bank at its price once its own hotel
+    is sold (``deed_sale``); its groupmates keep theirs, and the deed may be bought again by
+    anyone. Played through the rules, the split group is taken; a hotel of another owner in it
+    is not."""
+    niente = EDITIONS["niente-e-come-sembra"]
+    state = new_state("niente-e-come-sembra", cash=5000, players=2)
+    brown = [d.key for d in niente.deeds_in_group("marrone")]
+    give(state, "a", *brown, hotel=True)
+    act(state, rules.sell_building(state, "a", brown[1]))
+    act(state, rules.sell_to_bank(state, "a", brown[1]))
+    act(state, rules.buy(state, "b", brown[1]))
+    played = [D(brown[0], 0, 0, True), D(brown[1], 1)]
+    assert (state.deeds[brown[0]].hotel, state.deeds[brown[1]].owner) == (True, "b")
+    assert game_state(niente, TWO, played).deeds[brown[0]].hotel
+    assert game_state(niente, TWO, [played[0]]).deeds[brown[1]].owner is None
+    assert problems(niente, TWO, [played[0], D(brown[1], 1, 0, True)]) == [
+        ("group_incomplete", brown[0]),
+        ("group_incomplete", brown[1]),
+    ]
