@@ -252,11 +252,12 @@ def _check_group_held(
 ) -> None:
     """Refuses buildings on a deed whose group has a buildable deed of another owner, or a
     mortgaged one where a mortgage reaches the whole group."""
-    # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or is lost to the
-    # bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
-    # lifted in time), a colour is split after its buildings went up: only a built groupmate of
-    # another owner is a position no play reaches.
-    split = edition.trades.unbuilt == "deed" or edition.mortgage.reach == "deed"
+    # Where a land changes hands once it is unbuilt itself (Motopolis line 70), or goes back to
+    # the bank unbuilt while its groupmates stand built (a mortgage reaching the land alone, not
+    # lifted in time; a deed sold back to the bank once its own hotel is sold, Niente è come
+    # sembra), a colour is split after its buildings went up: only a built groupmate of another
+    # owner is a position no play reaches.
+    split = edition.trades.unbuilt == "deed" or edition.mortgage.reach == "deed" or edition.deed_sale is not None
     for other in edition.deeds_in_group(deed.group):
         if not other.buildable:
             continue
@@ -277,15 +278,35 @@ def _check_group_held(
             )
 
 
+def kept_even(edition: Edition) -> bool:
+    """Whether the edition's rules keep every group's buildings even, whatever was built and
+    sold: they go up and come down one at a time, evenly, and a big building comes down only
+    into the small ones it replaced or with the group left even (``buildings.big_sale``
+    ``together_with_group`` or ``one_by_one_evenly``).
+
+    Two rules leave a group uneven, so that no evenness is a position's proof: a big building
+    broken while the bank lacks the small ones it gives back (``short_break``
+    ``missing_at_half``, the championship's FAQ 29: its deed keeps those the bank has, from none
+    to all), and a big building sold whole on its own (``big_sale`` ``one_by_one``: its deed is
+    left bare beside the small ones of the others). From there building and selling go on at the
+    deeds with the fewest and the most, which reaches any count of small ones on each deed,
+    a big building beside any of them."""
+    big = big_building(edition)
+    if big is None or big.needs_small == 0:
+        return True
+    return edition.buildings.short_break != "missing_at_half" and edition.buildings.big_sale != "one_by_one"
+
+
 def _check_even(edition: Edition, group_key: str, entries: dict[str, tuple[Deed, DeedEntry]]) -> None:
-    """Refuses buildings no play could leave on a group: small ones more than one apart (they
-    go up and come down evenly), and a big building while a deed of the group holds fewer small
-    ones than a big building needs (it goes up only once every deed holds them). A mortgaged
+    """Refuses buildings no play could leave on a group, where the edition's rules keep groups
+    even (``kept_even``): small ones more than one apart (they go up and come down evenly), and
+    a big building while a deed of the group holds fewer small ones than a big building needs
+    (it goes up only once every deed holds them, and comes down only into them). A mortgaged
     deed holds none and, where a mortgage reaches the deed alone, is left out of evenness
     (Motopolis) but not of the big building's condition. Groups the checks per deed refused are
     not looked at."""
     members = [entries.get(d.key, (d, DeedEntry(d.key))) for d in edition.deeds_in_group(group_key) if d.buildable]
-    if not any(e.small or e.big for _, e in members):
+    if not kept_even(edition) or not any(e.small or e.big for _, e in members):
         return
     even = [(d, e) for d, e in members if not (e.mortgaged and edition.mortgage.reach == "deed")]
     _check_small_even(edition, [(d, e) for d, e in even if not e.big])
@@ -355,8 +376,8 @@ def game_state(
     mortgage reaches the whole group) or on a group its owner does not wholly own; more small
     buildings than a deed takes; a big building where the edition has none or beside small ones
     on the same deed; uneven buildings on a group (small ones more than one apart, a big one
-    while a deed of the group holds fewer small ones than it needs); more buildings in all than
-    the bank's supply.
+    while a deed of the group holds fewer small ones than it needs) where the edition's rules
+    keep groups even (``kept_even``); more buildings in all than the bank's supply.
     """
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in players):
         raise BadInput("invalid_players", N_("Players must be a list of names."))

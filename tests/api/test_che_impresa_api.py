@@ -227,9 +227,11 @@ def test_a_three_player_game(app, api):
     ok(game.act("Bruno", {"type": "go_to_jail"}))
     refusal(game.act("Anna", {"type": "pay_rent", "deed": bruno_deed}), 409, "owner_in_jail")
     cash = game.cash()
+    next_round(game)  # out only when the turn comes again (lines 174-176)
     ok(game.act("Bruno", {"type": "leave_jail_after_failed_roll"}))
     assert game.cash()["Bruno"] == cash["Bruno"] - 50
     ok(game.act("Carla", {"type": "go_to_jail"}))
+    next_round(game)
     ok(game.act("Carla", {"type": "pay_jail_fine"}))
     assert game.cash()["Carla"] == cash["Carla"] - 20
 
@@ -249,3 +251,27 @@ def test_a_three_player_game(app, api):
     score = ok(game.api.get(f"/api/v1/games/{game.id}/score", game.banker))
     anna = next(r for r in score["standings"] if r["player"] == a)
     assert anna["breakdown"]["buildings"] == 4 * 25
+
+
+def test_a_player_jailed_in_her_turn_pays_or_rolls_only_when_her_turn_comes_again(client, api):
+    """Seed 000 lines 172-180: "Il giocatore rimarrà in prigione un solo turno [...] Finito il
+    turno, quando il giocatore tornerà ad essere di mano dovrà uscire di prigione, e potrà farlo
+    in 2 modi: pagando subito 20 Baiocchi, oppure tentando un tiro di dadi doppio." Refused in
+    the turn she went in, in both languages, naming the rule; the phone offers neither."""
+    game = api.new_game(players=NAMES, edition="che-impresa", seed=3).start()
+    ok(game.act("Anna", {"type": "go_to_jail"}))
+    cash = game.cash()
+    for kind in ("pay_jail_fine", "leave_jail_on_doubles", "leave_jail_after_failed_roll"):
+        message = refusal(game.act("Anna", {"type": kind}), 409, "jail_next_turn")
+        assert message.startswith("Jail rule: Anna stays in jail for the rest of this turn"), message
+    italian = client.post(
+        f"/api/v1/games/{game.id}/actions",
+        json={"type": "pay_jail_fine"},
+        headers={"Authorization": f"Bearer {game.tokens['Anna']}", "Accept-Language": "it"},
+    )
+    assert italian.status_code == 409
+    assert italian.get_json()["error"]["message"].startswith("Regola della Prigione: Anna resta in Prigione")
+    assert game.cash() == cash and game.state()["players"][0]["in_jail"]
+    next_round(game)  # Anna is again the one to play
+    ok(game.act("Anna", {"type": "pay_jail_fine"}))
+    assert game.cash()["Anna"] == cash["Anna"] - 20

@@ -111,6 +111,10 @@ def test_a_three_player_game(app, api):
     assert game.state()["bank"] == {"houses": 20 - 6 + 3, "hotels": 4}
     standing = next(r for r in score(game)["standings"] if r["player"] == a)
     assert standing["breakdown"]["deeds"] == 0 and standing["breakdown"]["buildings"] == 800_000 + 3 * 200_000
+    # Sold whole beside Saudi Arabia's three towers, the platform would leave 0 and 3: sales go
+    # "in modo omogeneo" (seed 003 line 45), so it is broken instead, or sold with the group's others.
+    refusal(game.act("Anna", {"type": "sell_building", "deed": iran}), 409, "hotels_sold_together")
+    assert game.cash()["Anna"] == before - 7 * 200_000 and game.state()["bank"] == {"houses": 17, "hotels": 4}
 
     # Mortgages: never on a built group; half the price, lifted at +20%.
     refusal(game.act("Anna", {"type": "mortgage", "deed": saudi}), 409, "group_has_buildings")

@@ -48,3 +48,21 @@ def test_the_last_player_standing_ends_the_game_and_its_clock(api):
     score = api.get(f"/api/v1/games/{game.id}/score", game.banker)[1]
     assert score["final"] is True and score["standings"][0]["name"] == "Anna"
     assert [r["out"] for r in score["standings"]] == [False, True]
+
+
+def test_the_championship_tie_goes_to_the_higher_property_value_buildings_included(api):
+    """Seed 001 lines 124-131: the score sheet's "valore di ogni proprietà" is ticked "a seconda
+    di quanti edifici ci sono sopra la proprietà e se è ipotecata o no", and "in caso di
+    pareggio, vince il giocatore che possiede il valore di proprietà non ipotecato più alto":
+    Anna's browns with a house each (120 + 100) beat Bruno's Piazza Dante (200), all three
+    worth 1500."""
+    game = api.new_game(edition="campionato-2015").start()
+    for deed in ("vicolo-corto", "vicolo-stretto"):
+        assert game.act("Anna", {"type": "buy", "deed": deed})[0] == 200
+    for deed in ("vicolo-corto", "vicolo-stretto"):
+        assert game.act("Anna", {"type": "build", "deed": deed})[0] == 200
+    assert game.act("Bruno", {"type": "buy", "deed": "piazza-dante"})[0] == 200
+    game.act("banker", {"type": "end"})
+    _status, body = api.get(f"/api/v1/games/{game.id}/score", game.tokens["Carla"])
+    rows = [(r["name"], r["total"], r["rank"], r["tournament_points"]) for r in body["standings"]]
+    assert rows == [("Anna", 1500, 1, 22), ("Bruno", 1500, 2, 12), ("Carla", 1500, 3, 6)]

@@ -4,14 +4,17 @@ printed deeds; every impossible entry is refused, naming it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from companion.core import rules
 from companion.core.calculator import DeedEntry as D
 from companion.core.calculator import PlayerEntry as P
-from companion.core.calculator import WrongEntries, clean_names, game_state
+from companion.core.calculator import WrongEntries, clean_names, game_state, kept_even
 from companion.core.errors import BadInput, BancoError, RuleViolation
 from companion.core.score import standings
-from tests.core.conftest import EDITIONS
+from tests.core.conftest import EDITIONS, act, give, new_state, set_game
 
 CLASSIC, CHAMPIONSHIP = EDITIONS["classic-it"], EDITIONS["campionato-2015"]
 MOTOPOLIS, PETROPOLIS = EDITIONS["motopolis"], EDITIONS["petropolis"]
@@ -96,6 +99,8 @@ def test_names_are_trimmed():
 
 
 TWO = [P("Anna", 100), P("Bruno", 100)]
+# Motopolis with a dealership sold whole only where its group stays even: groups kept even.
+EVEN_MOTOPOLIS = replace(MOTOPOLIS, buildings=replace(MOTOPOLIS.buildings, big_sale="one_by_one_evenly"))
 GREEN = [D("via-roma", 0), D("corso-impero", 0), D("largo-augusto", 0)]
 
 
@@ -268,7 +273,9 @@ def test_uneven_buildings_are_refused():
     blue = ["gilera", "moto-morini", "malaguti"]
     state = game_state(MOTOPOLIS, TWO, [D("gilera", 0, 2), D("moto-morini", 0, 2), D("malaguti", 0, 1)])
     assert [state.deeds[k].houses for k in blue] == [2, 2, 1]
-    assert problems(MOTOPOLIS, TWO, [D("gilera", 0, 3), D("moto-morini", 0, 1), D("malaguti", 0, 2)]) == [
+    # Where no sale leaves a group uneven (a dealership sold whole only with the group left
+    # even); the shipped Motopolis sells one on its own, and reaches 3, 1 and 2 (below).
+    assert problems(EVEN_MOTOPOLIS, TWO, [D("gilera", 0, 3), D("moto-morini", 0, 1), D("malaguti", 0, 2)]) == [
         ("uneven_buildings", "gilera")
     ]
 
@@ -279,7 +286,7 @@ def test_a_big_building_needs_its_small_ones_on_every_deed_of_the_group():
     fine = [D("gilera", 0, 0, True), D("moto-morini", 0, 3), D("malaguti", 0, 4)]
     assert game_state(MOTOPOLIS, TWO, fine).deeds["gilera"].hotel
     wrong = [D("gilera", 0, 0, True), D("moto-morini", 0, 2), D("malaguti", 0, 3)]
-    assert problems(MOTOPOLIS, TWO, wrong) == [("big_before_small", "moto-morini")]
+    assert problems(EVEN_MOTOPOLIS, TWO, wrong) == [("big_before_small", "moto-morini")]
     assert problems(CLASSIC, TWO, _green(small=0, big=True)) == [("big_before_small", "corso-impero")]
 
 
@@ -288,7 +295,7 @@ def test_a_mortgaged_land_is_left_out_of_evenness_where_a_mortgage_reaches_the_l
     deeds = [D("gilera", 0, 2), D("moto-morini", 0, 2), D("malaguti", 0, mortgaged=True)]
     assert game_state(MOTOPOLIS, TWO, deeds).deeds["malaguti"].mortgaged
     deeds = [D("gilera", 0, 0, True), D("moto-morini", 0, 3), deeds[2]]
-    assert problems(MOTOPOLIS, TWO, deeds) == [("big_before_small", "malaguti")]
+    assert problems(EVEN_MOTOPOLIS, TWO, deeds) == [("big_before_small", "malaguti")]
     assert problems(
         CLASSIC, TWO, [D("via-roma", 0, 1), D("corso-impero", 0, 1), D("largo-augusto", 0, mortgaged=True)]
     ) == [
@@ -329,4 +336,104 @@ def test_every_wrong_entry_is_named_at_once():
         ("group_incomplete", "vicolo-corto"),
         ("not_buildable", "stazione-sud"),
         ("uneven_buildings", "via-roma"),
+    ]
+
+
+def _entries(state, group):
+    """The group's deeds as a player types them: owner (``a`` is the first player), small
+    buildings, big building."""
+    return [
+        D(d.key, 0, state.deeds[d.key].houses, state.deeds[d.key].hotel) for d in state.edition.deeds_in_group(group)
+    ]
+
+
+def test_a_hotel_beside_two_houses_after_a_short_break_is_a_championship_position():
+    """Seed 001, FAQ 29, lines 542-545: "Quelle che non possono essere egualmente suddivise non
+    vengono vendute in quel turno. I giocatori ricevono la metà del valore originale per le case
+    che non hanno potuto ricevere al posto dell'albergo." A hotel broken while the bank has 2
+    houses leaves 2 beside the group's other hotels: Banco's own game reaches it, so the
+    calculator takes it. The classic rules break a hotel only into 4 houses: there it is refused."""
+    assert not kept_even(CHAMPIONSHIP) and kept_even(CLASSIC)
+    state = new_state("campionato-2015", cash=0, players=2)
+    green = [d.key for d in CHAMPIONSHIP.deeds_in_group("green")]
+    give(state, "a", *green, hotel=True)
+    set_game(state, bank_small=2)
+    act(state, rules.sell_building(state, "a", green[1], break_hotel=True))
+    played = _entries(state, "green")
+    assert [(e.small, e.big) for e in played] == [(0, True), (2, False), (0, True)]
+    counted = game_state(CHAMPIONSHIP, TWO, played)
+    assert [counted.deeds[k].houses for k in green] == [0, 2, 0]
+    # Then building goes on at the deed with the fewest, and breaking the next hotel with the
+    # bank empty leaves it bare: a hotel, a bare deed, 3 houses.
+    set_game(state, bank_small=1)
+    act(state, rules.build(state, "a", green[1]))  # the bank's last house
+    act(state, rules.sell_building(state, "a", green[2], break_hotel=True))
+    assert [(e.small, e.big) for e in _entries(state, "green")] == [(0, True), (3, False), (0, False)]
+    assert game_state(CHAMPIONSHIP, TWO, _entries(state, "green")).deeds[green[0]].hotel
+    assert problems(CLASSIC, TWO, played) == [("big_before_small", green[1])]
+    # Still impossible in the championship: houses beside a hotel on one deed, five houses.
+    assert problems(CHAMPIONSHIP, TWO, [*played[:2], D(green[2], 0, 1, True)]) == [("big_with_small", green[2])]
+    assert problems(CHAMPIONSHIP, TWO, [*played[:2], D(green[2], 0, 5)]) == [("too_many_small", green[2])]
+
+
+def test_a_dealership_sold_on_its_own_leaves_motopolis_groups_uneven():
+    """Seed 002 line 42: "I giocatori, in qualsiasi momento del gioco, possono rivendere le loro
+    Stazioni di Servizio o Concessionarie alla Banca" (``big_sale`` ``one_by_one``): a dealership
+    sold whole leaves its land bare beside the others' stations, and building starts again from
+    the barest (lines 61-62). The positions the calculator refused on Motopolis are played here,
+    and taken."""
+    assert not kept_even(MOTOPOLIS) and kept_even(EVEN_MOTOPOLIS)
+    blue = ["gilera", "moto-morini", "malaguti"]
+    state = new_state("motopolis", cash=100_000, players=2)
+    give(state, "a", *blue, houses=3)
+    for key in ("moto-morini", "malaguti"):
+        act(state, rules.build(state, "a", key, "big"))
+    for key in ("moto-morini", "malaguti"):
+        act(state, rules.sell_building(state, "a", key))
+    act(state, rules.build(state, "a", "moto-morini"))
+    act(state, rules.build(state, "a", "malaguti"))
+    act(state, rules.build(state, "a", "malaguti"))
+    assert [state.deeds[k].houses for k in blue] == [3, 1, 2]
+    assert game_state(MOTOPOLIS, TWO, _entries(state, "azzurro")).deeds["gilera"].houses == 3
+    state = new_state("motopolis", cash=100_000, players=2)
+    give(state, "a", *blue, houses=3)
+    act(state, rules.build(state, "a", "gilera", "big"))
+    act(state, rules.build(state, "a", "moto-morini", "big"))
+    act(state, rules.sell_building(state, "a", "moto-morini"))
+    act(state, rules.build(state, "a", "moto-morini"))
+    act(state, rules.build(state, "a", "moto-morini"))
+    assert [(e.small, e.big) for e in _entries(state, "azzurro")] == [(0, True), (2, False), (3, False)]
+    assert game_state(MOTOPOLIS, TWO, _entries(state, "azzurro")).deeds["gilera"].hotel
+
+
+def test_petropolis_groups_stay_even_so_a_bare_title_beside_towers_is_refused():
+    """Seed 003 line 45: sales go "in modo omogeneo"; a platform sold whole goes with its
+    group's others, so 0/3/3 is no position (a platform and 3/3 is)."""
+    assert kept_even(PETROPOLIS)
+    green = [d.key for d in PETROPOLIS.deeds_in_group("verde")]
+    assert game_state(PETROPOLIS, TWO, [D(green[0], 0, 0, True), D(green[1], 0, 3), D(green[2], 0, 3)])
+    assert problems(PETROPOLIS, TWO, [D(green[0], 0), D(green[1], 0, 3), D(green[2], 0, 3)]) == [
+        ("uneven_buildings", green[1])
+    ]
+
+
+def test_a_deed_sold_back_to_the_bank_beside_a_hotel_splits_its_group_in_niente():
+    """Seed 004: no mortgages, but a deed sold back to the bank at its price once its own hotel
+    is sold (``deed_sale``); its groupmates keep theirs, and the deed may be bought again by
+    anyone. Played through the rules, the split group is taken; a hotel of another owner in it
+    is not."""
+    niente = EDITIONS["niente-e-come-sembra"]
+    state = new_state("niente-e-come-sembra", cash=5000, players=2)
+    brown = [d.key for d in niente.deeds_in_group("marrone")]
+    give(state, "a", *brown, hotel=True)
+    act(state, rules.sell_building(state, "a", brown[1]))
+    act(state, rules.sell_to_bank(state, "a", brown[1]))
+    act(state, rules.buy(state, "b", brown[1]))
+    played = [D(brown[0], 0, 0, True), D(brown[1], 1)]
+    assert (state.deeds[brown[0]].hotel, state.deeds[brown[1]].owner) == (True, "b")
+    assert game_state(niente, TWO, played).deeds[brown[0]].hotel
+    assert game_state(niente, TWO, [played[0]]).deeds[brown[1]].owner is None
+    assert problems(niente, TWO, [played[0], D(brown[1], 1, 0, True)]) == [
+        ("group_incomplete", brown[0]),
+        ("group_incomplete", brown[1]),
     ]

@@ -232,13 +232,36 @@ def test_activities_sell_to_the_bank_at_half():
 
 def test_jail_leaves_by_20_before_rolling_or_50_after_a_roll_without_doubles():
     state = game()
-    set_player(state, "a", in_jail=True)
-    set_player(state, "b", in_jail=True)
+    set_player(state, "a", in_jail=True, jail_turns=1)
+    set_player(state, "b", in_jail=True, jail_turns=1)
     act(state, rules.pay_jail_fine(state, "a"))
     act(state, rules.leave_jail_after_failed_roll(state, "b"))
     assert cash(state) == {"a": 1980, "b": 1950, "c": 2000}
     assert not state.players["b"].in_jail
     refused("failed_roll_stays", rules.leave_jail_after_failed_roll, new_state(), "a")
+
+
+def test_a_player_jailed_in_her_turn_leaves_only_when_she_is_again_the_one_to_play():
+    """Seed 000 lines 172-176: "Il giocatore rimarrà in prigione un solo turno [...] Finito il
+    turno, quando il giocatore tornerà ad essere di mano dovrà uscire di prigione, e potrà farlo
+    in 2 modi: pagando subito 20 Baiocchi, oppure tentando un tiro di dadi doppio." Read as: the
+    rest of the turn she went in is the turn she stays; her next one is when she leaves."""
+    assert CI.jail.from_next_turn  # the edition's data, not its name
+    state = game()
+    act(state, rules.go_to_jail(state, "a"))  # in Anna's own turn
+    for leave in (rules.pay_jail_fine, rules.leave_jail_on_doubles, rules.leave_jail_after_failed_roll):
+        refused("jail_next_turn", leave, state, "a")
+    assert cash(state)["a"] == 2000 and state.players["a"].in_jail
+    act(state, turns.end_turn(state, "a"))
+    act(state, rules.go_to_jail(state, "b"))  # Bruno too, in his turn
+    act(state, turns.end_turn(state, "b"))
+    refused("jail_next_turn", rules.pay_jail_fine, state, "b")  # Carla's turn: not his yet
+    act(state, turns.end_turn(state, "c"))  # Anna is again the one to play
+    act(state, rules.pay_jail_fine(state, "a"))
+    assert cash(state)["a"] == 1980 and not state.players["a"].in_jail
+    act(state, turns.end_turn(state, "a"))
+    act(state, rules.leave_jail_after_failed_roll(state, "b"))
+    assert cash(state)["b"] == 1950 and not state.players["b"].in_jail
 
 
 def test_in_jail_no_rent_is_collected_and_no_bids_are_made():

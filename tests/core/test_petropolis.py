@@ -132,18 +132,42 @@ def test_a_platform_needs_three_towers_on_every_deed_of_the_group():
 def test_towers_and_platforms_sell_to_the_bank_at_half():
     state = game(cash=0)
     iran, saudi = group("nero")
-    give(state, "a", iran, hotel=True)
-    give(state, "a", saudi, houses=3)
-    refused("uneven_selling", rules.sell_building, state, "a", saudi)  # evenly: the platform first
-    # Whole, a platform fetches half its 800,000; broken, 3 towers come back and the bank pays
-    # half of the fourth.
-    assert act(state, rules.sell_building(state, "a", iran)).params["amount"] == 400_000
+    give(state, "a", iran, saudi, hotel=True)
+    # Whole, a platform fetches half its 800,000 (with the group's other: 2 x 400,000); broken,
+    # 3 towers come back and the bank pays half of the fourth.
+    outcome = act(state, rules.sell_building(state, "a", iran))
+    assert outcome.params["amount"] == 2 * 400_000 and outcome.params["deeds"] == [iran, saudi]
+    give(state, "a", saudi, houses=1)
     assert act(state, rules.sell_building(state, "a", saudi)).params["amount"] == 100_000
     state = game(cash=0)
     give(state, "a", iran, hotel=True)
     give(state, "a", saudi, houses=3)
     act(state, rules.sell_building(state, "a", iran, break_hotel=True))
     assert state.players["a"].cash == 100_000 and state.deeds[iran].houses == 3
+
+
+def test_a_platform_sells_only_as_a_homogeneous_sale_of_the_group():
+    """Seed 003 line 45: "anche questi realizzi devono avvenire in modo omogeneo, per esempio su
+    9 torri che il giocatore possiede su tre concessioni, può venderne 3, cioè una per
+    concessione" (and line 16: platforms sold back to the bank at half). A platform counts as a
+    step above three towers (line 46: worth four): sold whole beside towers it would leave 0/3/3,
+    so it is broken into its towers instead; the platforms of a group go whole together, one per
+    concession."""
+    state = game(cash=0)
+    keys = group("verde")
+    give(state, "a", keys[0], hotel=True)
+    give(state, "a", *keys[1:], houses=3)
+    before = (state.bank_small, state.bank_big)
+    refused("hotels_sold_together", rules.sell_building, state, "a", keys[0])  # not 0/3/3
+    refused("uneven_selling", rules.sell_building, state, "a", keys[1])  # the platform first
+    assert (state.bank_small, state.bank_big, state.players["a"].cash) == (*before, 0)
+    act(state, rules.sell_building(state, "a", keys[0], break_hotel=True))
+    assert [state.deeds[k].houses for k in keys] == [3, 3, 3] and state.players["a"].cash == 100_000
+    state = game(cash=0)
+    give(state, "a", *keys, hotel=True)
+    outcome = act(state, rules.sell_building(state, "a", keys[1]))
+    assert outcome.params["amount"] == 3 * 400_000
+    assert [(state.deeds[k].houses, state.deeds[k].hotel) for k in keys] == [(0, False)] * 3
 
 
 def test_the_bank_supply_is_a_game_setting():

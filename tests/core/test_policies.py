@@ -382,7 +382,10 @@ def test_other_valuations_are_numbers_of_the_same_policy():
     assert worth(state, state.players["a"]) == 1000 + 300
 
 
-@pytest.mark.parametrize("tiebreak, places", [("shared", [1, 1, 3]), ("unmortgaged_deeds_value", [1, 2, 3])])
+@pytest.mark.parametrize(
+    "tiebreak, places",
+    [("shared", [1, 1, 3]), ("unmortgaged_deeds_value", [1, 2, 3]), ("unmortgaged_property_value", [1, 2, 3])],
+)
 def test_standings_break_ties_as_the_edition_says(tiebreak, places):
     state = new_state(cash=1000, tiebreak={"policy": tiebreak})
     give(state, "a", "vicolo-corto")  # worth 1060

@@ -24,7 +24,7 @@ def test_each_edition_reads_its_rules():
         assert edition.start.policy == "none" and edition.salary.policy == "fixed"
         assert edition.mortgaged_rent.policy == "none" and edition.bankruptcy.policy == "to_creditor"
     assert campionato.jail.card_max_price == 50 and classic.jail.card_max_price is None
-    assert campionato.tiebreak.policy == "unmortgaged_deeds_value" and classic.tiebreak.policy == "shared"
+    assert campionato.tiebreak.policy == "unmortgaged_property_value" and classic.tiebreak.policy == "shared"
 
 
 def _raw():

@@ -42,6 +42,30 @@ def test_the_championship_tie_goes_to_the_higher_unmortgaged_deeds():
     assert [r.tournament_points for r in rows] == [22, 12, 6]
 
 
+def test_the_championship_tie_counts_the_buildings_on_the_unmortgaged_deeds():
+    """Seed 001 lines 124-131: "inserite in tabella il valore di ogni proprietà che possedete.
+    C'è una casella che va spuntata a seconda di quanti edifici ci sono sopra la proprietà e se
+    è ipotecata o no [...] In caso di pareggio, vince il giocatore che possiede il valore di
+    proprietà non ipotecato più alto." The property's value is the sheet's, buildings included:
+    Anna's browns with two houses each (120 + 4 x 50) beat Bruno's Piazza Dante (200) and the
+    mortgaged Via Roma, which counts only in the total."""
+    state = new_state("campionato-2015", cash=1000)
+    give(state, "a", "vicolo-corto", "vicolo-stretto", houses=2)  # 120 + 200: worth 1320
+    give(state, "b", "piazza-dante")  # 200
+    give(state, "b", "via-roma", mortgaged=True)  # 150 in the total, nothing in the tiebreak
+    set_player(state, "b", cash=970)  # worth 1320 too
+    set_player(state, "c", cash=1320)
+    rows = standings(state)
+    assert [(r.player, r.total, r.rank) for r in rows] == [("a", 1320, 1), ("b", 1320, 2), ("c", 1320, 3)]
+    # Printed prices alone (the edition file's other reading) would put Bruno first.
+    printed = new_state("campionato-2015", cash=1000, tiebreak={"policy": "unmortgaged_deeds_value"})
+    give(printed, "a", "vicolo-corto", "vicolo-stretto", houses=2)
+    give(printed, "b", "piazza-dante")
+    give(printed, "b", "via-roma", mortgaged=True)
+    set_player(printed, "b", cash=970)
+    assert [r.player for r in standings(printed)][:2] == ["b", "a"]
+
+
 def test_players_the_tiebreak_cannot_separate_share_the_place_and_its_points():
     state = new_state("campionato-2015", cash=1000, players=4)
     rows = standings(state)

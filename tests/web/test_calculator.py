@@ -147,6 +147,30 @@ def test_the_championship_tie_and_its_points(client):
     assert "Carla and Dario count the same and the rules do not separate them: they share the place." in result
 
 
+def test_a_hotel_beside_two_houses_counts_in_the_championship_and_not_in_the_classic_game(client):
+    """Seed 001, FAQ 29, lines 542-545: a hotel broken while the bank is short of houses leaves
+    the houses the bank had and half the value of the others, so a hotel may stand beside 2
+    houses in the championship; the classic rules never leave it."""
+    position = {
+        "cash-0": "100",
+        "cash-1": "100",
+        "owner-via-roma": "0",
+        "build-via-roma": "big",
+        "owner-corso-impero": "0",
+        "build-corso-impero": "2",
+        "owner-largo-augusto": "0",
+        "build-largo-augusto": "big",
+    }
+    page = start(client, ("Anna", "Bruno"), edition="campionato-2015")
+    assert count(client, page, position).status_code == 303
+    result = htmllib.unescape(client.get("/calculator/result", headers=EN).get_data(as_text=True))
+    assert re.findall(r'<span class="rank-name">([^<]*)</span>', result) == ["Anna", "Bruno"]
+    page = start(client, ("Anna", "Bruno"))
+    refused = count(client, page, position)
+    assert refused.status_code == 400
+    assert "Via Roma has a hotel while Corso Impero has 2 houses" in flash(refused.get_data(as_text=True))
+
+
 REFUSED = [
     ("negative cash", {"cash-1": "-5"}, "The cash of Bruno cannot be negative.", "-5"),
     ("cash with decimals", {"cash-0": "12.5"}, "The cash of Anna must be a whole number.", "12.5"),

@@ -331,8 +331,10 @@ class Trades:
 
 @dataclass(frozen=True)
 class Tiebreak:
-    """Who goes first among players worth the same: ``shared`` (nobody) or
-    ``unmortgaged_deeds_value`` (the higher price of their unmortgaged deeds)."""
+    """Who goes first among players worth the same: ``shared`` (nobody),
+    ``unmortgaged_deeds_value`` (the higher printed price of their unmortgaged deeds) or
+    ``unmortgaged_property_value`` (the higher value of their unmortgaged deeds with their
+    buildings, as the final count takes them)."""
 
     policy: str
 

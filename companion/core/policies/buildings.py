@@ -62,6 +62,13 @@ def big_building(edition: Edition) -> BigBuilding | None:
     return pick(POLICIES, edition.buildings.policy, "buildings")(edition.buildings)
 
 
+def buildings_cost(edition: Edition, houses: int, hotel: bool, cost: int) -> int:
+    """What the buildings on one deed cost: each small one at ``cost``, a big one at its worth
+    in small ones."""
+    big = big_building(edition)
+    return cost * (houses + (big.worth_small if hotel and big else 0))
+
+
 def together_with_group(
     deed: Deed, ds: DeedState, members: Sequence[tuple[Deed, DeedState]]
 ) -> list[tuple[Deed, DeedState]]:

@@ -3,8 +3,10 @@ player a key; the higher key goes first and equal keys share the place."""
 
 from __future__ import annotations
 
+from ..money import percent_up
 from ..state import GameState, PlayerState
 from . import pick
+from .buildings import buildings_cost
 
 
 def shared(state: GameState, player: PlayerState) -> tuple[int, ...]:
@@ -13,7 +15,7 @@ def shared(state: GameState, player: PlayerState) -> tuple[int, ...]:
 
 
 def unmortgaged_deeds_value(state: GameState, player: PlayerState) -> tuple[int]:
-    """The total printed price of their unmortgaged deeds (the 2015 championship)."""
+    """The total printed price of their unmortgaged deeds, buildings left out."""
     return (
         sum(
             d.price
@@ -23,7 +25,28 @@ def unmortgaged_deeds_value(state: GameState, player: PlayerState) -> tuple[int]
     )
 
 
-POLICIES = {"shared": shared, "unmortgaged_deeds_value": unmortgaged_deeds_value}
+def unmortgaged_property_value(state: GameState, player: PlayerState) -> tuple[int]:
+    """The total value of their unmortgaged deeds as the final count takes each one: its price
+    and the buildings on it, at the edition's ``valuation`` percentages (the 2015 championship,
+    seed 001 lines 124-131: the score sheet's "valore di ogni proprietà" is ticked in a column
+    by the buildings on it and whether it is mortgaged, and a tie goes to "il valore di
+    proprietà non ipotecato più alto")."""
+    rule = state.edition.valuation
+    total = 0
+    for deed in state.edition.deeds:
+        ds = state.deeds.get(deed.key)
+        if ds is None or ds.owner != player.id or ds.mortgaged:
+            continue
+        built = buildings_cost(state.edition, ds.houses, ds.hotel, deed.building_cost or 0)
+        total += percent_up(deed.price, rule.deed_percent) + percent_up(built, rule.building_percent)
+    return (total,)
+
+
+POLICIES = {
+    "shared": shared,
+    "unmortgaged_deeds_value": unmortgaged_deeds_value,
+    "unmortgaged_property_value": unmortgaged_property_value,
+}
 
 
 def tiebreak_key(state: GameState, player: PlayerState) -> tuple[int, ...]:

@@ -8,16 +8,9 @@ from ..editions.edition import Deed
 from ..money import percent_up
 from ..state import DeedState, GameState, PlayerState
 from . import pick
-from .buildings import big_building
+from .buildings import buildings_cost
 from .rent import doubles
 from .tiebreak import tiebreak_key
-
-
-def buildings_cost(state: GameState, houses: int, hotel: bool, cost: int) -> int:
-    """What the buildings on one deed cost: each small one at ``cost``, a big one at its worth
-    in small ones."""
-    big = big_building(state.edition)
-    return cost * (houses + (big.worth_small if hotel and big else 0))
 
 
 def cash_deeds_buildings(state: GameState, player: PlayerState) -> dict[str, int]:
@@ -30,7 +23,7 @@ def cash_deeds_buildings(state: GameState, player: PlayerState) -> dict[str, int
         if ds is None or ds.owner != player.id:
             continue
         deeds += percent_up(deed.price, rule.mortgaged_deed_percent if ds.mortgaged else rule.deed_percent)
-        built = buildings_cost(state, ds.houses, ds.hotel, deed.building_cost or 0)
+        built = buildings_cost(state.edition, ds.houses, ds.hotel, deed.building_cost or 0)
         buildings += percent_up(built, rule.building_percent)
     return {"cash": player.cash, "deeds": deeds, "buildings": buildings}
 

@@ -17,12 +17,29 @@ def _require_in_jail(player: PlayerState) -> None:
         raise RuleViolation("not_in_jail", N_("%(name)s is not in jail."), name=player.name)
 
 
+def waits_for_next_turn(state: GameState, player: PlayerState) -> bool:
+    """Whether ``player`` is in jail and may not leave yet: the edition's jail lets players out
+    only from their next turn on (``jail.from_next_turn``: Motopolis' Attesa ricambi; Che
+    Impresa!, seed 000 lines 172-176, "rimarrà in prigione un solo turno [...] quando il
+    giocatore tornerà ad essere di mano dovrà uscire") and no turn of theirs has begun since."""
+    jail = state.edition.jail
+    return player.in_jail and jail.from_next_turn and state.edition.turns.counted and player.jail_turns == 0
+
+
 def _require_can_leave(state: GameState, player: PlayerState) -> None:
-    """Refuses a player not in jail and, where the edition's jail lets players out only from
-    their next turn on (Motopolis), one whose next turn has not begun."""
+    """Refuses a player not in jail and one who may leave only from their next turn, which has
+    not begun (``waits_for_next_turn``): neither the fine, nor a card, nor a roll for doubles
+    lets them out in the turn they went in."""
     _require_in_jail(player)
-    if state.edition.jail.from_next_turn and state.edition.turns.counted and player.jail_turns == 0:
-        raise RuleViolation("jail_next_turn", N_("%(name)s can leave only from their next turn."), name=player.name)
+    if waits_for_next_turn(state, player):
+        raise RuleViolation(
+            "jail_next_turn",
+            N_(
+                "Jail rule: %(name)s stays in jail for the rest of this turn and may pay or roll to "
+                "leave only when their turn comes again."
+            ),
+            name=player.name,
+        )
 
 
 def go_to_jail(state: GameState, player_id: str) -> Outcome:
