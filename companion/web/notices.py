@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import g
 
 from .. import services
-from ..core.actions import ACTIONS, TOLD
+from ..core.actions import ACTIONS, BIDDING, BIDS, OPENS_BIDDING, TOLD
 from ..core.actions.lines import BIDDER, MINUS, OUTBID, PLUS, Tell
 from ..live.news import NOTICES
 from . import seats, versioned
@@ -92,14 +92,15 @@ def _compute(game, me: str, only=None, entries=None) -> list[dict]:
     out = []
     for entry in entries:
         p = entry.params or {}
-        if entry.kind in ("auction_start", "building_auction_start", "auction_rerun"):
+        bidding = BIDDING.get(entry.kind)
+        if bidding == OPENS_BIDDING:
             high_bidder, bidders = None, set()
         text, tone = (
             _about(entry, p, me, high_bidder, bidders, names, edition, _by_me(entry, game, me))
             if only is None or entry.version in only
             else (None, "")
         )
-        if entry.kind == "bid":
+        if bidding == BIDS:
             high_bidder = p.get("player")
             bidders.add(p.get("player"))
         if text:
@@ -179,6 +180,13 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
     tell = next((tell for tell in tells if told(tell)), None)
     if tell is not None:
         return say(tell.say, p, names, edition), tell.tone
+    return _money_told(entry, p, me, names, edition)
+
+
+def _money_told(entry, p, me, names, edition) -> tuple[str | None, str]:
+    """The money an entry someone else made moved for ``me``, as a notice: in its action's
+    words for money received (``received``) where it has them, else as the feed says it; none
+    for a quiet action (a bid) or an entry that moved none of ``me``'s money."""
     action = ACTIONS.get(entry.kind)
     if action is not None and action.quiet:
         return None, ""
