@@ -419,5 +419,19 @@ def live_server(tmp_path):
         db.engine.dispose()
 
 
+def act(game_id, caller, payload: dict, token: str | None = None) -> dict:
+    """One action for ``caller`` (or for whoever holds ``token``) through the app's door, as the
+    pages and the API run it (``Door.answer``), for a test with no request to make: its answer
+    (``{"version", "result"}``) once committed. A refusal fails the test, naming it; an
+    unexpected failure is raised, as the door raises it."""
+    from flask import current_app
+
+    from companion.services import door
+
+    answered = door.of(current_app).answer(game_id, caller if caller is not None else token, payload, "en")
+    assert answered.status in (200, 202), answered.body
+    return answered.body
+
+
 def new_key() -> str:
     return uuid.uuid4().hex

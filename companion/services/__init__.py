@@ -33,7 +33,7 @@ from .custom_editions import (
     is_imported,
 )
 from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent_line, tradable
-from .door import Door, Reply, act
+from .door import Door, Reply
 from .faults import StorageUnavailable, cannot_save, is_storage_fault
 from .gamefiles import export_game, import_game, read_game_file
 from .gamefiles import file_name as game_file_name
@@ -131,7 +131,6 @@ __all__ = [
     "Reply",
     "Space",
     "StorageUnavailable",
-    "act",
     "auction_clock",
     "authenticate",
     "board_is_placed",
