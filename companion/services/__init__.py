@@ -95,7 +95,6 @@ from .seats import (
     redeem_bank_handoff,
     redeem_rejoin,
 )
-from .squares import deed_squares
 from .squares import offers as square_offers
 from .tournaments import (
     create_tournament,
@@ -149,7 +148,6 @@ __all__ = [
     "current_version",
     "database_key",
     "debts_to",
-    "deed_squares",
     "deed_trades_closed",
     "dice_kinds",
     "draw_round",
