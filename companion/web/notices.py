@@ -124,7 +124,9 @@ def _answerable(game, me, notices: list[dict]) -> list[dict]:
     refs = [n.pop("refs") for n in notices]
     if not any(pending or trade for pending, trade in refs):
         return notices
-    waiting = {p.id: p for p in services.waiting(services.state_of(game, deeds=False))}
+    state = services.state_of(game, deeds=False)
+    waiting = {p.id: p for p in services.waiting(state)}
+    rents = {p.id for p in services.rent_requests(state)}  # paid by their own action, never declined
     cash = next((p.cash for p in game.players if p.id == me), 0)
     names = {p.id: p.name for p in game.players}
     edition = services.edition_of(game)
@@ -135,7 +137,7 @@ def _answerable(game, me, notices: list[dict]) -> list[dict]:
             missing = max(0, asked.amount - cash)
             notice["asks"] = {
                 "id": asked.id,
-                "rent": asked.kind == "pay_rent",
+                "rent": asked.id in rents,
                 "amount": money(asked.amount, edition),
                 "payee": asked.payee,
                 "payee_name": names.get(asked.payee) or _("the bank"),
