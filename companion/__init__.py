@@ -6,13 +6,14 @@ the pages and the API, the live streams, the maintenance commands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
 
 from . import cli, config, database, extension
 from .core.editions.edition import Edition
-from .core.editions.loading import EDITIONS_DIR, load_editions
+from .core.editions.loading import EDITIONS_DIR, LoadedEditions, load_editions
 from .extension import Banco, Limiter
 from .live import routes as live
 from .live.broker import Broker
@@ -25,8 +26,14 @@ from .web import site
 from .web.news import draw_news
 from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
 
+# What reads an editions folder: Banco's own ``load_editions``, or one a caller hands in (the
+# tests' parses each folder once for the hundreds of apps they make).
+EditionsLoader = Callable[[Path], LoadedEditions]
 
-def create_app(test_config: dict | None = None) -> Flask:
+
+def create_app(test_config: dict | None = None, load_editions: EditionsLoader = load_editions) -> Flask:
+    """The app: ``test_config`` in place of the environment's settings, the built-in editions
+    read by ``load_editions``."""
     root = config.ROOT
     app = Flask(
         __name__,
@@ -36,15 +43,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     config.init_app(app, test_config)  # the environment's settings, or a test's
     database.init_app(app)  # the tables brought up to date, every game kept
-    extension.init_app(app, shared_parts(app))
+    extension.init_app(app, shared_parts(app, load_editions))
     site.init_app(app)  # languages, forms' protection, the pages and the API, every answer's headers
     live.init_app(app)  # the live pages' streams, and what changed since a version
     app.cli.add_command(cli.banco)
     return app
 
 
-def shared_parts(app: Flask) -> Banco:
-    """What the layers of ``app`` share (``companion.extension``)."""
+def shared_parts(app: Flask, load_editions: EditionsLoader = load_editions) -> Banco:
+    """What the layers of ``app`` share (``companion.extension``), its built-in editions read by
+    ``load_editions``."""
     broker = Broker()
     guesses, creations = limits(app)
     metrics = Metrics()
@@ -54,7 +62,7 @@ def shared_parts(app: Flask) -> Banco:
     actions = door.Door(app, metrics, newsroom)
     door.install(app, actions)
     return Banco(
-        editions=built_in_editions(app),
+        editions=built_in_editions(app, load_editions),
         broker=broker,
         # Started by the server (companion.serve) while it serves: other processes' versions.
         fanout=listener(app.config["SQLALCHEMY_DATABASE_URI"], broker),
@@ -81,9 +89,10 @@ def limits(app: Flask) -> tuple[Limiter, Limiter]:
     return places.limiter("guess", GUESSES_PER_MINUTE, 60), places.limiter("made", share, CREATION_WINDOW_SECONDS)
 
 
-def built_in_editions(app: Flask) -> dict[str, Edition]:
-    """The editions of the files in ``EDITIONS_DIR`` (the setting, else Banco's own). A bad
-    edition file is reported and left out; the other editions still play."""
+def built_in_editions(app: Flask, load_editions: EditionsLoader = load_editions) -> dict[str, Edition]:
+    """The editions of the files in ``EDITIONS_DIR`` (the setting, else Banco's own), read by
+    ``load_editions``. A bad edition file is reported and left out; the other editions still
+    play."""
     editions, problems = load_editions(Path(app.config.get("EDITIONS_DIR", EDITIONS_DIR)))
     for problem in problems:
         app.logger.warning("edition file skipped: %s", problem)

@@ -113,10 +113,6 @@ def font_name(bold: bool = False) -> str:
     return _FONT_NAMES[bold]
 
 
-def font_path(bold: bool = False) -> Path:
-    return _FONT_FILES[bold]
-
-
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The width in mm of ``text`` set in DejaVu Sans (``bold``) at ``size`` points."""
@@ -723,13 +719,6 @@ def pdf_bytes(paper: str, pages: Sequence[Page], title: str, lang: str = "en") -
         if i:
             surface.new_page()
         page(surface)
-    return surface.finish()
-
-
-def box_pdf(width: float, height: float, draw: Page, title: str, lang: str = "en") -> bytes:
-    """A ``width``×``height`` mm drawing (one card, one note) alone on a page of its size, as a PDF."""
-    surface = PdfSurface(width, height, title, lang)
-    draw(surface)
     return surface.finish()
 
 

@@ -45,18 +45,8 @@ def _parse_editions_once(load):
     return load_editions
 
 
-def _install(replace, original) -> None:
-    """``replace(original)`` wherever the app's modules imported ``original`` under its name;
-    its own module keeps it, for the tests of it."""
-    replacement = replace(original)
-    held = [m for n, m in list(sys.modules.items()) if n.split(".")[0] == "companion" and n != original.__module__]
-    held = [m for m in held if m is not None and getattr(m, original.__name__, None) is original]
-    assert held, f"no module of the app holds {original.__qualname__} any more: see tests/conftest.py"
-    for module in held:
-        setattr(module, original.__name__, replacement)
-
-
-_install(_parse_editions_once, loading.load_editions)
+# Every app of the suite reads its editions through it (``create_app``'s ``load_editions``).
+EDITIONS_ONCE = _parse_editions_once(loading.load_editions)
 
 
 def pytest_configure(config):
@@ -194,7 +184,7 @@ def make_app(tmp_path, fresh=True, **overrides):
     }
     config.update(overrides)
     dropped = fresh and _new_database(url)
-    app = create_app(config)
+    app = create_app(config, load_editions=EDITIONS_ONCE)
     if dropped:
         _take_print(url)
     return app
@@ -222,7 +212,7 @@ class SharedApp:
         _stop_threads(app)
         app.config.clear()
         app.config.update(self.settings)
-        extension.init_app(app, shared_parts(app))
+        extension.init_app(app, shared_parts(app, EDITIONS_ONCE))
         with app.app_context():
             db.session.remove()
             engine = db.engine
@@ -431,6 +421,20 @@ def live_server(tmp_path):
     server.stop()
     with app.app_context():
         db.engine.dispose()
+
+
+def act(game_id, caller, payload: dict, token: str | None = None) -> dict:
+    """One action for ``caller`` (or for whoever holds ``token``) through the app's door, as the
+    pages and the API run it (``Door.answer``), for a test with no request to make: its answer
+    (``{"version", "result"}``) once committed. A refusal fails the test, naming it; an
+    unexpected failure is raised, as the door raises it."""
+    from flask import current_app
+
+    from companion.services import door
+
+    answered = door.of(current_app).answer(game_id, caller if caller is not None else token, payload, "en")
+    assert answered.status in (200, 202), answered.body
+    return answered.body
 
 
 def new_key() -> str:

@@ -159,6 +159,7 @@ def test_placeholders_survive_translation():
 def banco(tmp_path):
     from companion import create_app
     from companion.store import db
+    from tests.conftest import EDITIONS_ONCE
 
     app = create_app(
         {
@@ -166,7 +167,8 @@ def banco(tmp_path):
             "SECRET_KEY": "test-secret",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'banco.sqlite3'}",
             "PUBLIC_URL": "http://banco.test",
-        }
+        },
+        load_editions=EDITIONS_ONCE,
     )
     yield app
     with app.app_context():

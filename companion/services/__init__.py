@@ -34,7 +34,7 @@ from .custom_editions import (
     is_imported,
 )
 from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent_line, tradable
-from .door import Door, Reply, act
+from .door import Door, Reply
 from .faults import StorageUnavailable, cannot_save, is_storage_fault
 from .gamefiles import export_game, import_game, read_game_file
 from .gamefiles import file_name as game_file_name
@@ -79,6 +79,7 @@ from .reads import (
     game_state,
     liquidation,
     pending_view,
+    rent_requests,
     time_up_view,
     turn_view,
     waiting,
@@ -96,7 +97,6 @@ from .seats import (
     redeem_bank_handoff,
     redeem_rejoin,
 )
-from .squares import deed_squares
 from .squares import offers as square_offers
 from .tournaments import (
     create_tournament,
@@ -130,7 +130,6 @@ __all__ = [
     "Reply",
     "Space",
     "StorageUnavailable",
-    "act",
     "auction_clock",
     "authenticate",
     "board_is_placed",
@@ -149,7 +148,6 @@ __all__ = [
     "current_version",
     "database_key",
     "debts_to",
-    "deed_squares",
     "deed_trades_closed",
     "dice_kinds",
     "draw_round",
@@ -200,6 +198,7 @@ __all__ = [
     "referee_view",
     "register",
     "rent_line",
+    "rent_requests",
     "rollback",
     "run_batch",
     "score",

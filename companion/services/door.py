@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flask import current_app
 from werkzeug.http import parse_cookie
 
 from ..core.errors import N_, BancoError
@@ -191,19 +190,3 @@ def install(app, door: Door) -> None:
 def of(app) -> Door:
     """The door of ``app`` (``install``)."""
     return app.extensions[KEY]
-
-
-def act(game_id, caller: Caller | None, payload: dict, token: str | None = None) -> dict:
-    """Runs one action for ``caller`` (or for whoever holds ``token``, checked inside its batch)
-    through the current app's door and returns ``{"version", "result"}`` once it is committed;
-    raises the refusal (what ``prepare`` and ``run_batch`` refuse). For callers that have
-    no reader to answer (the tests, scripts).
-
-    The same ``key`` from the same caller with the same request returns the first answer again
-    and changes nothing; a refusal is not remembered, so a corrected retry with the same key is
-    judged afresh. When the database cannot save, raises ``faults.StorageUnavailable``."""
-    work = prepare(game_id, caller, payload, token)
-    rollback()
-    of(current_app).writer.submit(work)
-    _judge(work)
-    return work.outcome()

@@ -8,6 +8,7 @@ import unicodedata
 
 from sqlalchemy import select
 
+from ..core.editions.edition import Edition
 from ..core.errors import N_, BadInput, Forbidden, NotFound, RuleViolation
 from ..core.guards import plays_size, require_rulebook_size
 from ..core.settings import building_supply, clean_settings, pots_for
@@ -99,9 +100,42 @@ def create_game(
     seed that is not a whole number, an auction countdown that is not 5 to 600 seconds, and
     settings ``core.settings`` refuses (an unknown name among them).
     """
+    edition = offered_edition(edition_id)
+    names = _names(edition, names)
+    time_limit_minutes = clock_minutes(edition, time_limit_minutes)
+    check_seed(seed)
+    settings = _settings(settings, auction_seconds)
+    _check_banker_seat(edition, banker_seat, len(names))
+    require_rulebook_size(edition, len(names), settings["house_sizes"], BadInput)
+    with writing():
+        banker_token = secrets.token_urlsafe(24)
+        game = _new_game(edition, settings, seed, time_limit_minutes, banker_token)
+        players = _seat_players(game, names, hand_out_tokens, banker_seat)
+        for deed in edition.deeds:
+            db.session.add(Holding(game_id=game.id, deed_key=deed.key, position=deed.position))
+        if banker_seat is not None:
+            game.banker_player_id = players[banker_seat][0].id
+        db.session.flush()
+        new_entry(game, Outcome("created", params={"players": len(names)}, undoable=False), BANKER)
+    return {
+        "id": game.id,
+        "join_code": game.join_code,
+        "banker_token": banker_token,
+        "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t],
+    }
+
+
+def offered_edition(edition_id) -> Edition:
+    """The edition new games can use under ``edition_id``; refuses any other (400)."""
     edition = editions().get(edition_id) if isinstance(edition_id, str) else None
     if edition is None:
         raise BadInput("unknown_edition", N_("There is no such edition."))
+    return edition
+
+
+def _names(edition, names) -> list[str]:
+    """The players' names, cleaned (``clean_name``); refuses what is not a list of them, more
+    than the edition seats and a name twice (case aside)."""
     if not isinstance(names, list):
         raise BadInput("invalid_players", N_("Players must be a list of names."))
     names = [clean_name(n) for n in names]
@@ -109,81 +143,97 @@ def create_game(
         raise BadInput("too_many_players", N_("This game takes at most %(max)s players."), max=edition.max_players)
     if len({n.casefold() for n in names}) != len(names):
         raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
-    if time_limit_minutes is EDITION_CLOCK:
-        time_limit_minutes = edition.time_limit_minutes
-    if time_limit_minutes is not None and (
-        isinstance(time_limit_minutes, bool)
-        or not isinstance(time_limit_minutes, int)
-        or not 1 <= time_limit_minutes <= 1440
-    ):
+    return names
+
+
+def _whole(value) -> bool:
+    """Whether ``value`` is a whole number (``True`` and ``False`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def clock_minutes(edition, minutes):
+    """A game's (or a tournament round's) clock in minutes: the edition's own when not given
+    at all (``EDITION_CLOCK``), ``None`` for none; refuses anything but 1 to 1440 minutes."""
+    if minutes is EDITION_CLOCK:
+        minutes = edition.time_limit_minutes
+    if minutes is not None and not (_whole(minutes) and 1 <= minutes <= 1440):
         raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
+    return minutes
+
+
+def check_seed(seed) -> None:
+    """Refuses a seed that is not a whole number that fits the games' records (below 2**62)."""
+    if seed is not None and not (_whole(seed) and abs(seed) < 2**62):
         raise BadInput("invalid_seed", N_("The seed must be a whole number."))
-    if auction_seconds is not None and (
-        isinstance(auction_seconds, bool) or not isinstance(auction_seconds, int) or not 5 <= auction_seconds <= 600
-    ):
+
+
+def _settings(settings, auction_seconds) -> dict:
+    """The game's settings (``core.settings.clean_settings``) with its auction countdown;
+    refuses a countdown that is not 5 to 600 seconds, then what ``clean_settings`` refuses."""
+    if auction_seconds is not None and not (_whole(auction_seconds) and 5 <= auction_seconds <= 600):
         raise BadInput("invalid_auction_seconds", N_("The auction countdown must be 5 to 600 seconds."))
     settings = clean_settings(settings)
     if auction_seconds is not None:
         settings["auction_seconds"] = auction_seconds
-    if banker_seat is not None and not 0 <= banker_seat < len(names):
+    return settings
+
+
+def _check_banker_seat(edition, banker_seat: int | None, count: int) -> None:
+    """Refuses a banker's seat that is not one of the ``count`` players', and a table too big
+    for a banker who plays too."""
+    if banker_seat is None:
+        return
+    if not 0 <= banker_seat < count:
         raise BadInput("invalid_player", N_("There is no such player in this game."))
-    if banker_seat is not None and len(names) > _seats_with_banker(edition):
+    if count > _seats_with_banker(edition):
         raise BadInput(
             "too_many_players_banker_plays",
             N_("When the banker plays too, this game takes at most %(max)s players."),
             max=_seats_with_banker(edition),
         )
-    require_rulebook_size(edition, len(names), settings["house_sizes"], BadInput)
 
+
+def _new_game(edition, settings: dict, seed, time_limit_minutes, banker_token: str) -> Game:
+    """The game's row, in setup, added to the session."""
     # The box's building counts where the group set them (they differ by printing), else the edition's.
     supply = building_supply(settings, edition.buildings.supply_small, edition.buildings.supply_big)
-    with writing():
-        banker_token = secrets.token_urlsafe(24)
-        game = Game(
-            id=random_id(ID_ALPHABET, 10),
-            edition_id=edition.id,
-            status=SETUP,
-            version=0,
-            join_code=unused_join_code(),
-            banker_token_hash=hash_secret(banker_token),
-            # Without a seed the game still gets one, drawn now: its random parts stay
-            # repeatable from the game's own record (undo, replays, a dispute).
-            seed=seed if seed is not None else secrets.randbits(52),
-            cash_private=edition.cash_private,
-            auction_seconds=settings["auction_seconds"],
-            edition_hash=pin(edition),
-            extra=initial_extra(settings, pots_for(settings)),
-            time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
-            bank_small=supply[0],
-            bank_big=supply[1],
+    game = Game(
+        id=random_id(ID_ALPHABET, 10),
+        edition_id=edition.id,
+        status=SETUP,
+        version=0,
+        join_code=unused_join_code(),
+        banker_token_hash=hash_secret(banker_token),
+        # Without a seed the game still gets one, drawn now: its random parts stay
+        # repeatable from the game's own record (undo, replays, a dispute).
+        seed=seed if seed is not None else secrets.randbits(52),
+        cash_private=edition.cash_private,
+        auction_seconds=settings["auction_seconds"],
+        edition_hash=pin(edition),
+        extra=initial_extra(settings, pots_for(settings)),
+        time_limit_seconds=time_limit_minutes * 60 if time_limit_minutes else None,
+        bank_small=supply[0],
+        bank_big=supply[1],
+    )
+    db.session.add(game)
+    return game
+
+
+def _seat_players(game: Game, names: list[str], hand_out_tokens: bool, banker_seat: int | None) -> list:
+    """The players' rows in seat order, each with its token (``None``: claimed from a phone)."""
+    players = []
+    for seat, name in enumerate(names):
+        token = secrets.token_urlsafe(24) if hand_out_tokens or seat == banker_seat else None
+        player = Player(
+            id=random_id(ID_ALPHABET, 8),
+            game_id=game.id,
+            seat=seat,
+            name=name,
+            token_hash=hash_secret(token) if token else None,
         )
-        db.session.add(game)
-        players = []
-        for seat, name in enumerate(names):
-            token = secrets.token_urlsafe(24) if hand_out_tokens or seat == banker_seat else None
-            player = Player(
-                id=random_id(ID_ALPHABET, 8),
-                game_id=game.id,
-                seat=seat,
-                name=name,
-                token_hash=hash_secret(token) if token else None,
-            )
-            db.session.add(player)
-            players.append((player, token))
-        for deed in edition.deeds:
-            db.session.add(Holding(game_id=game.id, deed_key=deed.key, position=deed.position))
-        if banker_seat is not None:
-            game.banker_player_id = players[banker_seat][0].id
-        db.session.flush()
-        new_entry(game, Outcome("created", params={"players": len(names)}, undoable=False), BANKER)
-    result = {
-        "id": game.id,
-        "join_code": game.join_code,
-        "banker_token": banker_token,
-        "players": [{"id": p.id, "name": p.name, "token": t} for p, t in players if t],
-    }
-    return result
+        db.session.add(player)
+        players.append((player, token))
+    return players
 
 
 def _seats_with_banker(edition) -> int:

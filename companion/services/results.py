@@ -9,17 +9,12 @@ from sqlalchemy.orm import selectinload
 from ..core import play_off
 from ..core.ledger import Posting as CorePosting
 from ..core.replay import Step, starting_state, worth_through
-from ..core.score import Row, standings
+from ..core.score import standings
 from ..core.settings import pots_for
 from ..core.state import FINISHED, Change
 from ..store import Entry, Game, db
 from .catalog import edition_of
 from .journal import state_of
-
-
-def score_rows(game: Game) -> list[Row]:
-    """The standings now, by the edition's own final count."""
-    return standings(state_of(game))
 
 
 def score(game: Game) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.editions.edition import Deed, Edition, Square
+from ..core.editions.edition import Deed, Square
 from ..core.errors import BancoError
 from ..core.policies.squares import policy
 from ..core.state import GameState
@@ -32,11 +32,6 @@ def offers(game: Game, caller: Caller, board: GameState) -> list[Offer]:
     """Each of the edition's computed squares, previewed for ``caller`` on ``board`` by the same
     rules as the landing; refuses nothing (a refusal is the offer's ``refused``)."""
     return [_offer(game, caller, board, square) for square in board.edition.squares]
-
-
-def deed_squares(edition: Edition) -> list[Square]:
-    """The edition's squares where landing buys a free deed the player chooses."""
-    return [square for square in edition.squares if policy(square).buys_deed]
 
 
 def _offer(game: Game, caller: Caller, board: GameState, square: Square) -> Offer:

@@ -13,7 +13,16 @@ from ..core.state import BANKER, FINISHED
 from ..store import Game, Tournament, TournamentPlayer, TournamentTable, db, now_utc
 from .catalog import editions
 from .clock import view as clock_view
-from .games import EDITION_CLOCK, ID_ALPHABET, clean_name, create_game, random_id
+from .games import (
+    EDITION_CLOCK,
+    ID_ALPHABET,
+    check_seed,
+    clean_name,
+    clock_minutes,
+    create_game,
+    offered_edition,
+    random_id,
+)
 from .journal import state_of
 from .repository import plausible_id
 from .results import score
@@ -131,37 +140,13 @@ def create_tournament(
     preliminary rounds that are not 1 to 20.
     """
     title = _clean_title(name)
-    edition = editions().get(edition_id) if isinstance(edition_id, str) else None
-    if edition is None:
-        raise BadInput("unknown_edition", N_("There is no such edition."))
+    edition = offered_edition(edition_id)
     if edition.tournament_points is None:
         raise BadInput("no_tournament_points", N_("This edition has no tournament points: pick the championship."))
-    if not isinstance(names, list):
-        raise BadInput("invalid_players", N_("Players must be a list of names."))
-    names = [clean_name(n) for n in names]
-    if len({n.casefold() for n in names}) != len(names):
-        raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
-    if len(names) < edition.min_players:
-        raise BadInput("too_few_players", N_("A round needs at least %(min)s players."), min=edition.min_players)
-    if (
-        isinstance(table_size, bool)
-        or not isinstance(table_size, int)
-        or not edition.min_players <= table_size <= edition.max_players
-    ):
-        raise BadInput(
-            "invalid_table_size",
-            N_("A table seats %(min)s to %(max)s players."),
-            min=edition.min_players,
-            max=edition.max_players,
-        )
-    if round_minutes is EDITION_CLOCK:
-        round_minutes = edition.time_limit_minutes
-    if round_minutes is not None and (
-        isinstance(round_minutes, bool) or not isinstance(round_minutes, int) or not 1 <= round_minutes <= 1440
-    ):
-        raise BadInput("invalid_time_limit", N_("The time limit must be 1 to 1440 minutes."))
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62):
-        raise BadInput("invalid_seed", N_("The seed must be a whole number."))
+    names = _clean_names(edition, names)
+    _check_table_size(edition, table_size)
+    round_minutes = clock_minutes(edition, round_minutes)
+    check_seed(seed)
     chosen = _clean_finals(finals, table_size, edition)
     warning = _clean_last_minutes(last_minutes, round_minutes)
     planned = _clean_preliminary_rounds(preliminary_rounds)
@@ -181,6 +166,34 @@ def create_tournament(
         players = [TournamentPlayer(id=random_id(), tournament_id=t.id, seq=i, name=n) for i, n in enumerate(names)]
         db.session.add_all(players)
     return {"id": t.id, "director_token": token, "players": [{"id": p.id, "name": p.name} for p in players]}
+
+
+def _clean_names(edition, names) -> list[str]:
+    """The players' names, cleaned (``clean_name``); refuses what is not a list of them, a name
+    twice (case aside) and fewer players than one table needs."""
+    if not isinstance(names, list):
+        raise BadInput("invalid_players", N_("Players must be a list of names."))
+    names = [clean_name(n) for n in names]
+    if len({n.casefold() for n in names}) != len(names):
+        raise BadInput("duplicate_name", N_("Two players cannot have the same name."))
+    if len(names) < edition.min_players:
+        raise BadInput("too_few_players", N_("A round needs at least %(min)s players."), min=edition.min_players)
+    return names
+
+
+def _check_table_size(edition, table_size) -> None:
+    """Refuses a table size that is not a whole number within the edition's player range."""
+    if (
+        isinstance(table_size, bool)
+        or not isinstance(table_size, int)
+        or not edition.min_players <= table_size <= edition.max_players
+    ):
+        raise BadInput(
+            "invalid_table_size",
+            N_("A table seats %(min)s to %(max)s players."),
+            min=edition.min_players,
+            max=edition.max_players,
+        )
 
 
 def get_tournament(tournament_id) -> Tournament:
@@ -296,8 +309,19 @@ def _check_stage(t: Tournament, rounds: dict[int, list[TournamentTable]], stage,
     semi-finals and the final always: they are seeded from results) tables still playing."""
     if stage not in rules.STAGES:
         raise BadInput("invalid_stage", N_("The stage is round, semi_final or final."))
-    drawn = {tables[0].stage for tables in rounds.values()}
-    finals = finals_of(t)
+    _check_order(finals_of(t), {tables[0].stage for tables in rounds.values()}, stage)
+    if stage == rules.ROUND:
+        if rounds and force is not True:
+            last = max(rounds)
+            _check_played({last: rounds[last]}, N_ROUND_PLAYING)
+    else:
+        _check_played(dict(sorted(rounds.items())), N_FINALS_PLAYING)
+
+
+def _check_order(finals: rules.Finals, drawn: set, stage) -> None:
+    """Refuses ``stage`` after the stages ``drawn``: anything after the final, a round after
+    the semi-finals, the semi-finals twice or where the tournament has none, the final before
+    the semi-finals, and either before a round is played."""
     if rules.FINAL in drawn:
         raise RuleViolation("final_drawn", N_("The final is drawn: the tournament has no more rounds."))
     if stage == rules.ROUND and rules.SEMI_FINAL in drawn:
@@ -312,34 +336,26 @@ def _check_stage(t: Tournament, rounds: dict[int, list[TournamentTable]], stage,
         raise RuleViolation("no_semi_finals", N_("This tournament has no semi-finals: draw the final."))
     if stage == rules.FINAL and finals.semi_finalists and rules.SEMI_FINAL not in drawn:
         raise RuleViolation("semi_finals_first", N_("Draw the semi-finals first: the final is filled from them."))
-    if not rounds:
-        return
-    if stage == rules.ROUND:
-        if force is True:
-            return
-        unfinished = {max(rounds): [tb for tb in rounds[max(rounds)] if not _finished(tb)]}
-    else:
-        unfinished = {n: [tb for tb in tables if not _finished(tb)] for n, tables in sorted(rounds.items())}
-    for number, playing in unfinished.items():
-        if not playing:
-            continue
-        tables = ", ".join(str(tb.number) for tb in playing)
-        if stage == rules.ROUND:
+
+
+# Why a draw waits for tables still playing: a round may be forced past them; the semi-finals
+# and the final are seeded from every result.
+N_ROUND_PLAYING = N_("Tables %(tables)s of round %(round)s are still playing: end them, or force the draw.")
+N_FINALS_PLAYING = N_(
+    "Tables %(tables)s of round %(round)s are still playing: the semi-finals and the "
+    "final are drawn from every result, so end them first."
+)
+
+
+def _check_played(rounds: dict[int, list[TournamentTable]], message: str) -> None:
+    """Refuses (with ``message``) while a table of ``rounds`` is still playing, naming the
+    first round's tables that are."""
+    for number, tables in rounds.items():
+        playing = [tb for tb in tables if not _finished(tb)]
+        if playing:
             raise RuleViolation(
-                "tables_still_playing",
-                N_("Tables %(tables)s of round %(round)s are still playing: end them, or force the draw."),
-                tables=tables,
-                round=number,
+                "tables_still_playing", message, tables=", ".join(str(tb.number) for tb in playing), round=number
             )
-        raise RuleViolation(
-            "tables_still_playing",
-            N_(
-                "Tables %(tables)s of round %(round)s are still playing: the semi-finals and the "
-                "final are drawn from every result, so end them first."
-            ),
-            tables=tables,
-            round=number,
-        )
 
 
 def _seat_stage(t: Tournament, rounds, stage, number: int) -> list[list[str]]:

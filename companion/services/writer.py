@@ -39,11 +39,6 @@ class Waiting:
         self.answer: Any = None  # an action's ``{"version", "result"}``
         self.error: BaseException | None = None
 
-    def outcome(self):
-        if self.error is not None:
-            raise self.error
-        return self.answer
-
 
 class Writer:
     """Runs ``run_batch`` on its thread, inside ``surroundings()`` (entered once per thread: the

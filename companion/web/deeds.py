@@ -12,15 +12,16 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 import printables
 
 from .. import services
+from ..core.actions import NOBODYS, OFFERS, OTHERS, OWN
 from ..core.errors import N_, BancoError, NotFound
 from ..core.parts import cash_of
 from ..live.regions import Lazy, once, render
 from . import calculator, forms, seats
 from .dice import roll_total_for
 from .errors import translate
-from .feed import trade_side
+from .feed import say, trade_side
 from .speaking import gettext as _
-from .templating import lang, money
+from .templating import lang
 from .wallet_bar import wallet_bar
 
 bp = Blueprint("deeds", __name__)
@@ -51,20 +52,6 @@ def _groups(game, edition, owner_id=None) -> list[dict]:
     return out
 
 
-# Refusals of an expropriation worth saying on the deed page: they tell the player how the
-# attempt works (after the rent, once a turn, on unbuilt land), where the others (not your turn,
-# one already under way) are said elsewhere on the page.
-EXPROPRIATION_WHY = ("rent_first", "expropriation_once_per_turn", "expropriation_built")
-# Where deeds are sold back to the bank, a built deed says why it cannot be sold yet.
-SALE_WHY = ("deed_sale_buildings_first",)
-
-
-# Refusals not worth a line: building never applies on this deed, and a deed being auctioned
-# (the auction itself is on top of its page).
-NEVER_BUILT = ("not_buildable",)
-IN_AUCTION = ("deed_in_auction",)
-
-
 def _try(game, caller, payload, state, why=(), unsaid=()):
     """The preview of an action on ``state`` (the game, loaded once per page), or the refusal
     in words; with ``why``, the refusal only for those codes, and never for the ``unsaid``
@@ -77,77 +64,54 @@ def _try(game, caller, payload, state, why=(), unsaid=()):
 
 
 def deed_actions(game, caller, deed, holding, state, names) -> list[dict]:
-    """The actions on this deed the rules allow this caller now, each with what it moves; the
-    first is the one that applies when landing here (buy it, pay its rent)."""
+    """The actions on this deed the rules allow this caller now, each with what it moves, as
+    the actions declare them (``core.actions.OFFERS``); the first is the one that applies when
+    landing here (buy it, pay its rent)."""
     if caller is None or caller.player_id is None or game.status != "running":
         return []  # the banker acts on deeds for a player from the table
-    me = caller.player_id
-    candidates: list[tuple[str, dict[str, Any], str]] = []  # (action, its payload, its words)
+    owner = holding.owner_id
+    whose = NOBODYS if owner is None else OWN if owner == caller.player_id else OTHERS
     edition = services.edition_of(game)
-    if holding.owner_id is None:
-        auction = _("Auction it") if edition.auction.decliner_bids else _("Decline: auction it among the others")
-        candidates += [("buy", {}, _("Buy for %(amount)s")), ("auction_start", {}, auction)]
-        candidates += [
-            ("square", {"square": q.key}, _("Buy at %(square)s for %%(amount)s", square=q.name(lang())))
-            for q in services.deed_squares(edition)
-        ]
-    elif holding.owner_id != me:
-        payee = _("the bank") if holding.mortgaged else names[holding.owner_id]
-        candidates += [("pay_rent", {}, _("Pay rent to %(name)s: %%(amount)s", name=payee))]
-        if edition.expropriation is not None:
-            candidates += [("expropriation_start", {}, _("Try to expropriate"))]
-            candidates += [
-                ("expropriation_start", {"via": q.key}, _("Try to expropriate (%(square)s)", square=q.name(lang())))
-                for q in edition.squares
-                if q.expropriation
-            ]
-    else:
-        one_by_one = edition.buildings.placement == "one_at_a_time"
-        candidates += [("build", {}, _("Build"))] if one_by_one else []
-        buildings = edition.buildings
-        broken = (
-            _("Break the %(big)s into %(small)s", big=buildings.big(lang()), small=buildings.small_plural(lang()))
-            if buildings.big
-            else _("Break the big building into small ones")
-        )
-        candidates += [
-            ("sell_building", {}, _("Sell a building")),
-            ("sell_building", {"break_hotel": True}, broken),
-            ("mortgage", {}, _("Mortgage for %(amount)s")),
-            ("unmortgage", {}, _("Lift the mortgage for %(amount)s")),
-            ("pay_mortgage_fee", {}, _("Pay the fee of %(amount)s and keep it mortgaged")),
-            ("sell_to_bank", {}, _("Sell to the bank for %(amount)s")),
-        ]
     out = []
-    for kind, extra, label in candidates:
-        say_why = kind == "expropriation_start" and not extra
-        why = EXPROPRIATION_WHY if say_why else SALE_WHY if kind == "sell_to_bank" else ()
-        unsaid = NEVER_BUILT if kind == "build" else IN_AUCTION if kind == "buy" else ()
-        outcome, refusal = _try(game, caller, {"type": kind, "deed": deed.key, **extra}, state, why, unsaid)
-        amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
-        text = label % {"amount": money(amount, edition)} if "%(amount)s" in label else label
-        needs_dice = refusal is not None and kind == "pay_rent" and _needs_dice(game, caller, deed, state)
-        if outcome is None and not needs_dice:
-            if kind in ("build", "buy", "pay_rent") and refusal:  # say why the main actions are closed
-                closed = {"build": _("Build"), "buy": _("Buy"), "pay_rent": _("Rent")}[kind]
-                out.append({"kind": kind, "text": closed, "refusal": refusal})
-            elif say_why and refusal:
-                out.append({"kind": kind, "text": label, "refusal": refusal})
-            elif kind == "sell_to_bank" and refusal:
-                out.append({"kind": kind, "text": _("Sell to the bank"), "refusal": refusal})
+    for kind, offer in OFFERS:
+        if offer.whose != whose:
             continue
-        out.append(
-            {
-                "kind": kind,
-                "text": text,
-                "amount": amount,
-                "extra": extra,
-                "needs_dice": needs_dice,
-                "refusal": None,
-                "shows_amount": "%(amount)s" in label,
-            }
-        )
+        for fields in offer.each(edition):
+            shown = _offered(game, caller, deed, state, names, kind, offer, dict(fields))
+            if shown is not None:
+                out.append(shown)
     return out
+
+
+def _offered(game, caller, deed, state, names, kind, offer, fields) -> dict | None:
+    """One button of the deed's page, as previewed now: what it moves, in the offer's words;
+    a refusal worth saying (the offer's ``closed``); or ``None``, not shown."""
+    edition = services.edition_of(game)
+    payload = {"type": kind, "deed": deed.key, **fields}
+    outcome, refusal = _try(game, caller, payload, state, offer.why, offer.unsaid)
+    needs_dice = refusal is not None and offer.by_dice and _needs_dice(game, caller, deed, state)
+    if outcome is None and not needs_dice:
+        if offer.closed is None or refusal is None:
+            return None
+        return {
+            "kind": kind,
+            "text": say(offer.closed, {}, names, edition),
+            "refusal": refusal,
+            "landing": offer.landing,
+        }
+    amount = max((abs(p.amount) for p in outcome.postings), default=0) if outcome else 0
+    params = {**(outcome.params if outcome else {}), **fields, "amount": amount}
+    sentence = offer.said(params, edition)
+    return {
+        "kind": kind,
+        "text": say(sentence, params, names, edition),
+        "amount": amount,
+        "extra": fields,
+        "needs_dice": needs_dice,
+        "refusal": None,
+        "shows_amount": "amount" in sentence.words,
+        "landing": offer.landing,
+    }
 
 
 def _needs_dice(game, caller, deed, state) -> bool:

@@ -29,7 +29,6 @@ bp = Blueprint("editor", __name__)
 
 PREFIX = "f:"
 _WHOLE = re.compile(r"^-?\d+$")
-_PART = re.compile(r"\[(\d+)\]|\.?([^.\[\]]+)")
 HIDDEN = ("$schema",)
 
 
@@ -39,10 +38,6 @@ def path_name(path: tuple) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
-
-
-def parse_path(name: str) -> tuple:
-    return tuple(int(index) if index else key for index, key in _PART.findall(name))
 
 
 def _scalar_list(value) -> bool:

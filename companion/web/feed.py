@@ -138,6 +138,7 @@ WORDINGS = {
     ),
     "net": lambda params, param, names, edition: params[param],  # given by the notice: ``notices.NET``
     "bracketed": lambda params, param, names, edition: f"({params[param]})" if params.get(param) else "",
+    "square": lambda params, param, names, edition: _square_name(edition, params.get(param)),
 }
 assert set(WORDINGS) == set(DECLARED_WORDINGS), "every declared wording is worded here"
 
@@ -172,6 +173,11 @@ def account_name(account, names: dict[str, str]) -> str:
 def _deed_name(edition, key) -> str:
     deed = edition.deed(key) if isinstance(key, str) else None
     return deed.name if deed else ""
+
+
+def _square_name(edition, key) -> str:
+    square = edition.square(key) if isinstance(key, str) else None
+    return square.name(language()) if square else str(key)
 
 
 def _building(edition, building) -> str:

@@ -23,9 +23,6 @@ from .wallet_bar import wallet_bar
 
 bp = Blueprint("landing", __name__)
 
-# What landing on a deed asks: buy it or put it up for auction, pay its rent, then try to take
-# it where the edition has expropriations. The deed's other moves stay on its own page.
-LANDING_MOVES = ("buy", "auction_start", "pay_rent", "expropriation_start")
 NO_COLOUR = "#8f8774"  # a square of no colour group: the fields' edge grey
 
 
@@ -153,13 +150,15 @@ def _square(game_id, kind, key):
 
 
 def _deed_moves(game, caller, space, holding, state, names) -> list[dict]:
-    """What landing on this deed asks of the caller now, previewed as on the deed's page: buy or
-    auction a free deed, pay the rent of another's (by the dice where the rent goes by them), or
-    why not; nothing on the caller's own deed."""
+    """What landing on this deed asks of the caller now, previewed as on the deed's page: the
+    moves whose offer is a landing's (``core.actions.Offer.landing``: buy or auction a free deed,
+    pay the rent of another's, by the dice where the rent goes by them, then try to take it where
+    the edition has expropriations), or why not; nothing on the caller's own deed. The deed's
+    other moves stay on its own page."""
     if space.deed is None or game.status != "running" or holding.owner_id == caller.player_id:
         return []
     moves = deed_actions(game, caller, space.deed, holding, state, names)
-    return [m for m in moves if m["kind"] in LANDING_MOVES and not m.get("extra")]
+    return [m for m in moves if m["landing"]]
 
 
 def _square_offer(game, caller, space, state) -> dict | None:

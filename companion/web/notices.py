@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import g
 
 from .. import services
-from ..core.actions import ACTIONS, TOLD
+from ..core.actions import ACTIONS, BIDDING, BIDS, OPENS_BIDDING, TOLD
 from ..core.actions.lines import BIDDER, MINUS, OUTBID, PLUS, Tell
 from ..live.news import NOTICES
 from . import seats, versioned
@@ -92,14 +92,15 @@ def _compute(game, me: str, only=None, entries=None) -> list[dict]:
     out = []
     for entry in entries:
         p = entry.params or {}
-        if entry.kind in ("auction_start", "building_auction_start", "auction_rerun"):
+        bidding = BIDDING.get(entry.kind)
+        if bidding == OPENS_BIDDING:
             high_bidder, bidders = None, set()
         text, tone = (
             _about(entry, p, me, high_bidder, bidders, names, edition, _by_me(entry, game, me))
             if only is None or entry.version in only
             else (None, "")
         )
-        if entry.kind == "bid":
+        if bidding == BIDS:
             high_bidder = p.get("player")
             bidders.add(p.get("player"))
         if text:
@@ -123,7 +124,9 @@ def _answerable(game, me, notices: list[dict]) -> list[dict]:
     refs = [n.pop("refs") for n in notices]
     if not any(pending or trade for pending, trade in refs):
         return notices
-    waiting = {p.id: p for p in services.waiting(services.state_of(game, deeds=False))}
+    state = services.state_of(game, deeds=False)
+    waiting = {p.id: p for p in services.waiting(state)}
+    rents = {p.id for p in services.rent_requests(state)}  # paid by their own action, never declined
     cash = next((p.cash for p in game.players if p.id == me), 0)
     names = {p.id: p.name for p in game.players}
     edition = services.edition_of(game)
@@ -134,7 +137,7 @@ def _answerable(game, me, notices: list[dict]) -> list[dict]:
             missing = max(0, asked.amount - cash)
             notice["asks"] = {
                 "id": asked.id,
-                "rent": asked.kind == "pay_rent",
+                "rent": asked.id in rents,
                 "amount": money(asked.amount, edition),
                 "payee": asked.payee,
                 "payee_name": names.get(asked.payee) or _("the bank"),
@@ -179,6 +182,13 @@ def _about(entry, p, me, high_bidder, bidders, names, edition, by_me) -> tuple[s
     tell = next((tell for tell in tells if told(tell)), None)
     if tell is not None:
         return say(tell.say, p, names, edition), tell.tone
+    return _money_told(entry, p, me, names, edition)
+
+
+def _money_told(entry, p, me, names, edition) -> tuple[str | None, str]:
+    """The money an entry someone else made moved for ``me``, as a notice: in its action's
+    words for money received (``received``) where it has them, else as the feed says it; none
+    for a quiet action (a bid) or an entry that moved none of ``me``'s money."""
     action = ACTIONS.get(entry.kind)
     if action is not None and action.quiet:
         return None, ""

@@ -105,6 +105,7 @@ def game_view(game, caller) -> dict:
         "time_up": Lazy(lambda: services.time_up_view(game, state())),
         "expropriation": Lazy(lambda: state().expropriation),
         "play_offs": Lazy(lambda: state().play_offs),
+        "ends": ends_view(edition),
         "squares": Lazy(lambda: _squares(game, caller, edition, state())),
         # Each player's state as the rules keep it (turns to sit out, turns in jail...).
         "player_states": Lazy(lambda: state().players),
@@ -113,6 +114,19 @@ def game_view(game, caller) -> dict:
         "counterfeits": Lazy(
             lambda: services.counterfeits_view(state(), me if caller and not caller.is_banker else None)
         ),
+    }
+
+
+def ends_view(edition) -> dict:
+    """How the edition ends a game, as ``_ends.html`` says it: ``turn_finishes`` when the
+    player whose turn it is finishes it once the time is up, ``plays_off`` when a tie for first
+    plays ``play_off_minutes`` more, ``all_deeds_owned`` when the game ends once every deed is."""
+    end = edition.end
+    return {
+        "turn_finishes": end.time_up == "active_player_finishes_turn",
+        "plays_off": end.tie == "play_off",
+        "play_off_minutes": end.play_off_minutes,
+        "all_deeds_owned": end.all_deeds_owned,
     }
 
 
@@ -392,6 +406,8 @@ def _table(game_id):
         screen_qr=Lazy(lambda: qr_svg(screen_url)),
         plays=seats.caller(game.id, seats.PLAYER) is not None,
         moved=Lazy(lambda: services.moved_since_printing(current_app.config["PUBLIC_URL"])),
+        # Big buildings broken at once share the bank's small ones (the championship's FAQ 29).
+        breaks_shared=view["edition"].buildings.short_break == "missing_at_half",
         **view,
     )
 

@@ -222,18 +222,56 @@ def _game_date(game) -> str:
 def score_sheet(game, edition, score: dict) -> dict:
     """The score as ``printables.score_sheet`` draws it: every word in the reader's language,
     money as the pages write it."""
-    amount = lambda value: money(value, edition)  # noqa: E731
     rows = score["standings"]
     parts = list(next((r["breakdown"] for r in rows if r["breakdown"]), {}))
     with_points = score["points_table_rows"] is not None
-    winner = None
-    winners = [r for r in rows if r["rank"] == 1] if score["final"] else []
-    if winners:
-        winner = {
-            "label": _("The winner") if len(winners) == 1 else _("A tie for first place"),
-            "name": " · ".join(r["name"] for r in winners),
-            "total": amount(winners[0]["total"]),
-        }
+    return {
+        "title": _("Score sheet"),
+        "edition": text(edition.name),
+        "details": [_game_date(game), _("Game %(id)s", id=game.id)],
+        "status": _("Final count") if score["final"] else _("Standings so far"),
+        "winner": _sheet_winner(score, edition),
+        "columns": {
+            "rank": _("Rank"),
+            "player": _("Player"),
+            "parts": [part_name(p) for p in parts],
+            "total": _("Total"),
+            "points": _("Tournament points") if with_points else None,
+        },
+        "rows": [_sheet_row(r, parts, score["final"], edition) for r in rows],
+        "notes": _sheet_notes(score),
+    }
+
+
+def _sheet_winner(score: dict, edition) -> dict | None:
+    """The score sheet's winner (or winners, tied): ``None`` before the final count."""
+    winners = [r for r in score["standings"] if r["rank"] == 1] if score["final"] else []
+    if not winners:
+        return None
+    return {
+        "label": _("The winner") if len(winners) == 1 else _("A tie for first place"),
+        "name": " · ".join(r["name"] for r in winners),
+        "total": money(winners[0]["total"], edition),
+    }
+
+
+def _sheet_row(r: dict, parts: list, final: bool, edition) -> dict:
+    """One player's row of the score sheet, in words."""
+    return {
+        "rank": "·" if r["rank"] is None else str(r["rank"]),
+        "player": r["name"],
+        "parts": [money(r["breakdown"][p], edition) if r["breakdown"] else "—" for p in parts],
+        "total": _("private") if r["total"] is None else money(r["total"], edition),
+        "points": None if r["tournament_points"] is None else str(r["tournament_points"]),
+        "first": bool(final and r["rank"] == 1),
+        "out": r["out"],
+        "tag": _("out"),
+    }
+
+
+def _sheet_notes(score: dict) -> list[str]:
+    """What the score sheet says under the count: a count that is not final yet (and private
+    cash), the tournament points, a play-off, the ties."""
     notes = []
     if not score["final"]:
         notes.append(
@@ -244,35 +282,7 @@ def score_sheet(game, edition, score: dict) -> dict:
         )
         if score.get("hidden"):
             notes.append(_("In this game cash is private: until the end you see only your own count."))
-    notes += [n for n in (points_note(score), play_off_note(score)) if n] + tie_notes(score)
-    return {
-        "title": _("Score sheet"),
-        "edition": text(edition.name),
-        "details": [_game_date(game), _("Game %(id)s", id=game.id)],
-        "status": _("Final count") if score["final"] else _("Standings so far"),
-        "winner": winner,
-        "columns": {
-            "rank": _("Rank"),
-            "player": _("Player"),
-            "parts": [part_name(p) for p in parts],
-            "total": _("Total"),
-            "points": _("Tournament points") if with_points else None,
-        },
-        "rows": [
-            {
-                "rank": "·" if r["rank"] is None else str(r["rank"]),
-                "player": r["name"],
-                "parts": [amount(r["breakdown"][p]) if r["breakdown"] else "—" for p in parts],
-                "total": _("private") if r["total"] is None else amount(r["total"]),
-                "points": None if r["tournament_points"] is None else str(r["tournament_points"]),
-                "first": bool(score["final"] and r["rank"] == 1),
-                "out": r["out"],
-                "tag": _("out"),
-            }
-            for r in rows
-        ],
-        "notes": notes,
-    }
+    return notes + [n for n in (points_note(score), play_off_note(score)) if n] + tie_notes(score)
 
 
 @bp.get("/g/<game_id>/results.pdf")

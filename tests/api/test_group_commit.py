@@ -23,7 +23,7 @@ from companion.services import actions
 from companion.services.actions import _Action, run_batch
 from companion.services.writer import Waiting, Writer
 from companion.store import db
-from tests.conftest import database_url, free_port, wait_for_app_py
+from tests.conftest import act, database_url, free_port, wait_for_app_py
 
 # On PostgreSQL too (python -m tests): batches in savepoints, unique keys, and a commit surviving kill -9.
 pytestmark = pytest.mark.database
@@ -167,9 +167,7 @@ def test_each_action_is_answered_only_after_the_commit_that_holds_it(app, api):
         barrier.wait()
         for _ in range(5):
             with app.app_context():
-                answer = services.act(
-                    game.id, None, {"type": "transfer", "to": to["id"], "amount": 1}, token=me["token"]
-                )
+                answer = act(game.id, None, {"type": "transfer", "to": to["id"], "amount": 1}, token=me["token"])
             with lock:
                 log.append(("answer", answer["version"]))
 
@@ -195,9 +193,7 @@ def test_a_commit_that_fails_answers_every_action_of_its_batch_with_the_failure(
     def phone(name, to):
         with app.app_context():
             try:
-                services.act(
-                    game.id, None, {"type": "transfer", "to": game.ids[to], "amount": 10}, token=game.tokens[name]
-                )
+                act(game.id, None, {"type": "transfer", "to": game.ids[to], "amount": 10}, token=game.tokens[name])
             except OSError:
                 failures.append(name)
 
@@ -232,10 +228,11 @@ def test_a_batch_that_fails_as_a_whole_runs_once_more_then_fails_each_of_its_act
     def submit(name):
         work = Waiting()
         writes.submit(work)
-        try:
-            outcomes[name] = work.outcome()
-        except OSError:
+        if isinstance(work.error, OSError):
             outcomes[name] = "failed"
+        else:
+            assert work.error is None, work.error
+            outcomes[name] = work.answer
 
     first = threading.Thread(target=submit, args=("one",))
     first.start()

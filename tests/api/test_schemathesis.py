@@ -38,7 +38,7 @@ from companion import extension, services
 from companion.core.actions import ACTIONS, COMMON
 from companion.store import db
 from companion.web.ratelimit import RateLimiter
-from tests.conftest import make_app
+from tests.conftest import act, make_app
 
 # On PostgreSQL too (python -m tests): any input a client may send, stored by each database (NUL, lengths, big numbers).
 pytestmark = pytest.mark.database
@@ -130,7 +130,7 @@ class Fuzz:
                         continue
                 created = services.create_game(edition, ["Anna", "Bruno", "Carla"], settings=settings_)
                 if start:
-                    services.act(created["id"], services.Caller(created["id"], True, None), {"type": "start"})
+                    act(created["id"], services.Caller(created["id"], True, None), {"type": "start"})
                 created["deeds"] = [d.key for d in services.edition_of(services.get_game(created["id"])).deeds]
                 self.games[name] = created
             db.session.remove()

@@ -12,7 +12,20 @@ from pathlib import Path
 import pytest
 
 from companion.core import parts
-from companion.core.actions import ACTIONS, LINES, TOLD, Asked, acting_player
+from companion.core.actions import (
+    ACTIONS,
+    BIDDING,
+    BIDS,
+    LINES,
+    NOBODYS,
+    OFFERS,
+    OPENS_BIDDING,
+    OTHERS,
+    OWN,
+    TOLD,
+    Asked,
+    acting_player,
+)
 from companion.core.actions.lines import BIDDER, OUTBID, WORDINGS
 from companion.core.errors import BadInput, Forbidden, NotFound
 from companion.services import steps
@@ -180,6 +193,9 @@ def _sentences():
     for name, action in ACTIONS.items():
         if action.received is not None:
             yield name, action.received
+        for offer in action.offers:
+            for say in (*offer.says, *([offer.closed] if offer.closed else [])):
+                yield name, say
 
 
 def test_every_sentence_words_each_of_its_placeholders_and_only_those():
@@ -199,3 +215,18 @@ def test_a_notice_is_for_a_player_a_param_names_or_a_bidder():
         for tell in tells:
             assert tell.to in (BIDDER, OUTBID) or re.fullmatch(r"[a-z_]+", tell.to), kind
             assert tell.tone in ("info", "plus", "minus"), kind
+
+
+def test_an_action_a_deed_s_page_offers_acts_on_that_deed_and_always_has_words():
+    offered = {name for name, _offer in OFFERS}
+    assert offered >= {"buy", "auction_start", "square", "pay_rent", "expropriation_start", "build", "mortgage"}
+    for name, offer in OFFERS:
+        assert ACTIONS[name].field("deed") is not None, f"{name} is offered on a deed it does not read"
+        assert offer.whose in (NOBODYS, OTHERS, OWN), name
+        assert offer.says and offer.says[-1].when is None, f"{name}: its last words must always hold"
+        assert not offer.by_dice or ACTIONS[name].field("dice") is not None, f"{name} asks for dice it does not read"
+
+
+def test_an_entry_follows_the_bidders_by_a_declared_way():
+    assert set(BIDDING.values()) == {OPENS_BIDDING, BIDS}
+    assert set(BIDDING) <= set(LINES), "a kind of entry that follows the bidders is one the feed says"

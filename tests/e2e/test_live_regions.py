@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from companion import services
 from companion.web.notices import KEPT
+from tests.conftest import act
 from tests.e2e.test_dice import shoot
 from tests.e2e.test_live_morph import open_auction
 from tests.e2e.test_table import open_table, pay, sit_down, started
@@ -358,7 +359,7 @@ def test_amounts_whose_shape_changes_are_fetched(live_server, phone):
     def tax(amount):
         with live_server.app.app_context():
             anna_id = next(p.id for p in services.get_game(game_id).players if p.name == "Anna")
-            services.act(
+            act(
                 game_id,
                 services.Caller(game_id, False, anna_id),
                 {"type": "transfer", "to": "free_parking", "amount": amount},
@@ -511,7 +512,7 @@ def test_a_phone_back_from_the_pocket_after_many_events_shows_each_once(live_ser
     with live_server.app.app_context():
         bruno_id = next(p.id for p in services.get_game(game_id).players if p.name == "Bruno")
         for amount in range(1, missed + 1):
-            services.act(
+            act(
                 game_id,
                 services.Caller(game_id, True, None),
                 {"type": "transfer", "from": "bank", "to": bruno_id, "amount": amount},

@@ -53,5 +53,6 @@ def test_fonts_are_shipped_with_their_licence():
     from reportlab.pdfbase import pdfmetrics
 
     for bold, name in ((False, "DejaVuSans.ttf"), (True, "DejaVuSans-Bold.ttf")):
-        assert printables._draw.font_path(bold) == fonts / name
+        # The previews' font (Pillow) and the PDFs' (ReportLab): both the files shipped here.
+        assert printables._draw._pil_font(12, bold).path == str(fonts / name)
         assert pdfmetrics.getFont(printables._draw.font_name(bold)).face.filename == str(fonts / name)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from companion import services, store
 from companion.core.take_back import TAKE_BACK_SECONDS
 from companion.services import Caller
+from tests.conftest import act
 
 from .test_pages import keyed, open_table, sit_down, start
 
@@ -33,7 +34,7 @@ def ids(app, game_id) -> dict:
 
 def banker_act(app, game_id, **payload):
     with app.app_context():
-        return services.act(game_id, Caller(game_id, True, None), payload)
+        return act(game_id, Caller(game_id, True, None), payload)
 
 
 def test_bankruptcy_names_the_creditor_and_what_could_still_be_raised(client, app):

@@ -10,6 +10,7 @@ import re
 import uuid
 
 from companion import services
+from tests.conftest import act
 
 from .test_pages import keyed, open_table, sit_down, start
 
@@ -41,7 +42,7 @@ def run(app, game_id, player_id, **payload):
     """One action for a player, as the banker acting for them."""
     with app.app_context():
         caller = services.Caller(game_id, True, None)
-        return services.act(game_id, caller, {"key": uuid.uuid4().hex, "player": player_id, **payload})
+        return act(game_id, caller, {"key": uuid.uuid4().hex, "player": player_id, **payload})
 
 
 def tile(html: str, key: str) -> str:

@@ -14,6 +14,7 @@ from companion import extension, services
 from companion.core import parts as entry_parts
 from companion.live.broker import Broker
 from companion.services import Caller
+from tests.conftest import act
 from tests.web.test_pages import open_table, sit_down, start
 
 EN = {"Accept-Language": "en"}
@@ -36,9 +37,7 @@ def _act(app, game_id, who, payload):
         game = services.get_game(game_id)
         ids = {p.name: p.id for p in game.players}
         caller = Caller(game_id, who == "banker", None if who == "banker" else ids[who])
-        return services.act(
-            game_id, caller, {k: ids.get(v, v) if isinstance(v, str) else v for k, v in payload.items()}
-        )
+        return act(game_id, caller, {k: ids.get(v, v) if isinstance(v, str) else v for k, v in payload.items()})
 
 
 def _regions_match(device, path, at_least=5) -> list[str]:

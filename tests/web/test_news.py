@@ -13,6 +13,7 @@ import pytest
 from companion import extension
 from companion.core.editions.loading import load_editions
 from companion.services.wording import LANGUAGES
+from tests.conftest import act
 
 EDITIONS = sorted(load_editions().editions.values(), key=lambda edition: edition.id)
 
@@ -118,10 +119,10 @@ def test_a_page_is_told_what_its_seat_may_see(client, app):
         from companion import services
 
         ids = {p.name: p.id for p in services.get_game(game_id).players}
-        services.act(
+        act(
             game_id, services.Caller(game_id, False, ids["Anna"]), {"type": "transfer", "to": ids["Bruno"], "amount": 5}
         )
-        services.act(
+        act(
             game_id, services.Caller(game_id, False, ids["Carla"]), {"type": "transfer", "to": ids["Anna"], "amount": 3}
         )
     for told in (

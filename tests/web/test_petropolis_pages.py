@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from companion import services
 from companion.store import Game, db
+from tests.conftest import act
 
 from .test_pages import csrf, keyed, open_table, start
 
@@ -88,9 +89,7 @@ def test_a_tie_at_the_end_is_played_off_from_the_table(client, app):
         cash = {p.id: p.cash for p in services.get_game(game_id).players}
         rich, poor = sorted(cash, key=cash.get, reverse=True)
         if cash[rich] != cash[poor]:
-            services.act(
-                game_id, banker, {"type": "transfer", "from": rich, "to": "bank", "amount": cash[rich] - cash[poor]}
-            )
+            act(game_id, banker, {"type": "transfer", "from": rich, "to": "bank", "amount": cash[rich] - cash[poor]})
     table = page(client, f"/g/{game_id}/table")
     assert client.post(f"/g/{game_id}/table", data=keyed(table, "end")).status_code == 302
     table = page(client, f"/g/{game_id}/table")
@@ -134,9 +133,9 @@ def test_the_trade_form_says_deeds_wait_until_the_bank_has_sold_them_all(client,
     with app.app_context():
         state = services.state_of(services.get_game(game_id))
         first = next(iter(state.players))
-        services.act(game_id, banker, {"type": "transfer", "from": "bank", "to": first, "amount": 10_000_000})
+        act(game_id, banker, {"type": "transfer", "from": "bank", "to": first, "amount": 10_000_000})
         for key, ds in state.deeds.items():
             if ds.owner is None:
-                services.act(game_id, banker, {"type": "buy", "deed": key, "player": first})
+                act(game_id, banker, {"type": "buy", "deed": key, "player": first})
     trade = page(client, f"/g/{game_id}/trade")
     assert 'id="trade-deeds-closed"' not in trade and 'name="give_deeds"' in trade

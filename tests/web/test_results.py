@@ -8,6 +8,7 @@ import io
 import re
 
 from companion import services
+from tests.conftest import act
 from tests.web.test_pages import keyed, open_table, sit_down, start
 
 
@@ -20,8 +21,8 @@ def play(app, client, edition="classic-it"):
         game = services.get_game(game_id)
         ids = {p.name: p.id for p in game.players}
         banker = services.Caller(game_id, True, None)
-        services.act(game_id, banker, {"type": "transfer", "from": ids["Anna"], "to": ids["Bruno"], "amount": 300})
-        services.act(game_id, banker, {"type": "buy", "player": ids["Anna"], "deed": "vicolo-corto"})
+        act(game_id, banker, {"type": "transfer", "from": ids["Anna"], "to": ids["Bruno"], "amount": 300})
+        act(game_id, banker, {"type": "buy", "player": ids["Anna"], "deed": "vicolo-corto"})
     return game_id, phones, ids
 
 

@@ -8,6 +8,7 @@ import re
 
 from companion import services
 from companion.store import db
+from tests.conftest import act
 from tests.web.test_pages import csrf
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
@@ -176,7 +177,7 @@ def test_finished_tables_score_and_leave_the_cookie_at_the_next_draw(app, client
     assert set(bankers) == {t["game"] for t in first}
     with app.app_context():
         for table in first:
-            services.act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
+            act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
     board = client.get(f"/t/{tid}/standings", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert board.count("over") >= 2
     assert [row["played"] for row in view(app, tid)["standings"]] == [1] * 8
@@ -197,13 +198,13 @@ def end_round(app, client, tid, start=True):
         for table in services.tournament_view(tid)["rounds"][-1]["tables"]:
             first = min(services.get_game(table["game"]).players, key=lambda p: p.seat).id
             if start:  # the bank pays the first seat: one winner a table
-                services.act(
+                act(
                     table["game"],
                     None,
                     {"type": "transfer", "from": "bank", "to": first, "amount": 100},
                     token=bankers[table["game"]],
                 )
-            services.act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
+            act(table["game"], None, {"type": "end"}, token=bankers[table["game"]])
 
 
 def test_the_desk_runs_the_semi_finals_and_the_final(app, client):
@@ -260,7 +261,7 @@ def test_a_referees_phone_sees_the_tables_and_changes_nothing(app, client):
     with app.app_context():
         game = services.get_game(games[0])
         (anna, _), (bruno, bruno_name) = [(p.id, p.name) for p in sorted(game.players, key=lambda p: p.seat)[:2]]
-        services.act(
+        act(
             games[0],
             None,
             {

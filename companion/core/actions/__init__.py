@@ -5,7 +5,21 @@ the OpenAPI document, the forms and the feed read the same."""
 from __future__ import annotations
 
 from . import auctions, counterfeits, deeds, entries, expropriation, journal, payments, trades, turns
-from .action import COMMON, Action, Asked, Field, Kind, Who, acting_player
+from .action import (
+    BIDS,
+    COMMON,
+    NOBODYS,
+    OPENS_BIDDING,
+    OTHERS,
+    OWN,
+    Action,
+    Asked,
+    Field,
+    Kind,
+    Offer,
+    Who,
+    acting_player,
+)
 from .lines import Line, Say, Tell
 
 ACTIONS: dict[str, Action] = {}
@@ -29,16 +43,34 @@ TOLD: dict[str, tuple[Tell, ...]] = {name: action.told for name, action in ACTIO
 TOLD.update(payments.TOLD)
 TOLD.update(auctions.TOLD)
 
+# A deed's page's buttons, in the order of the declarations: each action's offers.
+OFFERS: tuple[tuple[str, Offer], ...] = tuple(
+    (name, offer) for name, action in ACTIONS.items() for offer in action.offers
+)
+
+# How each kind of entry follows an auction's bidders (``Action.bidding``), and those that
+# follow from an action.
+BIDDING: dict[str, str] = {name: action.bidding for name, action in ACTIONS.items() if action.bidding}
+BIDDING.update(auctions.BIDDING)
+
 __all__ = [
     "ACTIONS",
+    "BIDDING",
+    "BIDS",
     "COMMON",
     "LINES",
+    "NOBODYS",
+    "OFFERS",
+    "OPENS_BIDDING",
+    "OTHERS",
+    "OWN",
     "TOLD",
     "Action",
     "Asked",
     "Field",
     "Kind",
     "Line",
+    "Offer",
     "Say",
     "Tell",
     "Who",

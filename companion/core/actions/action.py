@@ -10,15 +10,18 @@ changes, its line in the feed, its notice, its form) is read from the same decla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import N_, BadInput, BancoError, Forbidden, NotFound
 from ..money import whole_units
 from ..state import BANKER, GameState, Outcome
 from .lines import Line, Say, Tell
+
+if TYPE_CHECKING:
+    from ..editions.edition import Edition
 
 # The part of the pages that shows the game's clock (``core.parts`` names them all; it reads the
 # declarations, so they name its parts by their words).
@@ -205,6 +208,47 @@ INVALID_BUILDING: Refusal = (BadInput, "invalid_building")
 PLAYER = Field("player", TEXT, "The banker acting for this player.", refusal=UNKNOWN_PLAYER)
 
 
+# Whose deed a deed's page offers an action on, as the player looking at it sees it.
+NOBODYS, OTHERS, OWN = "nobody's", "another's", "own"
+
+
+def _once(edition: Edition) -> Iterable[Mapping[str, Any]]:
+    return ({},)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One button of a deed's page: the action on that deed, previewed by its own rule before
+    it is shown (``web/deeds.py``), the page's buttons in the order of the declarations.
+
+    ``whose`` the deed it is offered on (``NOBODYS``, ``OTHERS``, ``OWN``); ``says`` its words,
+    the first that holds, worded from the preview's params, the fields and ``amount`` (the most
+    money the preview moves); ``each`` the fields of each such button the edition has (one with
+    none, by default; none where the edition has no such move). A refused offer is shown only
+    with ``closed``, the words before the reason, and only for the refusals ``why`` names (any,
+    without it) and never for ``unsaid``'s. ``by_dice``: a refusal that a dice total lifts
+    means the amount goes by the dice (a utility's rent), so it is offered asking for them.
+    ``landing``: landing on the deed asks it, so the square's sheet offers it too."""
+
+    whose: str
+    says: tuple[Say, ...]
+    each: Callable[[Edition], Iterable[Mapping[str, Any]]] = _once
+    closed: Say | None = None
+    why: tuple[str, ...] = ()
+    unsaid: tuple[str, ...] = ()
+    by_dice: bool = False
+    landing: bool = False
+
+    def said(self, params: Mapping[str, Any], edition: Edition) -> Say:
+        """The words of the button for ``params``: the first of ``says`` that holds."""
+        return next(say for say in self.says if say.holds(params, edition))
+
+
+# How an action's entries follow an auction's bidders (whom ``BIDDER`` and ``OUTBID`` notices
+# reach): its entry opens the bidding afresh, or its ``player`` bids.
+OPENS_BIDDING, BIDS = "opens", "bids"
+
+
 @dataclass(frozen=True)
 class Action:
     """One action type, declared once.
@@ -223,6 +267,8 @@ class Action:
     concerns when someone else did it, ``received`` how money it brings a player is told
     (else as the feed says it), ``quiet`` when it tells nothing but its ``told`` (a start
     everyone saw, a bid that moves no money);
+    ``offers`` the buttons a deed's page offers it with (``Offer``); ``bidding`` how its entry
+    follows an auction's bidders (``OPENS_BIDDING``, ``BIDS``);
     ``about`` the OpenAPI document's words for it."""
 
     name: str
@@ -239,6 +285,8 @@ class Action:
     told: tuple[Tell, ...] = ()
     received: Say | None = None
     quiet: bool = False
+    offers: tuple[Offer, ...] = ()
+    bidding: str | None = None
     about: str = ""
 
     def allows(self, by: Who) -> None:

@@ -8,8 +8,11 @@ from ..errors import N_, BadInput, Np_
 from ..state import GameState, Outcome
 from .action import (
     AMOUNT,
+    BIDS,
     FLAG,
     INVALID_BUILDING,
+    NOBODYS,
+    OPENS_BIDDING,
     PLAYER,
     TEXT,
     TEXTS,
@@ -18,6 +21,7 @@ from .action import (
     Action,
     Asked,
     Field,
+    Offer,
 )
 from .lines import BIDDER, MINUS, OUTBID, Line, Say, Tell, has, line
 
@@ -107,6 +111,17 @@ ACTIONS = (
             Field("deed", TEXT, "A deed nobody owns.", refusal=UNKNOWN_DEED),
         ),
         line=_OPENING_LINE,
+        offers=(
+            Offer(
+                NOBODYS,
+                (
+                    Say(N_("Auction it"), when=lambda p, e: e.auction.decliner_bids),
+                    Say(N_("Decline: auction it among the others")),
+                ),
+                landing=True,
+            ),
+        ),
+        bidding=OPENS_BIDDING,
         about="Opens an auction of a deed nobody owns.",
     ),
     Action(
@@ -124,6 +139,7 @@ ACTIONS = (
         ),
         banker_only=True,
         line=_OPENING_LINE,
+        bidding=OPENS_BIDDING,
         about="Banker: auctions the bank's last building among the deeds that want it.",
     ),
     Action(
@@ -157,6 +173,7 @@ ACTIONS = (
             ),
         ),
         quiet=True,
+        bidding=BIDS,
         about="A bid in the open auction.",
     ),
     Action(
@@ -189,6 +206,9 @@ TOLD: dict[str, tuple[Tell, ...]] = {
         ),
     ),
 }
+
+# How the entries that follow from these actions follow an auction's bidders (as ``bidding``).
+BIDDING: dict[str, str] = {"auction_rerun": OPENS_BIDDING}
 
 # The entries that follow from these actions (or from the table), in words.
 ENTRIES: dict[str, Line] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .. import rules
 from ..errors import N_, BadInput, NotFound, Np_
@@ -14,6 +15,9 @@ from .action import (
     DICE_TOTAL,
     FLAG,
     INVALID_BUILDING,
+    NOBODYS,
+    OTHERS,
+    OWN,
     PLAYER,
     TEXT,
     UNKNOWN_DEED,
@@ -22,8 +26,12 @@ from .action import (
     Asked,
     Field,
     Handler,
+    Offer,
 )
 from .lines import Line, Say, Tell, has, line
+
+if TYPE_CHECKING:
+    from ..editions.edition import Edition
 
 DEED = Field("deed", TEXT, "The key of one of the edition's deeds.", refusal=UNKNOWN_DEED)
 DICE = Field("dice", DICE_TOTAL, "The dice total, where the rent goes by the dice (a utility's).")
@@ -35,6 +43,16 @@ BUILDING = Field(
     refusal=INVALID_BUILDING,
 )
 REQUEST = Field("request", TEXT, "The id of the rent asked.", refusal=(NotFound, "unknown_rent_request"))
+
+
+def _amount(text: str) -> tuple[Say, ...]:
+    """A button's words that name the money it moves as ``%(amount)s``."""
+    return (Say(text, {"amount": "money amount"}),)
+
+
+def _one_at_a_time(edition: Edition) -> tuple[dict[str, object], ...]:
+    """One building at a time where the edition builds so (not a whole lot at once)."""
+    return ({},) if edition.buildings.placement == "one_at_a_time" else ()
 
 
 def _deed_action(rule: Callable[[GameState, str, str], Outcome]) -> Handler:
@@ -95,6 +113,16 @@ ACTIONS = (
         line=line(
             N_("%(name)s bought %(deed)s for %(amount)s."), name="who player", deed="deed deed", amount="money amount"
         ),
+        # Not a word of a deed being auctioned: the auction itself is on top of its page.
+        offers=(
+            Offer(
+                NOBODYS,
+                _amount(N_("Buy for %(amount)s")),
+                closed=Say(N_("Buy")),
+                unsaid=("deed_in_auction",),
+                landing=True,
+            ),
+        ),
         about="Buys a deed nobody owns at its printed price.",
     ),
     Action(
@@ -111,6 +139,15 @@ ACTIONS = (
         received=Say(
             N_("%(amount)s from %(name)s: rent on %(deed)s."),
             {"amount": "net @net", "name": "who from", "deed": "named_deed deed"},
+        ),
+        offers=(
+            Offer(
+                OTHERS,
+                (Say(N_("Pay rent to %(name)s: %(amount)s"), {"name": "who to", "amount": "money amount"}),),
+                closed=Say(N_("Rent")),
+                by_dice=True,
+                landing=True,
+            ),
         ),
         about="Pays the rent the rules give to whoever is owed it.",
     ),
@@ -164,6 +201,10 @@ ACTIONS = (
             amount="money amount",
             building="building building",
         ),
+        # Not a word where building never applies on the deed.
+        offers=(
+            Offer(OWN, (Say(N_("Build")),), each=_one_at_a_time, closed=Say(N_("Build")), unsaid=("not_buildable",)),
+        ),
         about="One building up, by the edition's rules.",
     ),
     Action(
@@ -198,6 +239,21 @@ ACTIONS = (
                 ),
             )
         ),
+        offers=(
+            Offer(OWN, (Say(N_("Sell a building")),)),
+            Offer(
+                OWN,
+                (
+                    Say(
+                        N_("Break the %(big)s into %(small)s"),
+                        {"big": "big_building building", "small": "smalls building"},
+                        when=lambda p, e: bool(e.buildings.big),
+                    ),
+                    Say(N_("Break the big building into small ones")),
+                ),
+                each=lambda edition: ({"break_hotel": True},),
+            ),
+        ),
         about="One building down, sold back to the bank.",
     ),
     Action(
@@ -210,6 +266,7 @@ ACTIONS = (
             deed="deed deed",
             amount="money amount",
         ),
+        offers=(Offer(OWN, _amount(N_("Mortgage for %(amount)s"))),),
         about="Mortgages a deed.",
     ),
     Action(
@@ -222,6 +279,7 @@ ACTIONS = (
             deed="deed deed",
             amount="money amount",
         ),
+        offers=(Offer(OWN, _amount(N_("Lift the mortgage for %(amount)s"))),),
         about="Lifts a deed's mortgage.",
     ),
     Action(
@@ -234,6 +292,7 @@ ACTIONS = (
             deed="deed deed",
             amount="money amount",
         ),
+        offers=(Offer(OWN, _amount(N_("Pay the fee of %(amount)s and keep it mortgaged"))),),
         about="Pays the fee on a mortgaged deed, where the edition has one.",
     ),
     Action(
@@ -245,6 +304,15 @@ ACTIONS = (
             name="who player",
             deed="deed deed",
             amount="money amount",
+        ),
+        # Where deeds are sold back to the bank, a built deed says why it cannot be sold yet.
+        offers=(
+            Offer(
+                OWN,
+                _amount(N_("Sell to the bank for %(amount)s")),
+                closed=Say(N_("Sell to the bank")),
+                why=("deed_sale_buildings_first",),
+            ),
         ),
         about="Sells a deed back to the bank at its price, once unbuilt (where the edition has deed_sale).",
     ),

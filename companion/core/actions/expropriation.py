@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import rules
 from ..errors import N_, BadInput
 from ..state import GameState, Outcome
-from .action import PLAYER, TEXT, UNKNOWN_DEED, Action, Asked, Field
+from .action import OTHERS, PLAYER, TEXT, UNKNOWN_DEED, Action, Asked, Field, Offer
 from .lines import Line, Say, Tell, equals, has, line
+
+if TYPE_CHECKING:
+    from ..editions.edition import Edition
 
 
 def _expropriation_start(state: GameState, asked: Asked) -> Outcome:
@@ -19,6 +24,22 @@ def _expropriation_roll(state: GameState, asked: Asked) -> Outcome:
 
 def _expropriation_settle(state: GameState, asked: Asked) -> Outcome:
     return rules.expropriation_settle(state, asked.player())
+
+
+# The refusals of an attempt worth saying on the deed page: they tell the player how the attempt
+# works (after the rent, once a turn, on unbuilt land), where the others (not your turn, one
+# already under way) are said elsewhere on the page.
+SAID_ON_THE_DEED = ("rent_first", "expropriation_once_per_turn", "expropriation_built")
+
+
+def _attempt(edition: Edition) -> tuple[dict[str, object], ...]:
+    """An attempt after the rent, where the edition has expropriations."""
+    return ({},) if edition.expropriation is not None else ()
+
+
+def _via_squares(edition: Edition) -> tuple[dict[str, object], ...]:
+    """An attempt from each square that allows one, where the edition has expropriations."""
+    return tuple({"via": q.key} for q in edition.squares if q.expropriation) if edition.expropriation else ()
 
 
 # How an expropriation ends at once; otherwise someone rolls again or owes.
@@ -93,6 +114,17 @@ ACTIONS = (
                 ),
                 to="owner",
             ),
+        ),
+        offers=(
+            Offer(
+                OTHERS,
+                (Say(N_("Try to expropriate")),),
+                each=_attempt,
+                closed=Say(N_("Try to expropriate")),
+                why=SAID_ON_THE_DEED,
+                landing=True,
+            ),
+            Offer(OTHERS, (Say(N_("Try to expropriate (%(square)s)"), {"square": "square via"}),), each=_via_squares),
         ),
         about="Tries to expropriate a deed from its owner.",
     ),

@@ -56,6 +56,7 @@ WORDINGS = frozenset(
         "won_here",  # what an auction sold: the deed, or "the building"
         "net",  # the money that reached the reader, with its sign
         "bracketed",  # a text in brackets, when there is one
+        "square",  # one of the edition's computed squares, by its key
     }
 )
 

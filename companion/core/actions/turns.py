@@ -7,8 +7,21 @@ from collections.abc import Callable
 
 from .. import dice, rules, turns
 from ..errors import N_, BadInput, NotFound
+from ..policies.squares import policy
 from ..state import GameState, Outcome
-from .action import DICE_TOTAL, PLAYER, TEXT, UNKNOWN_DEED, UNKNOWN_PLAYER, Action, Asked, Field, Handler
+from .action import (
+    DICE_TOTAL,
+    NOBODYS,
+    PLAYER,
+    TEXT,
+    UNKNOWN_DEED,
+    UNKNOWN_PLAYER,
+    Action,
+    Asked,
+    Field,
+    Handler,
+    Offer,
+)
 from .lines import Line, Say, has, line
 
 
@@ -165,6 +178,14 @@ ACTIONS = (
         asks_bank=True,
         # Each square's policy words its landing (``web/squares.py``, beside its page partial).
         line=Line((), worded_by="landing"),
+        # A square that buys a free deed, offered on each free deed.
+        offers=(
+            Offer(
+                NOBODYS,
+                (Say(N_("Buy at %(square)s for %(amount)s"), {"square": "square square", "amount": "money amount"}),),
+                each=lambda edition: tuple({"square": q.key} for q in edition.squares if policy(q).buys_deed),
+            ),
+        ),
         about="The acting player stops on one of the edition's squares.",
     ),
     # Passing Start on the way pays the GO salary and counts a lap: it reads the board, as
