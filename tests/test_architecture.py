@@ -364,3 +364,37 @@ def test_the_shared_parts_import_no_layer():
         for module in module_imports(path, path.read_text(encoding="utf-8"), modules)
         if module.startswith(readers)
     } == set()
+
+
+# The most branches one function of the application may hold (radon's cyclomatic complexity):
+# past it a function no longer fits in one's head, and its cases hide one another.
+MOST_COMPLEX = 20
+
+
+def too_complex(paths: list[Path], read=lambda path: path.read_text(encoding="utf-8")) -> list[str]:
+    """Every function or method of ``paths`` above ``MOST_COMPLEX``, as ``file:line name (n)``."""
+    from radon.complexity import cc_visit
+
+    found = []
+    for path in paths:
+        for block in cc_visit(read(path)):
+            for function in (block, *getattr(block, "methods", ())):
+                if function.complexity > MOST_COMPLEX and type(function).__name__ == "Function":
+                    name = f"{function.classname}.{function.name}" if function.classname else function.name
+                    found.append(f"{path.relative_to(ROOT)}:{function.lineno} {name} ({function.complexity})")
+    return found
+
+
+def test_no_function_of_banco_is_too_complex_to_hold_in_one_s_head():
+    paths = [path for path in files("companion") if "migrations" not in path.parts]
+    assert too_complex([*paths, ROOT / "app.py"]) == []
+
+
+def test_a_function_with_too_many_branches_is_found():
+    path = ROOT / "companion" / "core" / "branches.py"
+    source = (
+        "def f(x):\n"
+        + "".join(f"    if x == {n}:\n        return {n}\n" for n in range(MOST_COMPLEX))
+        + "    return -1\n"
+    )
+    assert too_complex([path], {path: source}.get) == ["companion/core/branches.py:1 f (21)"]

@@ -127,27 +127,32 @@ def _answerable(game, me, notices: list[dict]) -> list[dict]:
     state = services.state_of(game, deeds=False)
     waiting = {p.id: p for p in services.waiting(state)}
     rents = {p.id for p in services.rent_requests(state)}  # paid by their own action, never declined
-    cash = next((p.cash for p in game.players if p.id == me), 0)
-    names = {p.id: p.name for p in game.players}
-    edition = services.edition_of(game)
     trades = game.trades or {}
     for notice, (pending_id, trade_id) in zip(notices, refs, strict=True):
         asked = waiting.get(pending_id) if pending_id else None
         if asked is not None and asked.payer == me and asked.needs == "payer":
-            missing = max(0, asked.amount - cash)
-            notice["asks"] = {
-                "id": asked.id,
-                "rent": asked.id in rents,
-                "amount": money(asked.amount, edition),
-                "payee": asked.payee,
-                "payee_name": names.get(asked.payee) or _("the bank"),
-                "cash": money(cash, edition),
-                "missing": money(missing, edition) if missing else None,
-            }
+            notice["asks"] = _asks(game, me, asked, asked.id in rents)
         trade = trades.get(trade_id) if trade_id else None
         if trade is not None and trade.get("recipient") == me:
             notice["offer"] = trade_id
     return notices
+
+
+def _asks(game, me, asked, rent: bool) -> dict:
+    """Money ``asked`` of ``me``, as their notice offers to pay it: ``missing`` what their cash
+    lacks to pay it, ``None`` when it is enough."""
+    cash = next((p.cash for p in game.players if p.id == me), 0)
+    edition = services.edition_of(game)
+    missing = max(0, asked.amount - cash)
+    return {
+        "id": asked.id,
+        "rent": rent,
+        "amount": money(asked.amount, edition),
+        "payee": asked.payee,
+        "payee_name": next((p.name for p in game.players if p.id == asked.payee), None) or _("the bank"),
+        "cash": money(cash, edition),
+        "missing": money(missing, edition) if missing else None,
+    }
 
 
 def _by_me(entry, game, me) -> bool:
