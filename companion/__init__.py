@@ -15,14 +15,13 @@ from . import cli, config, database, extension
 from .core.editions.edition import Edition
 from .core.editions.loading import EDITIONS_DIR, LoadedEditions, load_editions
 from .extension import Banco, Limiter
-from .live import routes as live
 from .live.broker import Broker
 from .live.fanout import listener
 from .live.newsroom import Newsroom
 from .metrics import Metrics
 from .services import door
 from .services.limits import shared_places
-from .web import site
+from .web import live, site
 from .web.news import draw_news
 from .web.ratelimit import CREATION_WINDOW_SECONDS, RateLimiter
 

@@ -2,13 +2,14 @@
 the server (serve) -> the app's WSGI callable, its live layer's words, and the actions' door
 (``services.door``, the same the app's routes and pages call) only. ``create_app``
 (``companion/__init__.py``) puts the layers together; ``companion.extension`` types what they
-share (the door among them), and imports none of them.
+share, and imports none of them.
 The web layer reads of the core only what ``WEB_READS_OF_CORE`` names, each with its reason (the
 core's refusals, and a few words of the game that change nothing); everything else of the core
 reaches it through a service function, and the services re-export nothing of the core.
-The live layer (``companion/live``) has two floors: the loop's (broker, events, streams, fanout:
-plain Python, which the server and the services' transactions use) and the app's (routes,
-regions: on the web layer's floor, used by the pages). The core and the store never import it.
+The live layer (``companion/live``: broker, events, news, newsroom, streams, fanout) is plain
+Python, below the app: the server and the services' transactions use it, and it imports no
+layer above it (the pages' streams and regions are the web layer's own: ``web.live``,
+``web.regions``). The core and the store never import it.
 Read from the imports, so a shortcut through the layers fails here."""
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def files(folder: str) -> list[Path]:
 
 # The web layer's floor: no database; of the core only what ``WEB_READS_OF_CORE`` lists.
 WEB_FLOOR = ("companion.store", "sqlalchemy", "flask_sqlalchemy")
-WEB_FLOOR_FILES = ("companion/web", "companion/live/routes.py", "companion/live/regions.py")
+WEB_FLOOR_FILES = ("companion/web",)
 LIVE_LOOP = ("broker", "events", "news", "newsroom", "streams", "fanout")
 LIVE_LOOP_BANS = (
     "flask",
@@ -57,8 +58,7 @@ LIVE_LOOP_BANS = (
     "companion.services",
     "companion.web",
     "companion.serve",
-    "companion.live.routes",
-    "companion.live.regions",
+    "companion.extension",
     "printables",
 )
 # What the server may know of the live layer: its words (``events``) and the streams it holds.
@@ -88,16 +88,11 @@ FORBIDDEN = {
     ),
     "companion/services": (
         "companion.web",
-        "companion.live.routes",
-        "companion.live.regions",
         "flask_babel",
         "printables",
     ),
     "companion/web": WEB_FLOOR,
-    # The live layer's pages: the stream's opening and a page's regions, on the web layer's floor.
-    "companion/live/routes.py": WEB_FLOOR,
-    "companion/live/regions.py": WEB_FLOOR,
-    # The live layer's loop: plain Python, below the app (the server and the services use it).
+    # The live layer: plain Python, below the app (the server and the services use it).
     **{f"companion/live/{name}.py": LIVE_LOOP_BANS for name in LIVE_LOOP},
     "printables": ("flask", "sqlalchemy", "companion"),
     # The server knows the app only as a WSGI callable and the live layer's words: every check
@@ -124,6 +119,7 @@ ALLOWED = {
 
 @pytest.mark.parametrize("where, banned", FORBIDDEN.items())
 def test_layers_import_only_downwards(where, banned):
+    """Each room imports nothing of the rooms above it (``FORBIDDEN``)."""
     paths = [ROOT / where] if where.endswith(".py") else files(where)
     assert paths
     allowed = ALLOWED.get(where, ())
@@ -146,7 +142,7 @@ def test_the_server_knows_the_live_layer_by_its_words_only():
 
 def test_every_module_of_the_live_layer_is_on_a_floor():
     """A new module of ``companion/live`` says which floor it is on, so its imports are held."""
-    floors = {f"{name}.py" for name in LIVE_LOOP} | {"routes.py", "regions.py", "__init__.py"}
+    floors = {f"{name}.py" for name in LIVE_LOOP} | {"__init__.py"}
     assert {path.name for path in files("companion/live")} == floors
 
 

@@ -1,6 +1,6 @@
 """Live streams held open on the event loop: a future each, no thread.
 
-The app has already checked who asks and written the opening (``companion.live.routes``); from
+The app has already checked who asks and written the opening (``companion.web.live``); from
 there each stream sends an event as soon as its game passes the version it has shown, a
 keep-alive when the game has been quiet for ``KEEPALIVE_SECONDS`` (checked twice as often,
 so never quiet for more than one and a half times that), and ends after ``STREAM_SECONDS`` (the browser

@@ -11,7 +11,7 @@ An action (a ``POST`` to the actions' route) stays on the loop: taken at the app
 (``companion.services.door``), run by the app's writer (``writer``), answered here, refusals
 included. Every other request the Flask app answers in a pool of ``THREADS`` threads
 (``Mount``), and the loop writes its answer whole. A GET that turns out to be a live stream (the
-app wrote its opening and noted the game, see ``companion.live.routes``) is not closed when the
+app wrote its opening and noted the game, see ``companion.web.live``) is not closed when the
 app is done: ``Streams`` holds it on the loop.
 """
 

@@ -10,13 +10,13 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
 from ..core.errors import N_, Forbidden, NotFound, Unauthorized
-from ..live.routes import reader, stream_response
 from ..services import door
 from ..services.door import bearer
 from . import hosting, openapi
 from .declared import BEARER, Body, Operation, body, closed, declare, ref, refusals, reply
 from .errors import translate
 from .feed import describe
+from .live import reader, stream_response
 from .ratelimit import count_attempt, count_created, may_create
 from .results import visible_score
 from .schemas import CREATED, EDITION_IDS, MOST_PLAYERS

@@ -8,9 +8,9 @@ from flask import request
 
 from .. import services
 from ..core.ledger import BANK
-from ..live.regions import Lazy
 from .feed import take_back_parts
 from .notices import LOOKBACK, recent_entries
+from .regions import Lazy
 
 
 def wallet_view(game, player) -> dict:

@@ -15,11 +15,11 @@ from .. import services
 from ..core.actions import NOBODYS, OFFERS, OTHERS, OWN
 from ..core.errors import N_, BancoError, NotFound
 from ..core.parts import cash_of
-from ..live.regions import Lazy, once, render
 from . import calculator, forms, seats
 from .dice import roll_total_for
 from .errors import translate
 from .feed import say, trade_side
+from .regions import Lazy, once, render
 from .speaking import gettext as _
 from .templating import lang
 from .wallet_bar import wallet_bar

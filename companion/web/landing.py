@@ -11,12 +11,12 @@ from flask import Blueprint, abort, redirect, request, url_for
 
 from .. import services
 from ..core.errors import N_, NotFound
-from ..live.regions import Lazy, once, render
 from . import forms, seats
 from .deeds import deed_actions, holdings_by_deed, searchable
 from .dice import roll_total_for
 from .errors import translate
 from .pages import game_view
+from .regions import Lazy, once, render
 from .speaking import gettext as _
 from .templating import jail_name, lang, money
 from .wallet_bar import wallet_bar

@@ -17,7 +17,6 @@ from .. import services
 from ..core.errors import BancoError
 from ..core.ledger import BANK
 from ..live import news
-from ..live.regions import Lazy, once, render
 from . import danger, forms, seats, versioned
 from .dice import dice_view
 from .errors import translate
@@ -25,6 +24,7 @@ from .feed import describe
 from .notices import recent_entries
 from .qr import qr_svg
 from .ratelimit import count_attempt, count_created, may_create
+from .regions import Lazy, once, render
 from .speaking import gettext as _
 from .templating import lang
 

@@ -14,10 +14,10 @@ from flask_babel import format_date
 from printables.score_sheet import score_sheet_pdf
 
 from .. import services
-from ..live.regions import Lazy, once, render
 from . import seats
 from .charts import PALETTE, worth_chart
 from .printing import SHEET_LANGUAGES, _ink_saver, _paper
+from .regions import Lazy, once, render
 from .speaking import gettext as _
 from .spreadsheet import csv_text
 from .templating import lang, money, text

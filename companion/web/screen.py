@@ -17,14 +17,14 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 
 from .. import services
 from ..core.errors import BancoError
-from ..live.regions import Lazy, render
-from ..live.routes import changes_response, reader, stream_response
 from . import seats
 from .deeds import auction_view
 from .errors import translate
+from .live import changes_response, reader, stream_response
 from .pages import game_view
 from .qr import qr_svg
 from .ratelimit import count_attempt
+from .regions import Lazy, render
 from .speaking import gettext as _
 
 bp = Blueprint("screen", __name__)

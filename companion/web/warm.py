@@ -8,8 +8,8 @@ from __future__ import annotations
 from babel.numbers import format_decimal
 from flask import Flask
 
-from ..live import regions
 from ..services import catalog, wording
+from . import regions
 
 
 def warm(app: Flask) -> None:

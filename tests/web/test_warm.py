@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from unittest import mock
 
-from companion.live import regions
 from companion.services import catalog
+from companion.web import regions
 from companion.web.warm import warm
 from tests.conftest import make_app
 from tests.web.test_pages import open_table, sit_down, start

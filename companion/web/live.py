@@ -20,10 +20,10 @@ from flask_babel import get_locale
 from .. import services
 from ..core.errors import N_, BadInput, Unauthorized
 from ..extension import banco
-from ..web import seats
-from ..web.ratelimit import TooManyAttempts
-from .events import LIVE, event
-from .news import Reader, told
+from ..live.events import LIVE, event
+from ..live.news import Reader, told
+from . import seats
+from .ratelimit import TooManyAttempts
 
 bp = Blueprint("live", __name__)
 
