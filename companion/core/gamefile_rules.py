@@ -27,7 +27,7 @@ from .ledger import BANK
 from .parts import KINDS
 from .policies.buildings import big_building
 from .settings import building_supply
-from .state import BANKER, FINISHED, RUNNING, SETUP, Change, DeedState, GameState, PlayerState
+from .state import BANKER, DOCUMENT_FIELDS, FINISHED, RUNNING, SETUP, Change, DeedState, GameState, PlayerState
 
 MAX_COUNT = 2**31 - 1  # a count the database's integer columns hold (a lap, a turn, a roll)
 MAX_TEXT = 200  # a reason is 80 characters; an id, a square's key or a minute count far less
@@ -328,15 +328,26 @@ def _wrong_change(table: Table, change: Change) -> str | None:
         return None if _passes(DEED_FIELDS, change.field, change.after, table) else where
     if change.target == "game":
         return None if _passes(GAME_FIELDS, change.field, change.after, table) else change.field
+    return _wrong_document(table, change)
+
+
+def _wrong_document(table: Table, change: Change) -> str | None:
+    """Where a document's change is not one: a document of one (the auction) has no id, one of
+    many (a trade) is changed by its own id; the new document is exactly its fields."""
     spec = DOCUMENTS.get(change.target)
+    many = DOCUMENT_FIELDS[change.target].many if change.target in DOCUMENT_FIELDS else False
     where = change.target if change.ref is None else f"{change.target}.{change.ref}"
     if spec is None or change.field != "state":
+        return where
+    if not text(change.ref, table) if many else change.ref is not None:
         return where
     document = change.after
     if document is None:
         return None
     if not isinstance(document, dict) or document.keys() != spec.keys():
         return where
+    if many and document["id"] != change.ref:
+        return f"{where}.id"
     wrong = next((k for k, test in spec.items() if not test(document[k], table)), None)
     if wrong is None and change.target == "pending":
         bad = wrong_params(table, document["kind"], document["params"], table.ceiling)
@@ -387,7 +398,7 @@ def _counts(value: object, table: Table) -> bool:
 
 
 # How each wording of ``core.actions.lines`` reads its param (``None`` where it reads none).
-_WORDS: dict[str, Test | None] = {
+WORD_TESTS: dict[str, Test | None] = {
     "who": _who,
     "names": listed(_who),
     "money": None,  # by the entry's own ceiling: ``wrong_params``
@@ -485,7 +496,7 @@ def _wrong_word(table: Table, how: str, params: Mapping[str, Any], param: str, c
     elif how == "count":
         ok = _whole(value) and 0 <= value <= MAX_COUNT
     else:
-        word = _WORDS.get(how)
+        word = WORD_TESTS.get(how)
         ok = word is None or word(value, table)
     return None if ok else param
 
