@@ -31,7 +31,7 @@ from .state import BANKER, DOCUMENT_FIELDS, FINISHED, RUNNING, SETUP, Change, De
 
 MAX_COUNT = 2**31 - 1  # a count the database's integer columns hold (a lap, a turn, a roll)
 MAX_TEXT = 200  # a reason is 80 characters; an id, a square's key or a minute count far less
-MAX_ITEMS = 1000  # a list a rule writes: a game's deeds, notes in hand, dice faces
+MAX_ITEMS = 100_000  # a list a rule writes: a game's deeds, notes in hand (the body limit bounds them too)
 _DEPTH = 4  # how deep a plain value (a roll's faces, an owed amount) may nest
 STATUSES = (SETUP, RUNNING, FINISHED)
 
@@ -306,7 +306,8 @@ def _check_postings(table: Table, entry: FileEntry) -> None:
     for index, posting in enumerate(entry.postings):
         if not table.account(posting.account) or abs(posting.amount) > 2**53:
             raise refused(VALUE, version=entry.version, field=f"postings[{index}]")
-        if posting.account == BANK and -posting.amount > table.ceiling:
+        # An undo or a take back gives back what its entry moved, whatever it was (it is made again).
+        if posting.account == BANK and -posting.amount > table.ceiling and entry.reverses is None:
             raise refused(VALUE, version=entry.version, field=f"postings[{index}]")
 
 

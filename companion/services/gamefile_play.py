@@ -33,6 +33,7 @@ from ..core.counterfeits import notes
 from ..core.errors import N_, BadInput, BancoError
 from ..core.frozen import thaw
 from ..core.gamefile import FileEntry, canonical, refused, replay_file
+from ..core.ledger import LedgerError
 from ..core.state import BANKER, PAYER, GameState, Outcome
 
 # The entries the engine makes again, by kind: an action's rule that reads no fresh id and no
@@ -79,6 +80,7 @@ SLACK = dt.timedelta(seconds=1)
 
 NOT_THE_RULES = N_("Entry %(version)s of the game file is not what the rules make of it (at %(field)s).")
 REFUSED = N_("Entry %(version)s of the game file breaks the rules: %(reason)s")
+UNPLAYABLE = N_("Entry %(version)s of the game file cannot be played by the rules.")
 NOTES = N_("Entry %(version)s of the game file leaves notes that do not add up to %(name)s's cash.")
 
 
@@ -158,10 +160,13 @@ def _check_again(state: GameState, entry: FileEntry, played: Played) -> None:
         raise _broken(state, entry, error) from None
     except BancoError as error:
         raise _broken(state, entry, error) from None
+    except (LedgerError, LookupError, TypeError, ValueError, AttributeError):
+        # A rule met what no game of it holds (a value the declarations do not read).
+        raise refused(UNPLAYABLE, version=entry.version) from None
     if outcome is None:
         _check_unmade(entry)
         return
-    where = difference(entry, outcome, notes.active(state))
+    where = difference(entry, outcome)
     if where is not None:
         raise refused(NOT_THE_RULES, version=entry.version, field=where)
 
@@ -189,14 +194,20 @@ def _again(state: GameState, entry: FileEntry, played: Played) -> Outcome | None
     entry it may reverse."""
     if entry.kind == "undo" or entry.reverses is not None:
         return _reversal(state, entry, played)
+    request = entry.params.get("request")
+    if request is not None and entry.kind in RERUN:
+        # A rent request confirmed (the championship's): an approval of the request it names.
+        if not isinstance(request, str) or request not in state.pending:
+            raise _mismatch(entry, "params.request")
+        return _confirmed(state, entry, request)
     waiting = entry.params.get("pending")
     if isinstance(waiting, str) and any(c.target == "pending" and c.ref == waiting for c in entry.changes):
         held = state.pending.get(waiting)
         if held is not None and held.kind == entry.kind and entry.kind not in ("request", "bank_request"):
             return _approval(state, entry, waiting)
         return None
-    if entry.kind not in RERUN or "request" in entry.params:
-        return None  # a rent request confirmed (the championship's) is its own kind of approval
+    if entry.kind not in RERUN or (entry.kind == "roll" and state.seed is None):
+        return None  # a game from before every game had a seed rolled the system's dice
     return _action(state, entry)
 
 
@@ -230,19 +241,31 @@ def _approval(state: GameState, entry: FileEntry, waiting: str) -> Outcome:
     return _as_the_table(state, entry, outcome, reads_deeds=False)
 
 
+def _confirmed(state: GameState, entry: FileEntry, request: str) -> Outcome:
+    """The rent request ``request`` confirmed by its payer (or the banker acting for them)."""
+    payload = {"request": request, "player": state.pending[request].payer}
+    return _run(state, entry, "rent_confirm", payload, entry.at - SLACK)
+
+
 def _action(state: GameState, entry: FileEntry) -> Outcome:
     """The entry's own action run again: its declaration reads the params as its payload."""
-    action = ACTIONS[entry.kind]
-    assert action.run is not None  # RERUN names actions a rule runs
-    payload = {f.name: entry.params[f.name] for f in action.fields if f.name in entry.params}
+    fields = ACTIONS[entry.kind].fields
+    payload = {f.name: entry.params[f.name] for f in fields if f.name in entry.params}
     acting = ACTING.get(entry.kind)
     if acting is not None and acting in entry.params:
         payload["player"] = entry.params[acting]
+    return _run(state, entry, entry.kind, payload, entry.at)
+
+
+def _run(state: GameState, entry: FileEntry, name: str, payload: dict[str, Any], now: dt.datetime) -> Outcome:
+    """The action ``name`` asked with ``payload`` by the entry's actor at ``now``, as the table
+    runs it (its declaration reads the payload; a player acts for themselves)."""
+    action = ACTIONS[name]
+    assert action.run is not None  # made again: actions a rule runs
     if entry.actor != BANKER and payload.get("player") == entry.actor:
-        del payload["player"]  # a player acts for themselves
+        del payload["player"]
     who = _Who(entry.actor == BANKER, None if entry.actor == BANKER else entry.actor)
-    asked = Asked(who, action.read(payload), entry.at, _no_new_id)
-    outcome = action.run(state, asked)
+    outcome = action.run(state, Asked(who, action.read(payload), now, _no_new_id))
     return _as_the_table(state, entry, outcome, action.reads_deeds)
 
 
@@ -276,11 +299,13 @@ def _no_new_id() -> str:
     raise _NotAgain()
 
 
-def difference(entry: FileEntry, outcome: Outcome, counterfeits: bool) -> str | None:
-    """Where the entry differs from the outcome the engine made of it (``postings``,
-    ``changes[2]``, ``params.amount``), or ``None``."""
+def difference(entry: FileEntry, outcome: Outcome) -> str | None:
+    """Where the entry differs from the outcome the engine made of it (``undoable``,
+    ``postings``, ``changes[2]``, ``params.amount``), or ``None``."""
     if outcome.kind != entry.kind:
         return "kind"
+    if outcome.undoable != entry.undoable:
+        return "undoable"  # which entry the next undo reverses
     made = [[p.account, p.amount] for p in outcome.postings]
     if made != [[p.account, p.amount] for p in entry.postings]:
         return "postings"
@@ -295,7 +320,6 @@ def difference(entry: FileEntry, outcome: Outcome, counterfeits: bool) -> str | 
     for name in sorted({*params, *entry.params}):
         if canonical(thaw(params.get(name))) != canonical(entry.params.get(name)):
             return f"params.{name}"
-    del counterfeits  # the notes are made again with the rest: nothing is left out for them
     return None
 
 

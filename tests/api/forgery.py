@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.changes import apply_outcome
+from companion.core.editions.edition import EditionError
 from companion.core.editions.loading import parse_edition
+from companion.core.errors import BancoError
 from companion.core.gamefile import entry_digest, state_document
-from companion.core.ledger import Posting
+from companion.core.ledger import LedgerError, Posting
 from companion.core.replay import starting_state
 from companion.core.settings import clean_settings, pots_for
 from companion.core.state import Change, Outcome
@@ -39,8 +41,8 @@ def restated(data: dict[str, Any]) -> dict[str, Any]:
             state = apply_outcome(state, Outcome("replay", postings, changes))
         data["state"] = state_document(state)
         data["game"]["version"] = len(data["journal"])
-    except Exception:  # a forger's tool: what it cannot follow it leaves alone
-        pass
+    except (BancoError, EditionError, LedgerError, LookupError, TypeError, ValueError, AttributeError):
+        pass  # a forger's tool: what the interpreter cannot follow it leaves alone
     return rechained(data)
 
 

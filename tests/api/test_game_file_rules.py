@@ -131,6 +131,14 @@ def _undo_of_another_entry(data):
     undo["reverses"] = undo["reverses"] - 1
 
 
+def _undo_made_undoable(data):
+    entries_of(data, "undo")[0]["undoable"] = True
+
+
+def _rent_as_a_request_nobody_made(data):
+    entries_of(data, "pay_rent")[0]["params"]["request"] = "zzzzzzzz"
+
+
 def _pending_amount_text(data):
     request = entries_of(data, "request")[-1]
     request["changes"][0][4]["amount"] = "twenty"
@@ -166,6 +174,8 @@ HOSTILE = [
     (_other_dice, "Entry 3 of the game file is not what the rules make of it (at changes[1])."),
     (_house_for_nothing, "Entry 24 of the game file is not what the rules make of it (at postings)."),
     (_undo_of_another_entry, "Entry 14 of the game file is not what the rules make of it (at reverses)."),
+    (_undo_made_undoable, "Entry 14 of the game file is not what the rules make of it (at undoable)."),
+    (_rent_as_a_request_nobody_made, "Entry 17 of the game file is not what the rules make of it (at params.request)."),
     (_pending_amount_text, "Entry 6 of the game file holds a value the rules do not allow at pending."),
     (_auction_ends_never, "Entry 9 of the game file holds a value the rules do not allow at auction.ends_at."),
     (_trade_of_a_deed_nobody_has, "Entry 15 of the game file holds a value the rules do not allow at trade."),
