@@ -238,7 +238,9 @@ def _game_part(part: object, seat_ids: set[str]) -> dict[str, Any]:
         wrong = "time_limit_seconds"
     elif not _clock(ticking):
         wrong = "clock"
-    elif part["banker_player"] is not None and part["banker_player"] not in seat_ids:
+    elif part["banker_player"] is not None and not (
+        isinstance(part["banker_player"], str) and part["banker_player"] in seat_ids
+    ):
         wrong = "banker_player"
     elif gamefile.parse_moment(part["created_at"]) is None:
         wrong = "created_at"

@@ -17,6 +17,7 @@ from companion.web import seats as web_seats
 from tests.api.forgery import entries_of, restated
 from tests.api.gamekit import ok, refusal
 from tests.api.test_game_files import counts, export, import_file, played
+from tests.conftest import Game
 
 # The import writes a whole game in one transaction, its rows as each database types them.
 pytestmark = pytest.mark.database
@@ -98,6 +99,10 @@ def _format_version_true(data):
     data["format_version"] = True
 
 
+def _banker_seat_a_list(data):
+    data["game"]["banker_player"] = []
+
+
 def _deed_taken_in_a_pause(data):
     entries_of(data, "clock_pause")[0]["changes"].append(
         ["deed", "vicolo-corto", "owner", seat(data, "Anna"), seat(data, "Carla")]
@@ -168,6 +173,7 @@ HOSTILE = [
     (_supply_below_zero, "Entry 24 of the game file holds a value the rules do not allow at bank_small."),
     (_format_version_float, "This game file is of format version 1.0; this Banco reads version 1."),
     (_format_version_true, "This game file is of format version True; this Banco reads version 1."),
+    (_banker_seat_a_list, "The game file's value 'game.banker_player' cannot be used."),
     (_deed_taken_in_a_pause, "Entry 12 of the game file is not what the rules make of it (at changes)."),
     (_deed_taken_with_rent, "Entry 17 of the game file is not what the rules make of it (at changes)."),
     (_free_money_with_a_roll, "Entry 3 of the game file is not what the rules make of it (at postings)."),
@@ -220,11 +226,10 @@ VALUES = st.one_of(
 )
 
 
-def spots(entry) -> list[tuple[object, object]]:
-    """Every place of ``entry`` a value sits in, as (container, key): its own fields, each
-    param however deep, each change's values before and after (a document's fields too), each
-    posting's account and amount."""
-    found: list[tuple[object, object]] = [(entry, k) for k in ("kind", "actor", "at", "undoable", "reverses")]
+def spots(*parts) -> list[tuple[object, object]]:
+    """Every place a value sits in ``parts`` (objects and lists), however deep, as
+    (container, key)."""
+    found: list[tuple[object, object]] = []
 
     def walk(container):
         keys = range(len(container)) if isinstance(container, list) else list(container)
@@ -233,11 +238,8 @@ def spots(entry) -> list[tuple[object, object]]:
             if isinstance(container[key], (dict, list)):
                 walk(container[key])
 
-    walk(entry["params"])
-    for change in entry["changes"]:
-        walk(change)
-    for posting in entry["postings"]:
-        found += [(posting, 0), (posting, 1)]
+    for part in parts:
+        walk(part)
     return found
 
 
@@ -248,15 +250,23 @@ def renumbered(journal):
 
 def mutated(base, draw):
     """``base`` with one thing done to it, as a forger would, then made consistent again: a value
-    put in place of another (of any kind), or an entry dropped, repeated or swapped with the next."""
+    put in place of another (of any kind) in an entry (its fields, params, changes, postings) or
+    in the game's own part and seats, or an entry dropped, repeated or swapped with the next;
+    or, last, a value of the state the journal leaves changed."""
     data = copy.deepcopy(base)
     journal = data["journal"]
-    how = draw(st.sampled_from(["value", "value", "value", "value", "drop", "repeat", "swap"]))
+    how = draw(st.sampled_from(["value", "value", "value", "value", "header", "state", "drop", "repeat", "swap"]))
     index = draw(st.integers(1, len(journal) - 2))  # the first entry opens the game: it stays
-    if how == "value":
-        container, key = draw(st.sampled_from(spots(journal[index])))
-        seats = [s["id"] for s in data["seats"]]
-        container[key] = draw(st.one_of(VALUES, st.sampled_from(seats)))
+    value = st.one_of(VALUES, st.sampled_from([s["id"] for s in data["seats"]]))
+    if how in ("value", "header"):
+        where = spots(journal[index]) if how == "value" else spots(data["game"], data["seats"])
+        container, key = draw(st.sampled_from(where))
+        container[key] = draw(value)
+    elif how == "state":
+        restated(data)
+        container, key = draw(st.sampled_from(spots(data["state"])))
+        container[key] = draw(value)
+        return data
     elif how == "drop":
         del journal[index]
     elif how == "repeat":
@@ -288,7 +298,7 @@ def plays_to_the_end(api, made):
     """The game made from a file plays on and ends: each player rolls, buys and pays rent where
     the rules let them (a refusal is an answer too: never a server error), the banker ends it,
     and every page answers before and after."""
-    game = type(api.new_game())(api, made)
+    game = Game(api, made)
     as_banker_of(api.client, made)
     pages_answer(game, api.client)
     if game.state()["status"] == "setup":
@@ -315,7 +325,7 @@ def test_whatever_is_done_to_a_file_it_is_a_game_that_plays_to_the_end_or_refuse
     seen = {"made": 0, "refused": 0}
 
     @settings(
-        max_examples=40,
+        max_examples=30,
         deadline=None,
         database=None,
         derandomize=True,
