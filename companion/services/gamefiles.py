@@ -29,7 +29,7 @@ from ..core.replay import starting_state
 from ..core.settings import clean_settings, pots_for
 from ..core.state import DOCUMENT_FIELDS, RUNNING, Change, GameState
 from ..store import EditionContent, Entry, Game, Holding, Player, Posting, db, now_utc
-from . import clock
+from . import clock, gamefile_play
 from .bodies import parse_json
 from .catalog import content_hash, edition_of, plain
 from .games import ID_ALPHABET, clean_name, random_id, unused_join_code
@@ -150,7 +150,7 @@ def import_game(data: object, hand_out_tokens: bool = True) -> dict[str, Any]:
     start = starting_state(
         edition, [(ids[old], name) for old, name in seats], settings, pots_for(settings), seed=game_part["seed"]
     )
-    state = gamefile.replay_file(start, entries)
+    state = gamefile_play.play_file(start, entries)
     held = data["state"]
     if not isinstance(held, dict):
         raise refused(N_("The game file has no state."))
@@ -167,7 +167,8 @@ def _header(data: object) -> tuple[Edition, str, list[tuple[str, str]], dict[str
     its hash), the seats (id, name), the game's own values, the settings."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise refused(N_("This is not a Banco game file."))
-    if data.get("format_version") != FORMAT_VERSION:
+    version = data.get("format_version")
+    if not _whole(version) or version != FORMAT_VERSION:  # 1.0 and true equal 1 in Python, not in the format
         raise refused(
             N_("This game file is of format version %(found)s; this Banco reads version %(version)s."),
             found=str(data.get("format_version")),
@@ -237,7 +238,9 @@ def _game_part(part: object, seat_ids: set[str]) -> dict[str, Any]:
         wrong = "time_limit_seconds"
     elif not _clock(ticking):
         wrong = "clock"
-    elif part["banker_player"] is not None and part["banker_player"] not in seat_ids:
+    elif part["banker_player"] is not None and not (
+        isinstance(part["banker_player"], str) and part["banker_player"] in seat_ids
+    ):
         wrong = "banker_player"
     elif gamefile.parse_moment(part["created_at"]) is None:
         wrong = "created_at"

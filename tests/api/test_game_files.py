@@ -303,7 +303,8 @@ FORGERIES = [
     (_reason_changed, "Entry 5 of the game file has been changed."),
     (_amount_changed, "Entry 5 of the game file has been changed."),
     (_unbalanced, "Entry 5 of the game file does not balance: its postings add up to -1."),
-    (_both_legs_changed, "The state in the game file does not match its journal (at players.Anna.cash)."),
+    # The engine, approving the request again, moves the amount asked, not the one written.
+    (_both_legs_changed, "Entry 5 of the game file is not what the rules make of it (at postings)."),
     (_version_missing, "Version 4 is missing from the game file's journal."),
     (_last_versions_missing, "Version 14 is missing from the game file's journal."),
     (_before_changed, "Entry 8 of the game file does not follow from the one before it."),
