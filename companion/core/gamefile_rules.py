@@ -430,6 +430,7 @@ WORD_TESTS: dict[str, Test | None] = {
     "taken_back_amount": None,
     "net": None,  # given by the notice, not read from the params
     "bracketed": _scalar,
+    "square": optional(_scalar),  # a computed square's key, as the deed page's buttons word it
 }
 # The params every entry may hold, whatever its kind, and how they are read.
 _ALWAYS: dict[str, Test] = {
