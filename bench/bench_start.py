@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Start-up: from ``python app.py`` to the first answered request.
+
+Starts ``python app.py`` on a temporary SQLite file and a free port of 127.0.0.1 (once first,
+unmeasured, so the database exists and its tables are up to date, as on a restart), then
+``--runs`` times more on the same file: from the process's start, it asks ``GET /`` (the home
+page, drawn from its template) every 10 ms until one is answered, and measures the wall time
+to that answer and the CPU the server had used by then (read from ``/proc``, so Linux only).
+Stops each server as Ctrl+C does. Contacts only 127.0.0.1; prints figures and exits 0 whatever
+they are.
+
+    .venv/bin/python bench/bench_start.py
+    .venv/bin/python bench/bench_start.py --runs 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_restart import free_port, start_server, stop_server  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU the process ``pid`` has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def first_answer(port: int, proc, seconds: float = 60) -> tuple[float, float]:
+    """Waits for ``GET /`` to be answered 200; returns when (monotonic) and the server's CPU then."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("app.py exited")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            connection.request("GET", "/", headers={"Accept-Language": "en"})
+            response = connection.getresponse()
+            response.read()
+            if response.status == 200:
+                return time.monotonic(), cpu_seconds(proc.pid)
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        time.sleep(0.01)
+    raise SystemExit("app.py did not answer")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="banco-start-"))
+    database = f"sqlite:///{folder / 'banco.sqlite3'}"
+    port = free_port()
+    walls, cpus = [], []
+    with (folder / "server.log").open("wb") as log:
+        proc = start_server(port, database, log)  # the database made, unmeasured
+        first_answer(port, proc)
+        stop_server(proc)
+        for run in range(args.runs):
+            started = time.monotonic()
+            proc = start_server(port, database, log)
+            try:
+                answered, cpu = first_answer(port, proc)
+            finally:
+                stop_server(proc)
+            walls.append(answered - started)
+            cpus.append(cpu)
+            print(f"run {run + 1}: first page answered {walls[-1]:.2f} s after the start, {cpu:.2f} s of server CPU")
+    print(
+        f"\nfrom python app.py to the first answered page: median {statistics.median(walls):.2f} s "
+        f"(worst {max(walls):.2f} s), {statistics.median(cpus):.2f} s of CPU, over {len(walls)} runs; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
