@@ -5,7 +5,8 @@ Starts ``python app.py`` on a temporary SQLite file and a free port of 127.0.0.1
 unmeasured, so the database exists and its tables are up to date, as on a restart), then
 ``--runs`` times more on the same file: from the process's start, it asks ``GET /`` (the home
 page, drawn from its template) every 10 ms until one is answered, and measures the wall time
-to that answer and the CPU the server had used by then (read from ``/proc``, so Linux only).
+to that answer and the CPU the server had used by then, and when it first accepted the
+connection (the server's CPU read from ``/proc``, so Linux only).
 Stops each server as Ctrl+C does. Contacts only 127.0.0.1; prints figures and exits 0 whatever
 they are.
 
@@ -38,19 +39,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def first_answer(port: int, proc, seconds: float = 60) -> tuple[float, float]:
-    """Waits for ``GET /`` to be answered 200; returns when (monotonic) and the server's CPU then."""
+def first_answer(port: int, proc, seconds: float = 60) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Waits for ``GET /`` to be answered 200; returns when (monotonic) the server first accepted
+    the connection, with its CPU then, and when it answered, with its CPU then."""
     deadline = time.monotonic() + seconds
+    listening = None
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit("app.py exited")
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
+            connection.connect()
+            listening = listening or (time.monotonic(), cpu_seconds(proc.pid))
             connection.request("GET", "/", headers={"Accept-Language": "en"})
             response = connection.getresponse()
             response.read()
             if response.status == 200:
-                return time.monotonic(), cpu_seconds(proc.pid)
+                return listening, (time.monotonic(), cpu_seconds(proc.pid))
         except OSError:
             pass
         finally:
@@ -67,7 +72,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="banco-start-"))
     database = f"sqlite:///{folder / 'banco.sqlite3'}"
     port = free_port()
-    walls, cpus = [], []
+    walls, cpus, listening_cpus = [], [], []
     with (folder / "server.log").open("wb") as log:
         proc = start_server(port, database, log)  # the database made, unmeasured
         first_answer(port, proc)
@@ -76,15 +81,21 @@ def main() -> None:
             started = time.monotonic()
             proc = start_server(port, database, log)
             try:
-                answered, cpu = first_answer(port, proc)
+                (listened, listening_cpu), (answered, cpu) = first_answer(port, proc)
             finally:
                 stop_server(proc)
             walls.append(answered - started)
             cpus.append(cpu)
-            print(f"run {run + 1}: first page answered {walls[-1]:.2f} s after the start, {cpu:.2f} s of server CPU")
+            listening_cpus.append(listening_cpu)
+            print(
+                f"run {run + 1}: listening {listened - started:.2f} s after the start ({listening_cpu:.2f} s of "
+                f"server CPU); first page answered {walls[-1]:.2f} s after the start ({cpu:.2f} s of CPU)",
+                flush=True,
+            )
     print(
         f"\nfrom python app.py to the first answered page: median {statistics.median(walls):.2f} s "
-        f"(worst {max(walls):.2f} s), {statistics.median(cpus):.2f} s of CPU, over {len(walls)} runs; "
+        f"(worst {max(walls):.2f} s), {statistics.median(cpus):.2f} s of server CPU "
+        f"({statistics.median(listening_cpus):.2f} s when it began listening), over {len(walls)} runs; "
         f"load average {os.getloadavg()[0]:.1f}"
     )
 
