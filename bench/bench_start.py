@@ -39,6 +39,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def listens(pid: int, port: int) -> bool:
+    """Whether the process ``pid`` holds the socket listening on ``port`` (another program may
+    have taken a port while the server was down: its answers must not count)."""
+    sockets = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            sockets.add(os.readlink(fd))
+        except OSError:
+            continue
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A" and f"socket:[{fields[9]}]" in sockets:
+            return True
+    return False
+
+
 def first_answer(port: int, proc, seconds: float = 60) -> tuple[tuple[float, float], tuple[float, float]]:
     """Waits for ``GET /`` to be answered 200; returns when (monotonic) the server first accepted
     the connection, with its CPU then, and when it answered, with its CPU then."""
@@ -55,7 +71,10 @@ def first_answer(port: int, proc, seconds: float = 60) -> tuple[tuple[float, flo
             response = connection.getresponse()
             response.read()
             if response.status == 200:
-                return listening, (time.monotonic(), cpu_seconds(proc.pid))
+                answered = time.monotonic(), cpu_seconds(proc.pid)
+                if not listens(proc.pid, port):
+                    raise SystemExit(f"another program answered on port {port}")
+                return listening, answered
         except OSError:
             pass
         finally:
@@ -71,13 +90,14 @@ def main() -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="banco-start-"))
     database = f"sqlite:///{folder / 'banco.sqlite3'}"
-    port = free_port()
     walls, cpus, listening_cpus = [], [], []
     with (folder / "server.log").open("wb") as log:
+        port = free_port()
         proc = start_server(port, database, log)  # the database made, unmeasured
         first_answer(port, proc)
         stop_server(proc)
         for run in range(args.runs):
+            port = free_port()  # a new one each time: none left waiting from the run before
             started = time.monotonic()
             proc = start_server(port, database, log)
             try:
