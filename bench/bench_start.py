@@ -10,6 +10,11 @@ connection (the server's CPU read from ``/proc``, so Linux only).
 Stops each server as Ctrl+C does. Contacts only 127.0.0.1; prints figures and exits 0 whatever
 they are.
 
+The server runs as Python runs by default, whatever ``PYTHONDONTWRITEBYTECODE`` this shell
+sets: the unmeasured start leaves each of Banco's modules compiled in ``__pycache__``, and the
+next starts read them (with the variable set and no ``__pycache__``, every start compiles every
+module from its source again).
+
     .venv/bin/python bench/bench_start.py
     .venv/bin/python bench/bench_start.py --runs 5
 """
@@ -87,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # start_server hands this environment on
 
     folder = Path(tempfile.mkdtemp(prefix="banco-start-"))
     database = f"sqlite:///{folder / 'banco.sqlite3'}"
