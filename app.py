@@ -32,7 +32,7 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 def main() -> None:
     from companion.serve import create_server, raise_file_limit
     from companion.web.qr import qr_terminal
-    from companion.web.warm import warm
+    from companion.web.warm import warm_in_background
 
     try:
         workers = config.worker_count()
@@ -49,10 +49,10 @@ def main() -> None:
             database.check_writable()  # never serve a database that cannot save: say why now
     except DatabaseUnwritable as error:
         sys.exit(f"Banco cannot start: {error}")
-    warm(app)  # templates compiled before anyone connects: the first move after a restart is fast
     server = None
     if workers == 1:
-        server = create_server(app, app.config["HOST"], app.config["PORT"])
+        # Warmed once it listens: the first phone is answered at once, the first move stays fast.
+        server = create_server(app, app.config["HOST"], app.config["PORT"], on_started=lambda: warm_in_background(app))
         try:
             if server.keeping is not None:
                 server.keeping.start()  # the database's lock, taken before anyone is told to come
@@ -94,13 +94,17 @@ def serve_worker(sock, number: int, count: int, on_started) -> None:
     """One of ``BANCO_WORKERS`` processes: serves the socket the parent bound, with the app
     this process made when it imported this module."""
     from companion.serve import create_server, raise_file_limit
-    from companion.web.warm import warm
+    from companion.web.warm import warm_in_background
 
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     raise_file_limit()
     app.config["WORKER"] = number  # named on each stream's answer (X-Banco-Worker)
-    warm(app)
-    server = create_server(app, app.config["HOST"], app.config["PORT"], workers=count, on_started=on_started)
+
+    def started() -> None:
+        on_started()
+        warm_in_background(app)
+
+    server = create_server(app, app.config["HOST"], app.config["PORT"], workers=count, on_started=started)
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
 

@@ -295,6 +295,8 @@ def from_environment(instance: Path) -> dict:
         "HOST_PASSWORD": os.environ.get("BANCO_HOST_PASSWORD", ""),
         "METRICS_TOKEN": metrics_token(),
         "DRAIN_SECONDS": _whole(os.environ, "BANCO_DRAIN_SECONDS", DRAIN_SECONDS, 0, DRAIN_SECONDS_MOST),
+        # The templates' compiled code, kept for the next start (``web.compiled``); a test's app keeps none.
+        "COMPILED_TEMPLATES": str(instance / "compiled-templates"),
         **backup_settings(instance),
     }
 

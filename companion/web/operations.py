@@ -3,7 +3,8 @@
 - ``GET /healthz``: the process is up and answers; it reads nothing.
 - ``GET /readyz``: whether it can serve now: its database answers, its tables are at this
   code's revision, and it is not stopping (``services.health``); 503 with the reason when not,
-  so a load balancer sends the phones elsewhere.
+  so a load balancer sends the phones elsewhere. A server still warming its templates
+  (``web.warm``) is ready: it answers everything meanwhile, a little slower.
 - ``GET /metrics``: the server's counters in Prometheus' text format (``companion.metrics``),
   only to a caller giving ``BANCO_METRICS_TOKEN`` as ``Authorization: Bearer``; to anyone else
   it is an address like any unknown one: 404, whatever the method.

@@ -15,7 +15,7 @@ fragment does not pay for the rest of the page.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from flask import current_app, jsonify, render_template, request
@@ -107,13 +107,20 @@ def prepare(env) -> int:
             owner = _drawn_by(env, name, block)
             if owner is not None:
                 _names_read(env, owner, block)
+    _tree.cache_clear()  # every region is read: the trees (megabytes) are not needed again
     return len(names)
+
+
+@cache
+def _tree(env, template_name: str) -> nodes.Template:
+    """The syntax tree of ``template_name``: parsed once for all the regions that read it,
+    as parsing is most of what reading the regions costs."""
+    return env.parse(env.loader.get_source(env, template_name)[0])
 
 
 @lru_cache(maxsize=4096)
 def _parent(env, template_name: str) -> str | None:
-    tree = env.parse(env.loader.get_source(env, template_name)[0])
-    parent = next(tree.find_all(nodes.Extends), None)
+    parent = next(_tree(env, template_name).find_all(nodes.Extends), None)
     return parent.template.value if parent and isinstance(parent.template, nodes.Const) else None
 
 
@@ -132,8 +139,7 @@ def _drawn_by(env, template_name: str | None, block: str) -> str | None:
 @lru_cache(maxsize=4096)
 def _names_read(env, template_name: str, block: str) -> frozenset[str]:
     """Every name ``block`` of ``template_name`` reads, with the templates it includes."""
-    tree = env.parse(env.loader.get_source(env, template_name)[0])
-    found = next(node for node in tree.find_all(nodes.Block) if node.name == block)
+    found = next(node for node in _tree(env, template_name).find_all(nodes.Block) if node.name == block)
     return _names_in(env, found, set())
 
 
@@ -142,6 +148,5 @@ def _names_in(env, node, seen: set[str]) -> frozenset[str]:
     for include in node.find_all(nodes.Include):
         if isinstance(include.template, nodes.Const) and include.template.value not in seen:
             seen.add(include.template.value)
-            source = env.loader.get_source(env, include.template.value)[0]
-            names |= _names_in(env, env.parse(source), seen)
+            names |= _names_in(env, _tree(env, include.template.value), seen)
     return frozenset(names)

@@ -13,6 +13,7 @@ from . import (
     api,
     assets,
     calculator,
+    compiled,
     deeds,
     dice,
     edition_files,
@@ -51,6 +52,7 @@ def init_app(app: Flask) -> None:
     speaking.init_app(app)  # Italian's "ad Anna", "alla Banca" in the templates too
     csrf.init_app(app)
     templating.init_app(app)
+    compiled.init_app(app)  # the templates' code kept across restarts
     assets.init_app(app)  # versioned static addresses cached for good; compressed responses
     dice.init_app(app)
     errors.init_app(app)

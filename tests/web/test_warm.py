@@ -1,4 +1,4 @@
-"""What the server makes ready before it listens (``web.warm``): the first request after a
+"""What the server makes ready once it listens (``web.warm``): the first request after a
 restart finds the templates compiled, each region's reading known, and the game's edition
 parsed. The time it saves is measured by bench/bench_restart.py, not here."""
 
