@@ -37,7 +37,6 @@ from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent
 from .door import Door, Reply
 from .faults import StorageUnavailable, cannot_save, is_storage_fault
 from .gamefiles import export_game, import_game, read_game_file
-from .gamefiles import file_name as game_file_name
 from .games import (
     EDITION_CLOCK,
     ID_ALPHABET,
@@ -159,7 +158,6 @@ __all__ = [
     "export_game",
     "find_game",
     "game_by_join_code",
-    "game_file_name",
     "game_state",
     "get_game",
     "get_tournament",
