@@ -468,3 +468,37 @@ def test_banco_s_server_reads_a_game_file_past_the_body_limit_of_other_requests(
         server.stop()
         with app.app_context():
             db.engine.dispose()
+
+
+def test_banco_s_server_sends_a_long_game_s_file_piece_by_piece(tmp_path):
+    import urllib.request
+
+    from companion.serve.mount import WHOLE_MOST
+    from tests.conftest import LiveServer
+
+    app = make_app(tmp_path)
+    api = Api(app.test_client())
+    game = api.new_game().start()
+    with app.app_context():
+        lengthen(db.session.connection(), game.id, 4000)  # a file past WHOLE_MOST
+        db.session.commit()
+    version = game.state()["version"]
+    server = LiveServer(app).start()
+    try:
+        request = urllib.request.Request(
+            f"{server.url}/api/v1/games/{game.id}/export", headers={"Authorization": f"Bearer {game.banker}"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 200 and answer.headers["Transfer-Encoding"] == "chunked"
+            raw = answer.read()
+    finally:
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()
+    assert len(raw) > WHOLE_MOST
+    data = json.loads(raw)
+    assert raw.decode() == json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert len(data["journal"]) == version and data["journal"][-1]["digest"] == export(game)["journal"][-1]["digest"]
+    made = ok(import_file(api, data), 201)
+    with app.app_context():
+        assert services.get_game(made["id"]).version == version
