@@ -84,7 +84,7 @@ from .reads import (
     waiting,
 )
 from .repository import database_key
-from .results import score, worth_points
+from .results import chart_span, score, worth_points
 from .seats import (
     HANDOFF_MINUTES,
     REJOIN_MINUTES,
@@ -136,6 +136,7 @@ __all__ = [
     "board_spaces",
     "can_see_cash",
     "cannot_save",
+    "chart_span",
     "check_edition",
     "checkable_view",
     "claim_seat",

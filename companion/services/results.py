@@ -106,6 +106,12 @@ def worth_points(game: Game, most: int = CHART_POINTS) -> list[tuple[int, dict[s
     return points
 
 
+def chart_span(version: int, most: int = CHART_POINTS) -> int:
+    """How many versions each point of the chart of a game at ``version`` stands for (1: every
+    version that changed a worth has its own)."""
+    return _width(version, most)
+
+
 def _width(version: int, most: int) -> int:
     """The shortest span, a power of two, that cuts ``version`` versions into ``most`` or fewer:
     a longer game's spans are whole spans of a shorter one's, so its marks are kept, thinned."""

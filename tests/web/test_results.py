@@ -48,6 +48,7 @@ def test_the_results_name_the_winner_and_every_count(app, client):
     assert re.search(r'class="winner">Bruno<', page)
     assert "1,800" in page and "1,500" in page and "1,200" in page  # Bruno, Carla; Anna's cash
     assert "Deeds" in page and "<svg" in page and "polyline" in page
+    assert "A long game" not in page  # a point for each change of worth
     rows = list(
         csv.reader(
             io.StringIO(
@@ -154,9 +155,13 @@ def test_a_long_game_draws_its_chart_from_a_fixed_number_of_exact_points(app, cl
     # Each point is the worth the journal left at its version, the last one the game's now.
     assert all(values == worth_at(every, at) for at, values in points)
     assert points[-1][1] == every[-1][1]
-    page = phones["Anna"].get(f"/g/{game_id}/results").get_data(as_text=True)
+    page = phones["Anna"].get(f"/g/{game_id}/results", headers={"Accept-Language": "en"}).get_data(as_text=True)
     lines = chart_points(page)
     assert len(lines) == 3 and max(lines) <= 2 * (results_service.CHART_POINTS + 1) + 1
+    span = services.chart_span(version)
+    assert span == 16 and f"the chart shows everyone's worth every {span} moves, and now." in page
+    page = phones["Anna"].get(f"/g/{game_id}/results", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert f"il grafico mostra quanto vale ciascuno ogni {span} mosse, e adesso." in page
 
 
 def test_the_chart_kept_between_reads_grows_with_the_journal(app, client):
