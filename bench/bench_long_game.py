@@ -14,7 +14,8 @@ in turn serves the same database file from a fresh process, and one client fetch
   banker), ``--repeats`` times, the best;
 
 reporting wall time, bytes (uncompressed) and the server's peak memory (``VmHWM`` from
-/proc) before and after the exports. The trees take turns round by round on one machine in
+/proc) before and after each address's fetches, and whether every game file served was the
+same bytes (``exported_at`` aside). The trees take turns round by round on one machine in
 one sitting, so a comparison between them shares the machine's moods.
 
 A benchmark, not a test: it prints figures and exits 0 whatever they are. Only 127.0.0.1 is
@@ -26,7 +27,9 @@ contacted; every loop is bounded in count, every request in time; each server is
 from __future__ import annotations
 
 import argparse
+import hashlib
 import http.client
+import re
 import statistics
 import sys
 import tempfile
@@ -45,17 +48,24 @@ from tests.longgame import lengthen
 TIMEOUT = 300.0  # seconds any one request may take before the run gives up on it
 
 
-def fetch(port: int, path: str, headers: dict[str, str]) -> tuple[float, int, int]:
-    """(seconds, bytes of the body, status) of one GET, the body read in pieces and counted."""
+# The one part of a game file that differs from one export to the next.
+EXPORTED_AT = re.compile(rb'"exported_at":"[^"]*"')
+
+
+def fetch(port: int, path: str, headers: dict[str, str]) -> tuple[float, int, int, str]:
+    """(seconds, bytes of the body, status, SHA-256 of the body with ``exported_at`` blanked) of
+    one GET, the body read in pieces, counted and digested, never held whole."""
     conn = http.client.HTTPConnection(HOST, port, timeout=TIMEOUT)
     try:
         start = time.perf_counter()
         conn.request("GET", path, headers={"Accept-Language": "en", **headers})
         response = conn.getresponse()
-        size = 0
+        size, digest, first = 0, hashlib.sha256(), True
         while piece := response.read(1 << 16):
             size += len(piece)
-        return time.perf_counter() - start, size, response.status
+            digest.update(EXPORTED_AT.sub(b'"exported_at":""', piece, count=1) if first else piece)
+            first = False
+        return time.perf_counter() - start, size, response.status, digest.hexdigest()
     finally:
         conn.close()
 
@@ -104,14 +114,15 @@ def measure(workdir: Path, tree: Path, database_url: str, game: dict, repeats: i
             before = peak_memory(server.proc.pid)
             runs = []
             for _ in range(repeats):
-                seconds, size, status = fetch(server.port, path, headers)
+                seconds, size, status, digest = fetch(server.port, path, headers)
                 if status != 200:
                     raise RuntimeError(f"{path}: {status}\n{server.log_tail()}")
-                runs.append((seconds, size))
+                runs.append((seconds, size, digest))
             figures[name] = {
                 "first": runs[0][0],
-                "best": min(s for s, _ in runs),
+                "best": min(r[0] for r in runs),
                 "bytes": runs[-1][1],
+                "digest": runs[-1][2],
                 "peak_before": before,
                 "peak_after": peak_memory(server.proc.pid),
             }
@@ -155,6 +166,8 @@ def main() -> int:
                     f"→{statistics.median(r['peak_after'] for r in rows) / 2**20:.0f}"
                 )
                 print(f"{label:8} {page:8} {first:10.0f} {best:10.0f} {rows[-1]['bytes']:12,d} {peak:>22}")
+        files = {r["export"]["digest"] for label, _ in trees for r in results[label]}
+        print(f"\ngame files (exported_at aside): {'all the same bytes' if len(files) == 1 else 'DIFFERENT'}")
     return 0
 
 
