@@ -22,10 +22,11 @@ def lengthen(connection: Connection, game_id: str, entries: int, seed: int = 1) 
     match; returns the new version. Refuses (``ValueError``) a game whose players hold no cash."""
     rng = random.Random(seed)
     version, at = connection.execute(select(Game.version, Game.created_at).where(Game.id == game_id)).one()
-    cash = dict(connection.execute(select(Player.id, Player.cash).where(Player.game_id == game_id)).all())
+    seated = select(Player.id, Player.cash).where(Player.game_id == game_id).order_by(Player.seat)
+    cash = dict(connection.execute(seated).all())
     if not any(cash.values()):
         raise ValueError("a long game needs players who hold cash")
-    players = sorted(cash)
+    players = list(cash)  # in seat order: the same payments for the same seed, whatever the ids
     made = 0
     while made < entries:
         batch = []

@@ -141,7 +141,8 @@ def test_a_long_game_draws_its_chart_from_a_fixed_number_of_exact_points(app, cl
     longer(app, game_id, 1500)
     with app.app_context():
         banker = services.Caller(game_id, True, None)
-        act(game_id, banker, {"type": "buy", "player": ids["Carla"], "deed": "vicolo-stretto"})
+        richest = max(services.get_game(game_id).players, key=lambda p: p.cash)
+        act(game_id, banker, {"type": "buy", "player": richest.id, "deed": "vicolo-stretto"})
         act(game_id, banker, {"type": "mortgage", "player": ids["Anna"], "deed": "vicolo-corto"})
     longer(app, game_id, 1500, seed=2)
     every = replayed(app, game_id)
