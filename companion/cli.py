@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from .database import SchemaMismatch, elsewhere
 from .services import (
     HANDOFF_MINUTES,
     export_game,
-    game_file_name,
     import_game,
     issue_bank_handoff,
     read_game_file,
@@ -59,12 +57,13 @@ def export_command(game_id: str, path: Path | None) -> None:
     """Writes the game GAME_ID as a file (PATH, by default banco-<edition>-<game>-v<version>.json
     here), as the Bank's download and GET /api/v1/games/<id>/export give it; prints where."""
     try:
-        data = export_game(game_id)
+        file = export_game(game_id)
     except BancoError as error:
         raise click.ClickException(say(error, "en")) from None
-    target = path or Path(game_file_name(data))
-    target.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    click.echo(f"game {game_id} at version {data['game']['version']} written to {target}")
+    target = path or Path(file.name)
+    with target.open("w", encoding="utf-8") as out:
+        out.writelines(file.pieces)
+    click.echo(f"game {game_id} at version {file.version} written to {target}")
 
 
 @banco.command("import")

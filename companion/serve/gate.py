@@ -18,6 +18,7 @@ app is done: ``Streams`` holds it on the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 from ..config import HSTS, SECURITY_HEADERS
@@ -184,7 +185,7 @@ class Gate:
         try:
             answer = await self.mount.answer(scope, body, {LIVE: held})
             if "game_id" not in held:
-                await _send(send, answer)
+                await _send(send, answer, receive)
                 return
             # Held open: no length, so the answer goes out chunked, event by event.
             headers = [(k, v) for k, v in answer.headers if k != b"content-length"]
@@ -224,7 +225,30 @@ class Gate:
         await _send(send, answer._replace(headers=[*answer.headers, (b"connection", b"close")]))
 
 
-async def _send(send, answer: Answer) -> None:
-    """Writes ``answer`` whole: its head, then its body in one message."""
+async def _send(send, answer: Answer, receive=None) -> None:
+    """Writes ``answer``: its head, then its body in one message; a long answer (``Answer.rest``)
+    piece by piece as the app writes it, until the end or until the client, heard on
+    ``receive``, leaves."""
     await send({"type": "http.response.start", "status": answer.status, "headers": answer.headers})
-    await send({"type": "http.response.body", "body": answer.body, "more_body": False})
+    if answer.rest is None:
+        await send({"type": "http.response.body", "body": answer.body, "more_body": False})
+        return
+    await send({"type": "http.response.body", "body": answer.body, "more_body": True})
+    # The server drops what is written after the client left without a word: listen for it.
+    gone = asyncio.ensure_future(_left(receive)) if receive is not None else None
+    try:
+        async with contextlib.aclosing(answer.rest) as rest:
+            async for piece in rest:
+                if gone is not None and gone.done():
+                    return
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+    finally:
+        if gone is not None:
+            gone.cancel()
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _left(receive) -> None:
+    """Returns once the client has left (its body was read whole before the answer)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass

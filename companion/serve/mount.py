@@ -5,8 +5,12 @@ the loop writes it: one hop each way. A general WSGI bridge (a2wsgi) hops back t
 the head, for every chunk of the body and for its end, each time through a task and a queue,
 and makes the thread wait for each: a large part of what a plain request costs the server
 (``bench/bench_requests.py``, ``docs/benchmarks.md``). Banco's answers are all finite (a
-live stream's opening included: the loop holds the stream after it) and at most a few hundred
-kilobytes (a printed sheet), so collecting one whole costs nothing the client would notice.
+live stream's opening included: the loop holds the stream after it) and nearly all at most a
+few hundred kilobytes (a printed sheet), so collecting one whole costs nothing the client would
+notice. One answer grows with a game: its file, tens of megabytes for a game of 100,000 entries.
+Past ``WHOLE_MOST`` bytes an answer goes out as the app writes it: the head and what came so
+far, then each piece through a queue of ``PIECES_HELD``, the thread waiting while the client
+reads, so the server holds a few pieces of it whatever its length.
 
 The WSGI environ is built as a2wsgi built it (PEP 3333: paths as Latin-1 "bytes as text",
 headers that repeat joined by commas).
@@ -18,16 +22,29 @@ import asyncio
 import contextvars
 import io
 import sys
+from collections.abc import AsyncGenerator
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+# An answer up to this size is collected whole and written in one message; a longer one (a long
+# game's file) goes out as the app writes it.
+WHOLE_MOST = 1 << 20
+# The pieces of a long answer written by the app and not yet taken by the loop: what the server
+# holds of it while the client reads.
+PIECES_HELD = 4
+# How long the app's thread waits for a client that takes nothing more before it stops writing:
+# a stalled download does not hold one of the app's threads for ever.
+READER_SECONDS = 60
+
 
 class Answer(NamedTuple):
-    """What the app answered: the status, the ASGI headers (lower-case names, bytes) and the body."""
+    """What the app answered: the status, the ASGI headers (lower-case names, bytes) and the body;
+    for an answer past ``WHOLE_MOST``, the body so far and the ``rest`` as the app writes it."""
 
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    rest: AsyncGenerator[bytes] | None = None
 
 
 # Printed sheets (a deck of deed cards, the money, a poster: PDF or PNG) take far longer than a
@@ -58,14 +75,29 @@ class Mount:
             environ.update(extra)
         context = contextvars.copy_context()
         executor = self.printing if takes_long(scope["path"]) else self.executor
-        return await asyncio.get_running_loop().run_in_executor(executor, context.run, self._call, environ)
+        loop = asyncio.get_running_loop()
+        pipe = _Pipe(loop)
+        called = loop.run_in_executor(executor, context.run, self._call, environ, pipe)
+        try:
+            await asyncio.wait((called, pipe.started), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            pipe.left = True
+            raise
+        if not pipe.started.done():
+            answer = called.result()
+            assert answer is not None  # only a long answer's thread returns nothing
+            return answer
+        status, headers, first = pipe.started.result()
+        return Answer(status, headers, first, pipe.rest(called))
 
     def shutdown(self) -> None:
         """Lets both pools' threads end once their request is answered; takes no new one."""
         self.executor.shutdown(wait=False)
         self.printing.shutdown(wait=False)
 
-    def _call(self, environ: dict) -> Answer:
+    def _call(self, environ: dict, pipe: _Pipe) -> Answer | None:
+        """The app's answer, whole; or, once it is past ``WHOLE_MOST``, nothing: its head and
+        body so far went to ``pipe.started`` and the rest goes through ``pipe``."""
         head: list = []
         chunks: list[bytes] = []
 
@@ -88,18 +120,83 @@ class Mount:
             return chunks.append  # the legacy write()
 
         result = self.app(environ, start_response)
+        size, piecewise = 0, False
         try:
             for chunk in result:
-                if chunk:
-                    chunks.append(chunk)
+                if not chunk:
+                    continue
+                if piecewise:
+                    if not pipe.put(chunk):
+                        break  # the client left: the app stops writing
+                    continue
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > WHOLE_MOST and head:
+                    status, headers = head[0]
+                    pipe.start(status, headers, b"".join(chunks))
+                    chunks.clear()
+                    piecewise = True
         finally:
+            if piecewise:
+                pipe.put(None)
             close = getattr(result, "close", None)
             if close is not None:
                 close()  # Flask ends the request here (its teardown: the database session)
+        if piecewise:
+            return None
         if not head:
             raise RuntimeError("the app answered without calling start_response")
         status, headers = head[0]
         return Answer(status, headers, b"".join(chunks))
+
+
+class _Pipe:
+    """The rest of a long answer, from the app's thread to the loop a piece at a time, never more
+    than ``PIECES_HELD`` of them waiting."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.started: asyncio.Future[tuple[int, list[tuple[bytes, bytes]], bytes]] = loop.create_future()
+        self.pieces: asyncio.Queue[bytes | None] = asyncio.Queue(PIECES_HELD)
+        self.left = False  # the client is gone (or took nothing for READER_SECONDS)
+
+    def start(self, status: int, headers: list[tuple[bytes, bytes]], first: bytes) -> None:
+        """From the thread: the answer's head and its body so far, for the loop to write."""
+        self.loop.call_soon_threadsafe(self._started, (status, headers, first))
+
+    def _started(self, head: tuple[int, list[tuple[bytes, bytes]], bytes]) -> None:
+        if not self.started.done():  # nobody waits for an answer whose request was cancelled
+            self.started.set_result(head)
+
+    def put(self, piece: bytes | None) -> bool:
+        """From the thread: hands the loop ``piece`` (``None``: the end), waiting while
+        ``PIECES_HELD`` are unread; false once the client is gone, or took nothing for
+        ``READER_SECONDS``, or the loop has stopped."""
+        if self.left:
+            return False
+        try:
+            handed = asyncio.run_coroutine_threadsafe(self.pieces.put(piece), self.loop)
+        except RuntimeError:  # the loop is closed: the server has stopped
+            self.left = True
+            return False
+        try:
+            handed.result(READER_SECONDS)
+        except TimeoutError:
+            handed.cancel()
+            self.left = True
+        return not self.left
+
+    async def rest(self, called: asyncio.Future) -> AsyncGenerator[bytes]:
+        """On the loop: each piece as the thread hands it; at the end, what the app let out on the
+        way, raised. Closed early (the client left), the thread stops at its next piece."""
+        try:
+            while (piece := await self.pieces.get()) is not None:
+                yield piece
+            await called
+        finally:
+            self.left = True
+            while not self.pieces.empty():  # a thread waiting to hand one more sees it has left
+                self.pieces.get_nowait()
 
 
 def build_environ(scope, body: bytes) -> dict:

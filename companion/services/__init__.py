@@ -37,7 +37,6 @@ from .deeds import auction_clock, deed_trades_closed, laps_left, lift_cost, rent
 from .door import Door, Reply
 from .faults import StorageUnavailable, cannot_save, is_storage_fault
 from .gamefiles import export_game, import_game, read_game_file
-from .gamefiles import file_name as game_file_name
 from .games import (
     EDITION_CLOCK,
     ID_ALPHABET,
@@ -85,7 +84,7 @@ from .reads import (
     waiting,
 )
 from .repository import database_key
-from .results import score, worth_points
+from .results import chart_span, score, worth_points
 from .seats import (
     HANDOFF_MINUTES,
     REJOIN_MINUTES,
@@ -137,6 +136,7 @@ __all__ = [
     "board_spaces",
     "can_see_cash",
     "cannot_save",
+    "chart_span",
     "check_edition",
     "checkable_view",
     "claim_seat",
@@ -159,7 +159,6 @@ __all__ = [
     "export_game",
     "find_game",
     "game_by_join_code",
-    "game_file_name",
     "game_state",
     "get_game",
     "get_tournament",

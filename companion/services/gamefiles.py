@@ -9,14 +9,16 @@ same file can be imported twice, even on the server it came from.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import secrets
+from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import aliased
 
 from ..core import gamefile
 from ..core.changes import Touched
@@ -28,7 +30,7 @@ from ..core.ledger import Posting as CorePosting
 from ..core.replay import starting_state
 from ..core.settings import clean_settings, pots_for
 from ..core.state import DOCUMENT_FIELDS, RUNNING, Change, GameState
-from ..store import EditionContent, Entry, Game, Holding, Player, Posting, db, now_utc
+from ..store import EditionContent, Entry, Game, GameRecord, Holding, Player, Posting, db, now_utc
 from . import clock, gamefile_play
 from .bodies import parse_json
 from .catalog import content_hash, edition_of, plain
@@ -49,58 +51,119 @@ _STATE_FIELDS = [f.name for f in fields(GameState) if f.name not in ("edition", 
 # --- export ------------------------------------------------------------------------------------
 
 
-def export_game(game_id: str) -> dict[str, Any]:
-    """The game file of ``game_id`` as it stands now, read in one snapshot. Refuses an unknown
-    game (404)."""
+# Entries read from the database at a time while a game file is written: the file's writer
+# holds one batch, whatever the journal's length.
+EXPORT_BATCH = 1000
+
+
+class GameFile(NamedTuple):
+    """A game file being written: the name it is offered under, the game's version, and its text
+    piece by piece (reading the pieces to the end, or closing them, ends the file's snapshot)."""
+
+    name: str
+    version: int
+    pieces: Iterator[str]
+
+
+def export_game(game_id: str) -> GameFile:
+    """The game file of ``game_id`` as it stands now, read in one snapshot: its text is the JSON
+    of the format (compact, not ASCII-escaped) and a newline, the journal read and written a
+    batch of entries at a time. Refuses an unknown game (404) before any piece is written."""
+    pieces = _file_pieces(game_id)
+    head = next(pieces)
+    return GameFile(file_name(head), head["game"]["version"], cast(Iterator[str], pieces))
+
+
+def _file_pieces(game_id: str) -> Iterator[Any]:
+    """The game file's head (everything but the journal, as a dict), then its text piece by
+    piece: the head's, each batch of entries', the end. All of it from one snapshot."""
     with reading():
         game = get_game(game_id)
-        state = state_of(game)
-        edition = edition_of(game)
-        entries = list(
-            db.session.execute(
-                select(Entry)
-                .where(Entry.game_id == game.id)
-                .order_by(Entry.version)
-                .options(selectinload(Entry.postings))
-            ).scalars()
+        head = _head(game)
+        yield head
+        yield _json(head)[:-1] + ',"journal":['
+        previous, after = "", 0
+        while batch := _entries(game.id, after, game.version):
+            texts = []
+            for item in batch:
+                item["digest"] = previous = gamefile.entry_digest(previous, item)
+                texts.append(_json(item))
+            yield ("," if after else "") + ",".join(texts)
+            after = batch[-1]["version"]
+        yield "]}\n"
+
+
+def _json(value: Any) -> str:
+    """JSON as a game file writes it: compact, not ASCII-escaped."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _head(game: GameRecord) -> dict[str, Any]:
+    """Every part of ``game``'s file but the journal, in the file's order."""
+    elapsed = clock.elapsed(game)
+    running = game.status == RUNNING and game.clock_running_since is not None
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": gamefile.moment_text(now_utc()),
+        "game": {
+            "id": game.id,
+            "created_at": gamefile.moment_text(game.created_at),
+            "version": game.version,
+            "seed": game.seed,
+            "time_limit_seconds": game.time_limit_seconds,
+            "clock": {"elapsed_seconds": elapsed, "running": running},
+            "banker_player": game.banker_player_id,
+        },
+        "edition": _pinned(game.edition_hash, edition_of(game)),
+        "seats": [{"id": p.id, "name": p.name} for p in game.players],
+        "state": gamefile.state_document(state_of(game)),
+    }
+
+
+def _entries(game_id: str, after: int, upto: int) -> list[dict[str, Any]]:
+    """The next ``EXPORT_BATCH`` entries of ``game_id`` after version ``after`` (up to ``upto``)
+    as the file writes them, without their digests."""
+    reversed_ = aliased(Entry)
+    rows = db.session.execute(
+        select(
+            Entry.id,
+            Entry.version,
+            Entry.kind,
+            Entry.actor,
+            Entry.at,
+            Entry.params,
+            Entry.changes,
+            Entry.undoable,
+            reversed_.version,
         )
-        versions = {e.id: e.version for e in entries}
-        journal: list[dict[str, Any]] = []
-        previous = ""
-        for e in entries:
-            item = {
-                "version": e.version,
-                "kind": e.kind,
-                "actor": e.actor,
-                "at": gamefile.moment_text(e.at),
-                "params": e.params or {},
-                "changes": e.changes or [],
-                "postings": [[p.account, p.amount] for p in e.postings],
-                "undoable": e.undoable,
-                "reverses": versions[e.reverses] if e.reverses is not None else None,
-            }
-            item["digest"] = previous = gamefile.entry_digest(previous, item)
-            journal.append(item)
-        elapsed = clock.elapsed(game)
-        running = game.status == RUNNING and game.clock_running_since is not None
-        return {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "exported_at": gamefile.moment_text(now_utc()),
-            "game": {
-                "id": game.id,
-                "created_at": gamefile.moment_text(game.created_at),
-                "version": game.version,
-                "seed": game.seed,
-                "time_limit_seconds": game.time_limit_seconds,
-                "clock": {"elapsed_seconds": elapsed, "running": running},
-                "banker_player": game.banker_player_id,
-            },
-            "edition": _pinned(game.edition_hash, edition),
-            "seats": [{"id": p.id, "name": p.name} for p in game.players],
-            "state": gamefile.state_document(state),
-            "journal": journal,
+        .outerjoin(reversed_, reversed_.id == Entry.reverses)
+        .where(Entry.game_id == game_id, Entry.version > after, Entry.version <= upto)
+        .order_by(Entry.version)
+        .limit(EXPORT_BATCH)
+    ).all()
+    postings: dict[int, list[list[Any]]] = {}
+    if rows:
+        for entry_id, account, amount in db.session.execute(
+            select(Posting.entry_id, Posting.account, Posting.amount)
+            .where(Posting.entry_id.in_([r[0] for r in rows]))
+            .order_by(Posting.id)
+        ):
+            postings.setdefault(entry_id, []).append([account, amount])
+    return [
+        {
+            "version": version,
+            "kind": kind,
+            "actor": actor,
+            "at": gamefile.moment_text(at),
+            "params": params or {},
+            "changes": changes or [],
+            "postings": postings.get(entry_id, []),
+            "undoable": undoable,
+            "reverses": reverses,
         }
+        for entry_id, version, kind, actor, at, params, changes, undoable, reverses in rows
+    ]
 
 
 def _pinned(digest: str | None, edition: Edition) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request, stream_with_context
 
 from .. import services
 from ..core.errors import N_, Forbidden, NotFound, Unauthorized
@@ -346,15 +346,15 @@ def export_game(game_id):
     """The game as a file (banker): ``{"format": "banco-game", "format_version": 1, ...}``."""
     if not _caller(game_id).is_banker:
         raise Forbidden("banker_only", N_("Only the banker can do this."))
-    return game_file_response(services.export_game(game_id))
+    return game_file_response(game_id)
 
 
-def game_file_response(data: dict):
-    """The game file as a download."""
-    response = current_app.response_class(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", mimetype="application/json"
-    )
-    response.headers["Content-Disposition"] = f'attachment; filename="{services.game_file_name(data)}"'
+def game_file_response(game_id: str):
+    """The game file of ``game_id`` as a download, sent as it is written: however long the
+    journal, the server holds a batch of it at a time (``services.export_game``)."""
+    file = services.export_game(game_id)
+    response = current_app.response_class(stream_with_context(file.pieces), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{file.name}"'
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -25,8 +25,9 @@ def _nice_top(value: int) -> int:
 def worth_chart(points: list[tuple[int, dict[str, int]]], players: list[tuple[str, str]], label: str, money) -> Markup:
     """Each player's worth (a line each) from the start of play to now, as an inline SVG.
 
-    ``points`` is [(version, {player id: worth})] for each change of worth; the lines step
-    from one change to the next, evenly spaced (the versions between them moved no worth).
+    ``points`` is [(version, {player id: worth})] where worth changed, as
+    ``services.worth_points`` gives them (at most ``CHART_POINTS`` after the start, however long
+    the game); the lines step from one point to the next, evenly spaced.
     ``players`` is [(id, name)] in seat order, ``label`` the chart's accessible name, ``money``
     formats an amount for the axis.
     """

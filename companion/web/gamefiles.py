@@ -22,7 +22,7 @@ def export_file(game_id):
     game = services.get_game(game_id)
     if seats.caller(game.id, seats.BANKER) is None:
         abort(403)
-    return game_file_response(services.export_game(game.id))
+    return game_file_response(game.id)
 
 
 @bp.post("/games/import")

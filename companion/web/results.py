@@ -89,6 +89,7 @@ def _results(game_id):
         edition=edition,
         score=Lazy(score),
         chart=Lazy(chart),
+        chart_span=services.chart_span(game.version),
         winners=Lazy(lambda: [r for r in score()["standings"] if r["rank"] == 1] if score()["final"] else []),
         part_name=part_name,
         back=back,

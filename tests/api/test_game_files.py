@@ -13,9 +13,11 @@ from sqlalchemy import func, select
 from companion import services
 from companion.core.editions.loading import EDITIONS_DIR
 from companion.core.gamefile import entry_digest, first_difference
+from companion.services.gamefiles import EXPORT_BATCH
 from companion.store import EditionContent, Entry, Game, Player, Posting, db
 from tests.api.gamekit import balanced, ok, refusal
 from tests.conftest import Api, make_app
+from tests.longgame import lengthen
 
 # The import writes a whole game in one transaction, its rows as each database types them.
 pytestmark = pytest.mark.database
@@ -154,6 +156,37 @@ def test_the_file_holds_no_secret(app, api):
     assert data["format"] == "banco-game" and data["format_version"] == 1
     assert data["seats"] == [{"id": p["id"], "name": p["name"]} for p in game.players]
     assert "token" not in text and "join_code" not in text and "serial_secret" not in text
+
+
+def test_a_long_game_s_file_is_sent_as_it_is_written_and_carries_on_the_same_game(app, api):
+    game = played(api, "classic-it")
+    with app.app_context():
+        lengthen(db.session.connection(), game.id, 2 * EXPORT_BATCH + 500)
+        db.session.commit()
+    version = game.state()["version"]
+    response = api.client.get(f"/api/v1/games/{game.id}/export", headers={"Authorization": f"Bearer {game.banker}"})
+    assert response.status_code == 200 and response.is_streamed
+    assert response.headers["Content-Disposition"] == (
+        f'attachment; filename="banco-classic-it-{game.id}-v{version}.json"'
+    )
+    text = response.get_data(as_text=True)
+    data = json.loads(text)
+    # The bytes the file was written as whole: compact JSON, not ASCII-escaped, and a newline.
+    assert text == json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert [e["version"] for e in data["journal"]] == list(range(1, version + 1))
+    previous = ""
+    for item in data["journal"]:
+        previous = entry_digest(previous, {k: v for k, v in item.items() if k != "digest"})
+        assert item["digest"] == previous
+    made = ok(import_file(api, data), 201)
+    with app.app_context():
+        copied = services.get_game(made["id"])
+        assert copied.version == version
+        assert {p.name: p.cash for p in copied.players} == {p.name: p.cash for p in services.get_game(game.id).players}
+        again = services.export_game(made["id"])
+        assert (again.version, again.name) == (version, f"banco-classic-it-{made['id']}-v{version}.json")
+        again.pieces.close()  # a download cut short: its snapshot ends with it
+    balanced(app, game)
 
 
 def test_only_the_banker_exports(api):
@@ -435,3 +468,37 @@ def test_banco_s_server_reads_a_game_file_past_the_body_limit_of_other_requests(
         server.stop()
         with app.app_context():
             db.engine.dispose()
+
+
+def test_banco_s_server_sends_a_long_game_s_file_piece_by_piece(tmp_path):
+    import urllib.request
+
+    from companion.serve.mount import WHOLE_MOST
+    from tests.conftest import LiveServer
+
+    app = make_app(tmp_path)
+    api = Api(app.test_client())
+    game = api.new_game().start()
+    with app.app_context():
+        lengthen(db.session.connection(), game.id, 4000)  # a file past WHOLE_MOST
+        db.session.commit()
+    version = game.state()["version"]
+    server = LiveServer(app).start()
+    try:
+        request = urllib.request.Request(
+            f"{server.url}/api/v1/games/{game.id}/export", headers={"Authorization": f"Bearer {game.banker}"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 200 and answer.headers["Transfer-Encoding"] == "chunked"
+            raw = answer.read()
+    finally:
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()
+    assert len(raw) > WHOLE_MOST
+    data = json.loads(raw)
+    assert raw.decode() == json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert len(data["journal"]) == version and data["journal"][-1]["digest"] == export(game)["journal"][-1]["digest"]
+    made = ok(import_file(api, data), 201)
+    with app.app_context():
+        assert services.get_game(made["id"]).version == version

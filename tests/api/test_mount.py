@@ -1,10 +1,12 @@
 """The Flask app in the server's threads (``companion.serve.mount``): the WSGI environ as PEP 3333
-has it, the answer collected whole, the app's ``close`` always called (Flask ends its request
-there), an error's head in place of the first, and what the app lets out raised to the loop."""
+has it, the answer collected whole (a long one piece by piece, a few pieces held), the app's
+``close`` always called (Flask ends its request there), an error's head in place of the first,
+and what the app lets out raised to the loop."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -166,3 +168,84 @@ def test_printed_sheets_have_threads_of_their_own():
     asyncio.run(scenario())
     assert takes_long("/g/abc/print/poster.png") and takes_long("/t/x/standings.pdf")
     assert not takes_long("/static/icons/app-192.png") and not takes_long("/g/abc/me")
+
+
+class Long:
+    """A long answer written piece by piece (``pieces`` of 256 KiB), counting what it has written
+    and whether it was closed; ``fail_at``: the piece it fails at instead."""
+
+    PIECE = 256 * 1024
+
+    def __init__(self, pieces, fail_at=None):
+        self.pieces, self.fail_at = pieces, fail_at
+        self.written, self.closed = 0, False
+
+    def __iter__(self):
+        for i in range(self.pieces):
+            if i == self.fail_at:
+                raise RuntimeError("the journal could not be read")
+            self.written += 1
+            yield bytes([65 + i % 26]) * self.PIECE
+
+    def close(self):
+        self.closed = True
+
+    def app(self, environ, start_response):
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return self
+
+
+def test_a_long_answer_goes_out_as_the_app_writes_it_a_few_pieces_held():
+    from companion.serve.mount import PIECES_HELD, WHOLE_MOST
+
+    body = Long(40)
+    whole_pieces = WHOLE_MOST // Long.PIECE + 1  # collected before the answer goes piece by piece
+
+    async def scenario():
+        mount = Mount(body.app, 1)
+        try:
+            answer = await mount.answer(_scope(), b"")
+            assert answer.status == 200 and answer.rest is not None
+            assert len(answer.body) == whole_pieces * Long.PIECE
+            await asyncio.sleep(0.3)  # the thread writes on only as far as the queue holds
+            assert body.written <= whole_pieces + PIECES_HELD + 1
+            got = [answer.body]
+            async for piece in answer.rest:
+                got.append(piece)
+            return b"".join(got)
+        finally:
+            mount.shutdown()
+
+    got = asyncio.run(scenario())
+    assert got == b"".join(bytes([65 + i % 26]) * Long.PIECE for i in range(40))
+    assert body.closed
+
+
+def test_a_long_answer_left_by_its_client_stops_the_app_and_an_error_on_the_way_is_raised():
+    from companion.serve.mount import PIECES_HELD, WHOLE_MOST
+
+    whole_pieces = WHOLE_MOST // Long.PIECE + 1
+    left, failing = Long(1000), Long(40, fail_at=30)
+
+    async def scenario():
+        mount = Mount(left.app, 1)
+        try:
+            answer = await mount.answer(_scope(), b"")
+            async with contextlib.aclosing(answer.rest) as rest:  # as the gate writes it
+                async for _ in rest:
+                    break  # the client leaves after one more piece
+            await asyncio.sleep(0.3)
+        finally:
+            mount.shutdown()
+        mount = Mount(failing.app, 1)
+        try:
+            answer = await mount.answer(_scope(), b"")
+            with pytest.raises(RuntimeError, match="could not be read"):
+                async for _ in answer.rest:
+                    pass
+        finally:
+            mount.shutdown()
+
+    asyncio.run(scenario())
+    assert left.closed and left.written <= whole_pieces + PIECES_HELD + 3
+    assert failing.closed and failing.written == 30
