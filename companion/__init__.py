@@ -20,6 +20,7 @@ from .live.fanout import listener
 from .live.newsroom import Newsroom
 from .metrics import Metrics
 from .services import door
+from .services.importing import Imports
 from .services.limits import shared_places
 from .web import live, site
 from .web.news import draw_news
@@ -70,6 +71,7 @@ def shared_parts(app: Flask, load_editions: EditionsLoader = load_editions) -> B
         closer=actions.closer,
         metrics=metrics,
         newsroom=newsroom,
+        imports=Imports(app.config["IMPORTS_AT_ONCE"]),
     )
 
 

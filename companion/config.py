@@ -27,6 +27,9 @@ MAX_BODY_BYTES = 64 * 1024
 # upload): the whole journal of a game, each entry with what it changed (docs/gamefile.md has
 # the sizes measured). Only those two routes read this much.
 MAX_GAME_FILE_BYTES = 32 * 1024 * 1024
+# Game files one server process imports at once (BANCO_IMPORTS_AT_ONCE); another is told to come
+# back (503 busy_importing): a file near the limit builds about 300 MB while it is checked.
+IMPORTS_AT_ONCE = 2
 # The threads that answer the app's requests; live streams take none (they wait on the event loop),
 # printed sheets have their own (``serve.mount``). The app's work holds Python's lock but for
 # the database's calls, and every such call hands the lock to another waiting thread: with a
@@ -286,6 +289,7 @@ def from_environment(instance: Path) -> dict:
         "MAX_CONTENT_LENGTH": int(os.environ.get("BANCO_MAX_BODY_BYTES", str(MAX_BODY_BYTES))),
         "EVENTS_PAGE": events_page(),
         "MAX_GAME_FILE_BYTES": int(os.environ.get("BANCO_MAX_GAME_FILE_BYTES", str(MAX_GAME_FILE_BYTES))),
+        "IMPORTS_AT_ONCE": _whole(os.environ, "BANCO_IMPORTS_AT_ONCE", IMPORTS_AT_ONCE, 1, 64),
         # Off by default: on a home LAN the server is plain http, where such cookies would be lost.
         "SECURE_COOKIES": secure_cookies(public),
         # Off by default: on a home LAN every phone is its own peer, and may not speak for another.
@@ -351,5 +355,6 @@ def init_app(app: Flask, test_config: dict | None = None) -> None:
     app.config.setdefault("METRICS_TOKEN", "")
     app.config.setdefault("DRAIN_SECONDS", DRAIN_SECONDS)
     app.config.setdefault("MAX_GAME_FILE_BYTES", MAX_GAME_FILE_BYTES)
+    app.config.setdefault("IMPORTS_AT_ONCE", IMPORTS_AT_ONCE)
     app.config.setdefault("DEFAULT_EDITION", "classic-it")  # preselected on the home page
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))

@@ -37,6 +37,19 @@ class Limiter(Protocol):
         ...
 
 
+class Places(Protocol):
+    """So many places of one process, taken without waiting (``services.importing.Imports``:
+    the game files being imported)."""
+
+    def take(self) -> None:
+        """Takes a place; refuses (a ``BancoError``) when none is free."""
+        ...
+
+    def give_back(self) -> None:
+        """Frees a place ``take`` took."""
+        ...
+
+
 class Waking(Protocol):
     """A thread that sleeps until there is work for it (``services.closer.Closer``)."""
 
@@ -63,6 +76,8 @@ class Banco:
     newsroom: Newsroom
     # What the server counts for its host's monitoring (``GET /metrics``).
     metrics: Metrics
+    # This process's places for game files being imported (``services.importing``).
+    imports: Places
     # Set once the server begins to stop: ``GET /readyz`` says no from then on.
     stopping: threading.Event = field(default_factory=threading.Event)
     # Imported editions' contents, parsed once per process, by hash (``services.catalog``).

@@ -48,6 +48,7 @@ from .games import (
     random_id,
 )
 from .health import Readiness, readiness
+from .importing import BusyImporting, carry_on
 from .journal import (
     BANKER,
     entries_since,
@@ -122,6 +123,7 @@ __all__ = [
     "ID_ALPHABET",
     "REJOIN_MINUTES",
     "WRITE_INTENT",
+    "BusyImporting",
     "Caller",
     "Door",
     "EditionRefused",
@@ -136,6 +138,7 @@ __all__ = [
     "board_spaces",
     "can_see_cash",
     "cannot_save",
+    "carry_on",
     "chart_span",
     "check_edition",
     "checkable_view",

@@ -6,23 +6,68 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import N_, BadInput
 
 MAX_JSON_DEPTH = 32  # the deepest request (a trade: body, side, deed list) is 3 levels
-_JSON_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.S)  # an unfinished one runs to the end
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+# A body is scanned in pieces of this many characters, each piece a few calls into C: between
+# two, another thread (a phone's payment) may take Python's lock; one call over a game file of
+# 30 MB would hold it for seconds.
+_SCAN_STEP = 1 << 18
+_BRACKETS_ONLY = {c: None for c in range(128) if chr(c) not in "[]{}"}
+_OPENING = {"[": 1, "{": 1, "]": -1, "}": -1}
+# A JSON escape that gives a surrogate without its other half: only such text cannot be stored.
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 _OUT_OF_JSON = N_("Send valid JSON: numbers within range (no NaN or Infinity) and text in valid Unicode.")
+
+
+class Shape(NamedTuple):
+    """What a JSON text builds, counted without parsing it: its objects and arrays, its values
+    (every container and comma: at most one fewer than there are), and how deeply it nests."""
+
+    containers: int
+    values: int
+    depth: int
+
+
+def json_shapes(text: str) -> Iterator[Shape]:
+    """The running ``Shape`` of ``text``, piece by piece (the last is the whole text's), counted
+    without parsing, so without recursing or building anything: brackets and commas inside
+    strings do not count. Linear in the length of ``text``; a caller may stop early."""
+    containers = values = depth = level = 0
+    in_string = False
+    start, end = 0, len(text)
+    while start < end:
+        stop = min(start + _SCAN_STEP, end)
+        while stop < end and text[stop - 1] == "\\":  # a run of backslashes stays in one piece
+            stop += 1
+        # Escaped backslashes, then escaped quotes: what is left of the quotes opens or closes a string.
+        pieces = text[start:stop].replace("\\\\", "").replace('\\"', "").split('"')
+        outside = "".join(pieces[1 if in_string else 0 :: 2])
+        in_string ^= len(pieces) % 2 == 0
+        opened = outside.count("[") + outside.count("{")
+        containers += opened
+        values += opened + outside.count(",")
+        brackets = outside.translate(_BRACKETS_ONLY)  # text that is no JSON may leave other characters
+        if brackets:
+            levels = list(accumulate((_OPENING.get(b, 0) for b in brackets), initial=level))
+            depth, level = max(depth, *levels), levels[-1]
+        start = stop
+        yield Shape(containers, values, depth)
 
 
 def json_depth(text: str) -> int:
     """How deeply ``text`` nests arrays and objects, counted without parsing (so without
     recursing): brackets inside strings do not count. Linear in the length of ``text``."""
-    brackets = _NOT_BRACKETS.sub("", _JSON_STRINGS.sub("", text))
-    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
+    depth = 0
+    for shape in json_shapes(text):
+        depth = shape.depth
+    return depth
 
 
 def _finite(number: str) -> float:
@@ -72,10 +117,13 @@ def parse_json(raw: bytes) -> dict:
         raise BadInput("invalid_json", N_("Send a JSON object.")) from None
     except ValueError:  # NaN, Infinity, 1e999, an integer of thousands of digits
         raise BadInput("invalid_json", _OUT_OF_JSON) from None
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
-    except UnicodeEncodeError:
-        raise BadInput("invalid_json", _OUT_OF_JSON) from None
+    # Rare: the whole check copies the body twice; the search for one, over a game file, holds
+    # Python's lock for a second, so only where a surrogate's escape is written at all.
+    if ("\\ud" in text or "\\uD" in text) and _LONE_SURROGATE.search(text) is not None:
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")  # every string is valid Unicode
+        except UnicodeEncodeError:
+            raise BadInput("invalid_json", _OUT_OF_JSON) from None
     if not isinstance(data, dict):
         raise BadInput("invalid_json", N_("Send a JSON object."))
     return data

@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, jsonify, request, stream_with_context
 
 from .. import services
 from ..core.errors import N_, Forbidden, NotFound, Unauthorized
+from ..extension import banco
 from ..services import door
 from ..services.door import bearer
 from . import hosting, openapi
@@ -276,13 +277,16 @@ def create_game():
 @declare(
     Operation(
         "Carry on a game from its file: a new game at the file's version",
-        {"201": reply("Created, as POST /api/v1/games answers", CREATED), **refusals(400, 413, 429)},
+        {"201": reply("Created, as POST /api/v1/games answers", CREATED), **refusals(400, 413, 429, 503)},
         "The body is a game file as `GET /api/v1/games/{game_id}/export` gives it (docs/gamefile.md). "
         "Every entry is checked on the way in (its digest, version, balance and the values it changes "
         "from, replayed through the rules) and the state it leads to must be the file's; the edition is "
         "taken from the file by its hash. A file that does not check out is refused (400 "
         "`invalid_game_file`, naming the first wrong entry) and nothing is stored. The new game has new ids, a new join code and new tokens. "
-        "Bodies up to BANCO_MAX_GAME_FILE_BYTES. One address imports at most "
+        "Bodies up to BANCO_MAX_GAME_FILE_BYTES, holding at most one object or array for every 24 of "
+        "those bytes and one value for every 6 (400 `invalid_game_file`, checked before the file is read). "
+        "A server process imports BANCO_IMPORTS_AT_ONCE files at once: another is refused (503 "
+        "busy_importing, with Retry-After) and nothing is stored. One address imports at most "
         "BANCO_CREATIONS_PER_ADDRESS games in 10 minutes (429 too_many_created, with Retry-After). A part the file does not know, or a key given twice, "
         "is refused likewise (400 `invalid_game_file`, naming it).",
         # A game file has a reader of its own (services.gamefiles), which refuses with its own code.
@@ -319,10 +323,10 @@ def create_game():
 )
 def import_game():
     """A new game from a game file (the body): 201 as ``POST /v1/games`` answers; a file that
-    does not check out is refused (400 ``invalid_game_file``, naming the first wrong entry)."""
+    does not check out is refused (400 ``invalid_game_file``, naming the first wrong entry), one
+    past what this process imports at once told to come back (503 ``busy_importing``)."""
     may_create("game")  # a new game, as POST /v1/games makes one: the same share
-    data = services.read_game_file(request.get_data(cache=True))
-    made = services.import_game(data)
+    made = services.carry_on(banco().imports, request.get_data(cache=True), current_app.config["MAX_GAME_FILE_BYTES"])
     count_created("game")
     return jsonify(made), 201
 

@@ -3,10 +3,11 @@ a saved game on (upload), checked whole as the API checks it (``services.import_
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
 
 from .. import services
 from ..core.errors import BancoError
+from ..extension import banco
 from . import seats
 from .api import game_file_response
 from .errors import translate
@@ -28,14 +29,20 @@ def export_file(game_id):
 @bp.post("/games/import")
 def import_file():
     """A saved game carried on here: a new game at the file's version, whose players sit down
-    again with its new join code; this browser holds its bank."""
+    again with its new join code; this browser holds its bank. A file refused, or one past what
+    this process imports at once (``services.carry_on``), is said in a flash on the home page."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         flash(_("Choose a game file to carry on."), "error")
         return redirect(url_for("pages.home"))
     may_create("game")  # a new game, as the home page's form opens one: the same share (429 page)
     try:
-        made = services.import_game(services.read_game_file(upload.read()), hand_out_tokens=False)
+        made = services.carry_on(
+            banco().imports, upload.read(), current_app.config["MAX_GAME_FILE_BYTES"], hand_out_tokens=False
+        )
+    except services.BusyImporting as busy:  # the file is fine: only its turn has not come
+        flash(translate(busy), "error")
+        return redirect(url_for("pages.home"))
     except BancoError as error:
         services.rollback()
         flash(_("The game file was refused and nothing was stored."), "error")
