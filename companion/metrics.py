@@ -82,7 +82,7 @@ class Metrics:
         self.refusals = Counter(
             "banco_refusals",
             "Requests and connections refused by a limit, by which (crowded, full, streams, guesses, "
-            "creations, body_too_large, body_too_slow, head_too_large, head_too_slow).",
+            "creations, body_too_large, body_too_slow, head_too_large, head_too_slow, busy_importing).",
             ["limit"],
             registry=registry,
         )

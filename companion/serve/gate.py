@@ -27,7 +27,8 @@ from ..live.events import LIVE
 from ..live.streams import Streams
 from ..services.door import bearer, kind_of, reader, reply
 from ..services.door import of as door_of
-from ..web.errors import REFUSED, game_file_paths
+from ..services.importing import BusyImporting, give_memory_back
+from ..web.errors import BUSY_IMPORTING, IMPORT_PLACE, REFUSED, game_file_paths
 from .mount import Answer, Mount
 from .proxies import TrustedProxies
 from .shares import Shares
@@ -74,6 +75,7 @@ class Gate:
         # A game file's upload may be far larger (``web.errors.body_limit``): only these addresses.
         self.file_limit, self.file_paths = app.config["MAX_GAME_FILE_BYTES"], game_file_paths(app)
         parts = banco(app)
+        self.imports = parts.imports
         self.streams = Streams(parts.broker)
         self.metrics = parts.metrics
         self.stream_shares = Shares(app.config["STREAMS_PER_ADDRESS"])  # live streams per address
@@ -90,6 +92,32 @@ class Gate:
     async def __call__(self, scope, receive, send) -> None:
         # Only HTTP comes here: the server runs without lifespan and without WebSocket.
         scope = self.proxies.resolve(scope)
+        if scope["method"] == "POST" and scope["path"] in self.file_paths:
+            await self._game_file(scope, receive, send)
+        else:
+            await self._request(scope, receive, send)
+
+    async def _game_file(self, scope, receive, send) -> None:
+        """A game file's upload, in one of this process's places for imports
+        (``services.importing``), taken before its body is read: past them, the body is read and
+        dropped, never kept, and the app answers 503 ``busy_importing``. Once answered, what the
+        import and its body took is given back to the system."""
+        try:
+            self.imports.take()
+        except BusyImporting:
+            self.metrics.refused(BUSY_IMPORTING)
+            dropped = await self._body(scope, receive, keep=False)
+            if dropped is not None:
+                await self.refuse(scope, send, dropped if isinstance(dropped, int) else BUSY_IMPORTING)
+            return
+        try:
+            await self._request(scope, receive, send, {IMPORT_PLACE: True})
+        finally:
+            self.imports.give_back()
+            await asyncio.get_running_loop().run_in_executor(None, give_memory_back)
+
+    async def _request(self, scope, receive, send, extra: dict | None = None) -> None:
+        """Any request but an action's, its body read whole; ``extra`` goes into the app's environ."""
         body = await self._body(scope, receive)
         if body is None:
             return  # the client left before its body was whole: nobody to answer
@@ -109,7 +137,7 @@ class Gate:
         elif scope["method"] == "POST" and (game_id := self._action_route(scope["path"])) is not None:
             await _send(send, await self._action(scope, game_id, body))
         else:
-            await _send(send, await self.mount.answer(scope, body))
+            await _send(send, await self.mount.answer(scope, body, extra))
 
     def _action_route(self, path: str) -> str | None:
         """The game of a ``POST`` to the actions' route; ``None`` for any other address."""
@@ -149,9 +177,9 @@ class Gate:
         self.metrics.acted(kind_of(work), said.status, time.perf_counter() - started)
         return Answer(said.status, headers, content)
 
-    async def _body(self, scope, receive) -> bytes | int | None:
-        """The whole body; a status to refuse with (413 over the limit, 400 when it does not
-        arrive in time); ``None`` when the client left."""
+    async def _body(self, scope, receive, keep: bool = True) -> bytes | int | None:
+        """The whole body (without ``keep``, read and dropped: empty); a status to refuse with
+        (413 over the limit, 400 when it does not arrive in time); ``None`` when the client left."""
         limit = self.file_limit if scope["method"] == "POST" and scope["path"] in self.file_paths else self.limit
         declared = header(scope, b"content-length")
         if declared is not None and int(declared) > limit:  # h11 has checked it is a number
@@ -164,7 +192,8 @@ class Gate:
                     if message["type"] == "http.disconnect":
                         return None
                     part = message.get("body", b"")
-                    parts.append(part)
+                    if keep:
+                        parts.append(part)
                     size += len(part)
                     if size > limit:
                         return 413
@@ -216,9 +245,9 @@ class Gate:
         retry = (b"retry-after", str(CROWDED_RETRY_SECONDS).encode())
         await _send(send, answer._replace(headers=[*answer.headers, retry, (b"connection", b"close")]))
 
-    async def refuse(self, scope, send, status: int) -> None:
-        """Answers ``status`` as the app words it, and closes the connection: the body, if
-        any, was not read, so nothing after it can be understood."""
+    async def refuse(self, scope, send, status: int | str) -> None:
+        """Answers ``status`` (or why: ``BUSY_IMPORTING``) as the app words it, and closes the
+        connection: the body, if any, may not have been read, so nothing after it can be understood."""
         if status in REFUSED_BY_LIMIT:
             self.metrics.refused(REFUSED_BY_LIMIT[status])
         answer = await self.mount.answer(scope, b"", {REFUSED: status})

@@ -65,17 +65,19 @@ class Imports:
         self._places.release()
 
 
-def carry_on(imports: Places, raw: bytes, most_bytes: int, hand_out_tokens: bool = True) -> dict[str, Any]:
+def carry_on(imports: Places | None, raw: bytes, most_bytes: int, hand_out_tokens: bool = True) -> dict[str, Any]:
     """A new game from the game file ``raw``, as ``gamefiles.import_game`` makes it, in one of
-    ``imports``' places; what the import built is given back to the system afterwards, refused
-    or not. Refuses (503 ``busy_importing``) when every place is taken, and (400
+    ``imports``' places (None: the server took one before it read ``raw``); what the import
+    built is given back to the system afterwards, refused or not. Refuses (503 ``busy_importing``) when every place is taken, and (400
     ``invalid_game_file``) a file holding more than ``most_bytes`` allows (``read_within``), or
     that ``import_game`` refuses; nothing is stored then."""
-    imports.take()
+    if imports is not None:
+        imports.take()
     try:
         return _imported(raw, most_bytes, hand_out_tokens)
     finally:
-        imports.give_back()
+        if imports is not None:
+            imports.give_back()
         give_memory_back()
 
 

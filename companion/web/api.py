@@ -10,12 +10,11 @@ from flask import Blueprint, current_app, jsonify, request, stream_with_context
 
 from .. import services
 from ..core.errors import N_, Forbidden, NotFound, Unauthorized
-from ..extension import banco
 from ..services import door
 from ..services.door import bearer
 from . import hosting, openapi
 from .declared import BEARER, Body, Operation, body, closed, declare, ref, refusals, reply
-from .errors import translate
+from .errors import places, translate
 from .feed import describe
 from .live import reader, stream_response
 from .ratelimit import count_attempt, count_created, may_create
@@ -326,7 +325,7 @@ def import_game():
     does not check out is refused (400 ``invalid_game_file``, naming the first wrong entry), one
     past what this process imports at once told to come back (503 ``busy_importing``)."""
     may_create("game")  # a new game, as POST /v1/games makes one: the same share
-    made = services.carry_on(banco().imports, request.get_data(cache=True), current_app.config["MAX_GAME_FILE_BYTES"])
+    made = services.carry_on(places(), request.get_data(cache=True), current_app.config["MAX_GAME_FILE_BYTES"])
     count_created("game")
     return jsonify(made), 201
 

@@ -21,7 +21,7 @@ from werkzeug.wsgi import get_content_length
 
 from .. import services
 from ..core.errors import N_, BancoError
-from ..extension import banco
+from ..extension import Places, banco
 from ..live.events import LIVE
 from ..services import wording
 from .speaking import gettext
@@ -88,11 +88,23 @@ def http_error(status: int):
 
 def server_refusal(refused: int | str):
     """The answer to a request the server refused before the app saw it (``REFUSED``): a
-    status, or why its connection was turned away (a key of ``_TURNED_AWAY``)."""
+    status, or why its connection was turned away (a key of ``_TURNED_AWAY``, or
+    ``BUSY_IMPORTING``: 503 with when to send the file again)."""
+    if refused == BUSY_IMPORTING:
+        busy = services.BusyImporting()
+        response = respond(busy.status, busy.code, translate(busy))
+        response.headers.update(refusal_headers(busy))
+        return response
     if isinstance(refused, str):
         status, code, message = _TURNED_AWAY[refused]
         return respond(status, code, gettext(message))
     return http_error(refused)
+
+
+def places() -> Places | None:
+    """This process's places for imports, for the request's game file to take one; None when
+    Banco's server took it before reading the body (``IMPORT_PLACE``)."""
+    return None if request.environ.get(IMPORT_PLACE) else banco().imports
 
 
 def refusal_headers(error: BancoError) -> dict[str, str]:
@@ -158,6 +170,10 @@ def init_app(app) -> None:
 # The environ key saying which status the server refused the request with, or why it turned its
 # connection away ("crowded", "full").
 REFUSED = "banco.refused"
+# Why a game file's upload was refused before the app saw it: every place for imports was taken.
+BUSY_IMPORTING = "busy_importing"
+# The environ key saying the server holds a place for this game file's import (``services.importing``).
+IMPORT_PLACE = "banco.import_place"
 # The routes that take a whole game file (``POST``): a long game's file is far larger than any
 # other request, so these read up to ``MAX_GAME_FILE_BYTES`` where every other reads up to
 # ``MAX_CONTENT_LENGTH``.

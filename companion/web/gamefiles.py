@@ -7,10 +7,9 @@ from flask import Blueprint, abort, current_app, flash, redirect, request, url_f
 
 from .. import services
 from ..core.errors import BancoError
-from ..extension import banco
 from . import seats
 from .api import game_file_response
-from .errors import translate
+from .errors import places, translate
 from .ratelimit import count_created, may_create
 from .speaking import gettext as _
 
@@ -38,7 +37,7 @@ def import_file():
     may_create("game")  # a new game, as the home page's form opens one: the same share (429 page)
     try:
         made = services.carry_on(
-            banco().imports, upload.read(), current_app.config["MAX_GAME_FILE_BYTES"], hand_out_tokens=False
+            places(), upload.read(), current_app.config["MAX_GAME_FILE_BYTES"], hand_out_tokens=False
         )
     except services.BusyImporting as busy:  # the file is fine: only its turn has not come
         flash(translate(busy), "error")

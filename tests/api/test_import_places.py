@@ -190,3 +190,44 @@ def test_the_depth_is_counted_across_the_pieces_of_a_long_text(monkeypatch):
     text = '{"a\\\\\\"[": [[1, "]]]]"], {"b": "\\\\"}], "c": [[[[]]]]}'
     assert bodies.json_depth(text) == 5
     assert list(bodies.json_shapes(text))[-1] == bodies.Shape(containers=8, values=11, depth=5)
+
+
+def test_banco_s_server_turns_a_file_away_before_keeping_its_body(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from tests.conftest import Api, LiveServer, make_app
+
+    app = make_app(tmp_path)
+    api = Api(app.test_client())
+    raw = json.dumps(export(played(api, "classic-it"))).encode()
+    server = LiveServer(app).start()
+
+    def post():
+        request = urllib.request.Request(server.url + "/api/v1/games/import", raw, {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.headers, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.headers, json.loads(refused.read())
+
+    try:
+        imports = held(app)
+        before = counts(app)
+        status, headers, body = post()
+        assert status == 503 and headers["Retry-After"] == "10"
+        assert body["error"] == {"code": "busy_importing", "message": BUSY}
+        assert counts(app) == before
+        # Turned away by the server itself, before the app kept the body.
+        assert b'banco_refusals_total{limit="busy_importing"} 1.0' in banco(app).metrics.exposition()
+        imports.give_back()
+        status, _, made = post()  # the place the server takes is the app's own: one is free
+        assert status == 201 and made["join_code"], made
+        imports.give_back()
+        assert held(app) is imports  # the server gave back the place it took
+    finally:
+        server.stop()
+        with app.app_context():
+            from companion.store import db
+
+            db.engine.dispose()
