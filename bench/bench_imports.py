@@ -189,6 +189,7 @@ def main() -> None:
             peak = max(peak, rss_mb(pid, "VmHWM"))
             time.sleep(args.idle)
             after = rss_mb(pid)
+            anonymous, files = rss_mb(pid, "RssAnon"), rss_mb(pid, "RssFile")
             counts: dict = {}
             for status, _ in answers:
                 counts[status] = counts.get(status, 0) + 1
@@ -196,7 +197,10 @@ def main() -> None:
             print(
                 f"server: {args.app}; file {len(valid) / 1e6:.1f} MB ({valid_sent} real, {args.files - valid_sent} made to hurt)"
             )
-            print(f"RSS at start {start_rss:.0f} MB, peak {peak:.0f} MB, {args.idle:.0f} s after {after:.0f} MB")
+            print(
+                f"RSS at start {start_rss:.0f} MB, peak {peak:.0f} MB, {args.idle:.0f} s after {after:.0f} MB "
+                f"({anonymous:.0f} MB the process's own, {files:.0f} MB of files mapped: the database's pages)"
+            )
             print(
                 f"imports answered in {burst:.1f} s: "
                 + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items(), key=str))
