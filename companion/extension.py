@@ -41,12 +41,12 @@ class Places(Protocol):
     """So many places of one process, taken without waiting (``services.importing.Imports``:
     the game files being imported)."""
 
-    def take(self) -> None:
-        """Takes a place; refuses (a ``BancoError``) when none is free."""
+    def take(self) -> bool:
+        """Takes a place: whether one was free."""
         ...
 
     def give_back(self) -> None:
-        """Frees a place ``take`` took."""
+        """Frees a place ``take`` took, and what the work in it left behind."""
         ...
 
 

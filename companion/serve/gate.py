@@ -27,7 +27,6 @@ from ..live.events import LIVE
 from ..live.streams import Streams
 from ..services.door import bearer, kind_of, reader, reply
 from ..services.door import of as door_of
-from ..services.importing import BusyImporting, give_memory_back
 from ..web.errors import BUSY_IMPORTING, IMPORT_PLACE, REFUSED, game_file_paths
 from .mount import Answer, Mount
 from .proxies import TrustedProxies
@@ -102,9 +101,7 @@ class Gate:
         (``services.importing``), taken before its body is read: past them, the body is read and
         dropped, never kept, and the app answers 503 ``busy_importing``. Once answered, what the
         import and its body took is given back to the system."""
-        try:
-            self.imports.take()
-        except BusyImporting:
+        if not self.imports.take():
             self.metrics.refused(BUSY_IMPORTING)
             dropped = await self._body(scope, receive, keep=False)
             if dropped is not None:
@@ -113,8 +110,8 @@ class Gate:
         try:
             await self._request(scope, receive, send, {IMPORT_PLACE: True})
         finally:
-            self.imports.give_back()
-            await asyncio.get_running_loop().run_in_executor(None, give_memory_back)
+            # Off the loop: giving the memory back runs the collector over the whole process.
+            await asyncio.get_running_loop().run_in_executor(None, self.imports.give_back)
 
     async def _request(self, scope, receive, send, extra: dict | None = None) -> None:
         """Any request but an action's, its body read whole; ``extra`` goes into the app's environ."""

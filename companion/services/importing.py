@@ -56,13 +56,14 @@ class Imports:
     def __init__(self, at_once: int) -> None:
         self._places = threading.BoundedSemaphore(max(1, at_once))
 
-    def take(self) -> None:
-        """Takes a place; refuses (503 ``busy_importing``) when none is free."""
-        if not self._places.acquire(blocking=False):
-            raise BusyImporting()
+    def take(self) -> bool:
+        """Takes a place: whether one was free."""
+        return self._places.acquire(blocking=False)
 
     def give_back(self) -> None:
+        """Frees a place, and gives the memory the import left back to the system."""
         self._places.release()
+        give_memory_back()
 
 
 def carry_on(imports: Places | None, raw: bytes, most_bytes: int, hand_out_tokens: bool = True) -> dict[str, Any]:
@@ -71,14 +72,15 @@ def carry_on(imports: Places | None, raw: bytes, most_bytes: int, hand_out_token
     built is given back to the system afterwards, refused or not. Refuses (503 ``busy_importing``) when every place is taken, and (400
     ``invalid_game_file``) a file holding more than ``most_bytes`` allows (``read_within``), or
     that ``import_game`` refuses; nothing is stored then."""
-    if imports is not None:
-        imports.take()
+    if imports is not None and not imports.take():
+        raise BusyImporting()
     try:
         return _imported(raw, most_bytes, hand_out_tokens)
     finally:
         if imports is not None:
             imports.give_back()
-        give_memory_back()
+        else:  # the server gives the place back, and the memory again, once its body is gone too
+            give_memory_back()
 
 
 def _imported(raw: bytes, most_bytes: int, hand_out_tokens: bool) -> dict[str, Any]:

@@ -25,7 +25,7 @@ def held(app, places=2):
     """Every place of ``app``'s imports taken, as two imports running would hold them."""
     imports = banco(app).imports
     for _ in range(places):
-        imports.take()
+        assert imports.take()
     return imports
 
 
