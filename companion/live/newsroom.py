@@ -129,7 +129,10 @@ class Newsroom:
             else:
                 games.setdefault(item[0], {}).update(item[1])
         for game_id, versions in games.items():
-            self.broker.publish_all(game_id, versions, self._news(game_id, versions))
+            try:
+                self.broker.publish_all(game_id, versions, self._news(game_id, versions))
+            except Exception:  # the calls below still run: an answer never waits for ever
+                log.exception("game %s's versions %s could not be told", game_id, sorted(versions))
         for call in calls:
             try:
                 call()
