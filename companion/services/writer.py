@@ -74,8 +74,9 @@ class Writer:
         ran.wait()
 
     def post(self, works: list[Waiting], done: Callable[[], None]) -> None:
-        """Queues ``works`` for the next batch; ``done()`` is called once they have run and their
-        game's pages are told (on the writer's thread, or the newsroom's) (each one's ``answer`` or ``error`` set). Returns at once."""
+        """Queues ``works`` for the next batch; ``done()`` is called once they have run (each
+        one's ``answer`` or ``error`` set) and their game's pages are told, on the writer's
+        thread or the newsroom's. Returns at once."""
         with self._lock:
             self._queue.append((works, done))
             if self._metrics is not None:
