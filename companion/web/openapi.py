@@ -72,8 +72,16 @@ def _operation(rule: Rule, method: str, declared: Operation) -> dict[str, Any]:
         operation["requestBody"] = _request_body(declared.body)
     operation["responses"] = resolved(declared.answers)
     if method in _WRITES:
-        operation["responses"].setdefault("503", _CANNOT_SAVE)
+        operation["responses"]["503"] = _may_not_save(operation["responses"].get("503"))
     return operation
+
+
+def _may_not_save(declared: dict[str, Any] | None) -> dict[str, Any]:
+    """A write's 503: the database that cannot save, beside the write's own 503 where it has one
+    (an import past what the process takes at once)."""
+    if declared is None:
+        return _CANNOT_SAVE
+    return {**declared, "description": f"{declared['description']} Or: {_CANNOT_SAVE['description']}"}
 
 
 def _tag(rule: str) -> str:

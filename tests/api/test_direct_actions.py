@@ -93,10 +93,10 @@ def counted(monkeypatch):
     ran = []
     call_app = Mount._call
 
-    def counting(self, environ):
+    def counting(self, environ, *rest):
         if environ["PATH_INFO"].endswith("/actions"):
             ran.append(environ["PATH_INFO"])
-        return call_app(self, environ)
+        return call_app(self, environ, *rest)
 
     monkeypatch.setattr(Mount, "_call", counting)
     return ran
