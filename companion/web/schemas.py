@@ -539,6 +539,20 @@ _TOURNAMENT_PLAYER = {
     },
 }
 _STAGE = {"enum": ["round", "semi_final", "final"]}
+_STATUS = {"enum": ["setup", "running", "finished"]}
+
+
+def _objects(properties: dict) -> dict:
+    """An array of objects with these ``properties``."""
+    return {"type": "array", "items": {"type": "object", "properties": properties}}
+
+
+def _rounds(table: dict) -> dict:
+    """A tournament's rounds, each with its tables: every table's number, game and status, and
+    what ``table`` adds (the tournament's answer and the referee's desk show a table apart)."""
+    tables = _objects({"number": {"type": "integer"}, "game": {"type": "string"}, "status": _STATUS, **table})
+    return _objects({"round": {"type": "integer"}, "stage": _STAGE, "tables": tables})
+
 
 COMPONENTS.update(
     {
@@ -597,39 +611,18 @@ COMPONENTS.update(
                     },
                 },
                 "players": {"type": "array", "items": ref("TournamentPlayer")},
-                "rounds": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "round": {"type": "integer"},
-                            "stage": _STAGE,
-                            "tables": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
-                                        "number": {"type": "integer"},
-                                        "game": {"type": "string"},
-                                        "status": {"enum": ["setup", "running", "finished"]},
-                                        "players": {"type": "array", "items": {"type": "string"}},
-                                        "results": {
-                                            "type": "array",
-                                            "items": {
-                                                "type": "object",
-                                                "properties": {
-                                                    "player": {"type": "string"},
-                                                    "place": {"type": ["integer", "null"]},
-                                                    "points": {"type": "integer"},
-                                                },
-                                            },
-                                        },
-                                    },
-                                },
-                            },
-                        },
-                    },
-                },
+                "rounds": _rounds(
+                    {
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "results": _objects(
+                            {
+                                "player": {"type": "string"},
+                                "place": {"type": ["integer", "null"]},
+                                "points": {"type": "integer"},
+                            }
+                        ),
+                    }
+                ),
                 "standings": {
                     "type": "array",
                     "items": {
@@ -653,41 +646,20 @@ COMPONENTS.update(
             "properties": {
                 "id": {"type": "string"},
                 "name": {"type": "string"},
-                "rounds": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "round": {"type": "integer"},
-                            "stage": _STAGE,
-                            "tables": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
-                                        "number": {"type": "integer"},
-                                        "game": {"type": "string"},
-                                        "status": {"enum": ["setup", "running", "finished"]},
-                                        "clock": {"type": ["object", "null"]},
-                                        "players": {"type": "array", "items": ref("TournamentPlayer")},
-                                        "waiting_on": {
-                                            "type": "array",
-                                            "items": {
-                                                "type": "object",
-                                                "properties": {
-                                                    "kind": {"type": "string"},
-                                                    "who": {"type": ["string", "null"]},
-                                                    "name": {"type": ["string", "null"]},
-                                                    "deed": {"type": ["string", "null"]},
-                                                },
-                                            },
-                                        },
-                                    },
-                                },
-                            },
-                        },
-                    },
-                },
+                "rounds": _rounds(
+                    {
+                        "clock": {"type": ["object", "null"]},
+                        "players": {"type": "array", "items": ref("TournamentPlayer")},
+                        "waiting_on": _objects(
+                            {
+                                "kind": {"type": "string"},
+                                "who": {"type": ["string", "null"]},
+                                "name": {"type": ["string", "null"]},
+                                "deed": {"type": ["string", "null"]},
+                            }
+                        ),
+                    }
+                ),
             },
         },
     }
